@@ -1,0 +1,55 @@
+/*
+ * vgcrypto: X25519, Ed25519, ML-KEM, ML-DSA and the hashes they need.
+ *
+ * The only public header. Every function returns VG_OK (0) or a negative error
+ * code. Buffers are caller-owned and of the fixed sizes given below; no
+ * function allocates. On failure, secret outputs are zeroed unless stated.
+ * Inputs and outputs may not overlap unless stated.
+ */
+#ifndef VGCRYPTO_H
+#define VGCRYPTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(VG_BUILDING_LIBRARY) && defined(__GNUC__)
+#define VG_API __attribute__((visibility("default")))
+#else
+#define VG_API
+#endif
+
+#define VG_OK 0
+#define VG_ERR_VERIFY (-1) /* a signature did not verify */
+#define VG_ERR_INPUT (-2)  /* malformed or rejected input: encoding, length, key check */
+#define VG_ERR_RANDOM (-3) /* the operating system's random source failed */
+
+/* "MAJOR.MINOR.PATCH" of the library. */
+VG_API const char *vg_version(void);
+
+/* Active CPU features, comma separated, e.g. "bmi2,adx,avx2,avx512ifma";
+ * "" when none (portable code only). Honours VG_CPU_FEATURES. */
+VG_API const char *vg_cpu_features(void);
+
+/* Name of the variant that runs now for a primitive ("sha256", "sha512",
+ * "keccak", ...), e.g. "portable", "shani", "avx2"; NULL for an unknown one. */
+VG_API const char *vg_implementation(const char *primitive);
+
+/* Hashes: FIPS 180-4 (SHA-2) and FIPS 202 (SHA-3, SHAKE). `in` may be NULL
+ * when len is 0. Return VG_OK, or VG_ERR_INPUT for a NULL pointer with a
+ * nonzero length. */
+VG_API int vg_sha256(uint8_t out[32], const uint8_t *in, size_t len);
+VG_API int vg_sha512(uint8_t out[64], const uint8_t *in, size_t len);
+VG_API int vg_sha3_256(uint8_t out[32], const uint8_t *in, size_t len);
+VG_API int vg_sha3_512(uint8_t out[64], const uint8_t *in, size_t len);
+VG_API int vg_shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
+VG_API int vg_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VGCRYPTO_H */

@@ -1,0 +1,139 @@
+/*
+ * Internal helpers shared by every area: constant-time masks, wiping, the
+ * CPU-feature table and the operating system's random source.
+ * Nothing here is exported from the shared library (hidden visibility).
+ */
+#ifndef VG_COMMON_H
+#define VG_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vgcrypto.h"
+
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
+#define VG_X86_64 1
+#endif
+
+/* ---- CPU features (src/common/cpu.c) --------------------------------- */
+
+/* One bit a feature. A variant needs every bit of its mask (see cpu.c). */
+#define VG_CPU_BMI2 (1u << 0)
+#define VG_CPU_ADX (1u << 1)
+#define VG_CPU_AVX2 (1u << 2)
+#define VG_CPU_AVX512F (1u << 3)
+#define VG_CPU_AVX512VL (1u << 4)
+#define VG_CPU_AVX512BW (1u << 5)
+#define VG_CPU_AVX512DQ (1u << 6)
+#define VG_CPU_AVX512IFMA (1u << 7)
+#define VG_CPU_SHA (1u << 8) /* SHA-NI, with the SSSE3 and SSE4.1 it needs */
+#define VG_CPU_ALL ((1u << 9) - 1u)
+
+/* The active features: detected once (CPUID, XGETBV), restricted by
+ * VG_CPU_FEATURES. Thread-safe; cheap after the first call. */
+uint32_t vg_cpu_active(void);
+
+/* 1 when every feature in `need` is active. */
+static inline int vg_cpu_has(uint32_t need) { return (vg_cpu_active() & need) == need; }
+
+/* What CPUID and XGETBV report, before VG_CPU_FEATURES. */
+uint32_t vg_cpu_detected(void);
+
+/* Test hook (static library only; not exported): replace the active set by
+ * `mask`, bypassing detection. Valgrind hides ADX and AVX-512 from CPUID, so
+ * the constant-time tests first ask the real CPU natively (vg_cpu_detected),
+ * then force that set under valgrind. Forcing a feature the CPU lacks makes
+ * the variant fault with SIGILL: callers pass only what the CPU really has.
+ * Not for use while other threads run vg_ functions. */
+void vg_cpu_force(uint32_t mask);
+
+/* Parse a VG_CPU_FEATURES-style list ("none", "bmi2,adx", ...): the mask of
+ * the names it lists (unknown names ignored). */
+uint32_t vg_cpu_parse(const char *list);
+
+/* Format a mask as "bmi2,adx,..." into buf (always NUL-terminated). */
+void vg_cpu_format(uint32_t mask, char *buf, size_t len);
+
+/* ---- randomness (src/common/random.c) --------------------------------- */
+
+/* Fill buf with len bytes from getrandom(2). VG_OK, or VG_ERR_RANDOM with
+ * buf zeroed. */
+int vg_randombytes(uint8_t *buf, size_t len);
+
+/* Test hook: make the next `n` calls of vg_randombytes fail (0 restores). */
+void vg_random_fail_next(unsigned n);
+
+/* ---- wiping and constant-time helpers ---------------------------------- */
+
+/* Zero len bytes in a way the compiler may not elide. */
+void vg_wipe(void *p, size_t len);
+
+/* Value barrier: hides v from the optimiser so that masks built from
+ * arithmetic stay arithmetic (see docs/constant-time.md). */
+static inline uint64_t vg_barrier_u64(uint64_t v)
+{
+#if defined(__GNUC__)
+    __asm__("" : "+r"(v));
+#endif
+    return v;
+}
+
+static inline uint32_t vg_barrier_u32(uint32_t v)
+{
+#if defined(__GNUC__)
+    __asm__("" : "+r"(v));
+#endif
+    return v;
+}
+
+/* All-ones when x != 0, zero otherwise, with no branch. */
+static inline uint64_t vg_ct_mask_nonzero_u64(uint64_t x)
+{
+    /* x | -x has its top bit set exactly when x != 0. */
+    return vg_barrier_u64(0 - ((x | (0 - x)) >> 63));
+}
+
+/* All-ones when a == b, zero otherwise. */
+static inline uint64_t vg_ct_mask_eq_u64(uint64_t a, uint64_t b)
+{
+    return ~vg_ct_mask_nonzero_u64(a ^ b);
+}
+
+/* Compare len bytes in constant time: 0 when equal, -1 otherwise. */
+int vg_ct_memcmp(const uint8_t *a, const uint8_t *b, size_t len);
+
+/* Little- and big-endian loads and stores. */
+static inline uint32_t vg_load32_be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline void vg_store32_be(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+static inline uint64_t vg_load64_be(const uint8_t *p)
+{
+    return ((uint64_t)vg_load32_be(p) << 32) | vg_load32_be(p + 4);
+}
+static inline void vg_store64_be(uint8_t *p, uint64_t v)
+{
+    vg_store32_be(p, (uint32_t)(v >> 32));
+    vg_store32_be(p + 4, (uint32_t)v);
+}
+static inline uint64_t vg_load64_le(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+static inline void vg_store64_le(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+#endif /* VG_COMMON_H */

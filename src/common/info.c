@@ -1,0 +1,33 @@
+/* vg_version, vg_cpu_features, vg_implementation. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "../hash/keccak.h"
+#include "../hash/sha2.h"
+#include "common.h"
+#include "vg_config.h"
+
+const char *vg_version(void) { return VG_VERSION_STRING; }
+
+const char *vg_cpu_features(void)
+{
+    /* One string per possible mask would be 512 strings; instead format into
+     * a buffer per thread. The mask is fixed after the first call (except
+     * under the test hook), so every caller sees the same text. */
+    static _Thread_local char buf[96];
+    vg_cpu_format(vg_cpu_active(), buf, sizeof buf);
+    return buf;
+}
+
+const char *vg_implementation(const char *primitive)
+{
+    if (!primitive)
+        return NULL;
+    if (strcmp(primitive, "sha256") == 0)
+        return vg_sha256_active()->name;
+    if (strcmp(primitive, "sha512") == 0)
+        return vg_sha512_active()->name;
+    if (strcmp(primitive, "keccak") == 0)
+        return vg_keccak_active()->name;
+    return NULL;
+}
