@@ -1,0 +1,30 @@
+/*
+ * Public one-shot SHA-256 and SHA-512 (FIPS 180-4) over the streaming code
+ * in sha256.c / sha512.c, with the implementation chosen by the dispatch.
+ */
+#include "common.h"
+#include "sha2.h"
+
+/* in may be NULL only when len == 0. Returns VG_ERR_INPUT for a NULL out or
+ * a NULL in with len > 0 (out untouched), VG_OK otherwise. */
+int vg_sha256(uint8_t out[32], const uint8_t *in, size_t len)
+{
+    vg_sha256_ctx ctx;
+    if (!out || (!in && len))
+        return VG_ERR_INPUT;
+    vg_sha256_init(&ctx);
+    vg_sha256_update(&ctx, in, len);
+    vg_sha256_final(&ctx, out); /* wipes ctx */
+    return VG_OK;
+}
+
+int vg_sha512(uint8_t out[64], const uint8_t *in, size_t len)
+{
+    vg_sha512_ctx ctx;
+    if (!out || (!in && len))
+        return VG_ERR_INPUT;
+    vg_sha512_init(&ctx);
+    vg_sha512_update(&ctx, in, len);
+    vg_sha512_final(&ctx, out); /* wipes ctx */
+    return VG_OK;
+}
