@@ -134,7 +134,7 @@ static void test_permutation(const struct vg_keccak_impl *impl, uint64_t *seed)
 
     /* absorb(n blocks) == XOR + permute, n times, at every rate we use. */
     static const size_t rates[] = {168, 136, 104, 72, 8};
-    uint8_t blocks[3 * 168];
+    uint8_t blocks[3 * 168 + 1]; /* +1: read from offset 1 */
     vgtest_randbytes(seed, blocks, sizeof blocks);
     for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
         for (int i = 0; i < 25; i++)
