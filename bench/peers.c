@@ -1,0 +1,190 @@
+/*
+ * Peers for `vgcrypto speed`, loaded with dlopen (see peers.h).
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peers.h"
+
+/* ---- OpenSSL 3 (libcrypto.so.3): opaque types and prototypes from its
+ * documentation (EVP_MD_fetch(3), EVP_DigestInit(3), OpenSSL_version(3)). */
+typedef struct evp_md_st EVP_MD;
+typedef struct evp_md_ctx_st EVP_MD_CTX;
+typedef struct ossl_lib_ctx_st OSSL_LIB_CTX;
+typedef struct ossl_param_st OSSL_PARAM;
+
+static struct {
+    int loaded;
+    EVP_MD *(*md_fetch)(OSSL_LIB_CTX *, const char *, const char *);
+    void (*md_free)(EVP_MD *);
+    EVP_MD_CTX *(*ctx_new)(void);
+    void (*ctx_free)(EVP_MD_CTX *);
+    int (*init_ex2)(EVP_MD_CTX *, const EVP_MD *, const OSSL_PARAM *);
+    int (*update)(EVP_MD_CTX *, const void *, size_t);
+    int (*final_ex)(EVP_MD_CTX *, unsigned char *, unsigned int *);
+    int (*final_xof)(EVP_MD_CTX *, unsigned char *, size_t);
+    const char *(*version)(int);
+    EVP_MD_CTX *ctx;
+    EVP_MD *md[6]; /* indexed by enum ossl_md; NULL when the fetch failed */
+} g_ossl;
+
+enum ossl_md { MD_SHA256, MD_SHA512, MD_SHA3_256, MD_SHA3_512, MD_SHAKE128, MD_SHAKE256 };
+static const char *const g_md_names[6] = {"SHA256",   "SHA512",   "SHA3-256",
+                                          "SHA3-512", "SHAKE128", "SHAKE256"};
+
+/* ---- libsodium (libsodium.so.23) ---------------------------------------- */
+static struct {
+    int loaded;
+    int (*hash_sha256)(unsigned char *, const unsigned char *, unsigned long long);
+    int (*hash_sha512)(unsigned char *, const unsigned char *, unsigned long long);
+    int (*scalarmult)(unsigned char *, const unsigned char *, const unsigned char *);
+    const char *(*version)(void);
+} g_sodium;
+
+static int g_load_done;
+
+/* dlsym into a function pointer. ISO C has no conversion from void * to a
+ * function pointer; POSIX guarantees the representations agree. */
+static int sym(void *lib, const char *name, void *fnptr, size_t size)
+{
+    void *p = dlsym(lib, name);
+    if (!p)
+        return -1;
+    memcpy(fnptr, &p, size);
+    return 0;
+}
+#define SYM(lib, name, field) sym(lib, name, &(field), sizeof(field))
+
+static void load_openssl(void)
+{
+    void *lib = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return;
+    if (SYM(lib, "EVP_MD_fetch", g_ossl.md_fetch) || SYM(lib, "EVP_MD_free", g_ossl.md_free) ||
+        SYM(lib, "EVP_MD_CTX_new", g_ossl.ctx_new) || SYM(lib, "EVP_MD_CTX_free", g_ossl.ctx_free) ||
+        SYM(lib, "EVP_DigestInit_ex2", g_ossl.init_ex2) ||
+        SYM(lib, "EVP_DigestUpdate", g_ossl.update) ||
+        SYM(lib, "EVP_DigestFinal_ex", g_ossl.final_ex) ||
+        SYM(lib, "EVP_DigestFinalXOF", g_ossl.final_xof) ||
+        SYM(lib, "OpenSSL_version", g_ossl.version))
+        return; /* not a usable OpenSSL 3: stay unloaded (the mapping is kept) */
+    g_ossl.ctx = g_ossl.ctx_new();
+    if (!g_ossl.ctx)
+        return;
+    for (int i = 0; i < 6; i++)
+        g_ossl.md[i] = g_ossl.md_fetch(NULL, g_md_names[i], NULL);
+    g_ossl.loaded = 1;
+}
+
+static void load_sodium(void)
+{
+    int (*init)(void);
+    void *lib = dlopen("libsodium.so.23", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return;
+    if (SYM(lib, "sodium_init", init) || SYM(lib, "crypto_hash_sha256", g_sodium.hash_sha256) ||
+        SYM(lib, "crypto_hash_sha512", g_sodium.hash_sha512) ||
+        SYM(lib, "crypto_scalarmult", g_sodium.scalarmult) ||
+        SYM(lib, "sodium_version_string", g_sodium.version))
+        return;
+    /* sodium_init: 0 on success, 1 when already initialised, -1 on failure. */
+    if (init() < 0)
+        return;
+    g_sodium.loaded = 1;
+}
+
+void vg_peers_load(int enable)
+{
+    const char *env = getenv("VG_SPEED_NO_PEERS");
+    if (g_load_done)
+        return;
+    g_load_done = 1;
+    if (!enable || (env && env[0] && strcmp(env, "0") != 0))
+        return;
+    load_openssl();
+    load_sodium();
+}
+
+void vg_peers_release(void)
+{
+    if (!g_ossl.loaded)
+        return;
+    for (int i = 0; i < 6; i++)
+        if (g_ossl.md[i])
+            g_ossl.md_free(g_ossl.md[i]);
+    g_ossl.ctx_free(g_ossl.ctx);
+    memset(&g_ossl, 0, sizeof g_ossl);
+}
+
+const char *vg_peers_openssl_version(void)
+{
+    return g_ossl.loaded ? g_ossl.version(0 /* OPENSSL_VERSION */) : NULL;
+}
+
+const char *vg_peers_sodium_version(void) { return g_sodium.loaded ? g_sodium.version() : NULL; }
+
+/* One digest through the reused context. Fixed-size digests are written by
+ * EVP_DigestFinal_ex, whose output must have room for the full digest: the
+ * rows pass out_len equal to it. */
+static int ossl_digest(enum ossl_md md, int xof, uint8_t *out, size_t out_len, const uint8_t *in,
+                       size_t in_len)
+{
+    unsigned int n;
+    if (!g_ossl.loaded || !g_ossl.md[md])
+        return -1;
+    if (g_ossl.init_ex2(g_ossl.ctx, g_ossl.md[md], NULL) != 1 ||
+        g_ossl.update(g_ossl.ctx, in, in_len) != 1)
+        return -1;
+    if (xof)
+        return g_ossl.final_xof(g_ossl.ctx, out, out_len) == 1 ? 0 : -1;
+    return g_ossl.final_ex(g_ossl.ctx, out, &n) == 1 && n == out_len ? 0 : -1;
+}
+
+int vg_peer_openssl_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return ossl_digest(MD_SHA256, 0, out, out_len, in, in_len);
+}
+int vg_peer_openssl_sha512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return ossl_digest(MD_SHA512, 0, out, out_len, in, in_len);
+}
+int vg_peer_openssl_sha3_256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return ossl_digest(MD_SHA3_256, 0, out, out_len, in, in_len);
+}
+int vg_peer_openssl_sha3_512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return ossl_digest(MD_SHA3_512, 0, out, out_len, in, in_len);
+}
+int vg_peer_openssl_shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return ossl_digest(MD_SHAKE128, 1, out, out_len, in, in_len);
+}
+int vg_peer_openssl_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return ossl_digest(MD_SHAKE256, 1, out, out_len, in, in_len);
+}
+
+int vg_peer_sodium_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_sodium.loaded || out_len != 32)
+        return -1;
+    return g_sodium.hash_sha256(out, in, (unsigned long long)in_len) == 0 ? 0 : -1;
+}
+
+int vg_peer_sodium_sha512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_sodium.loaded || out_len != 64)
+        return -1;
+    return g_sodium.hash_sha512(out, in, (unsigned long long)in_len) == 0 ? 0 : -1;
+}
+
+int vg_peer_sodium_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_sodium.loaded || out_len != 32 || in_len != 64)
+        return -1;
+    return g_sodium.scalarmult(out, in, in + 32) == 0 ? 0 : -1;
+}

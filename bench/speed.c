@@ -1,0 +1,336 @@
+/*
+ * vgcrypto speed [NAME...] [--json] [--samples N]
+ *
+ * Method (TOOLING.md "Timing"): `lfence; rdtsc` around each sample; the
+ * median of many samples; operations under ~5,000 ticks are timed in
+ * batches (the TSC advances in steps of ~26 ticks) and the sample divided
+ * by the batch; ours and the peers alternate in chunks of a few samples
+ * within the same run, after a warm-up, so that clock boost and noise hit
+ * every column alike. Before timing, each peer's output is compared with
+ * ours on the same input: a difference is reported and the exit code is 1.
+ *
+ * To add an operation (X25519, Ed25519, ML-KEM, ML-DSA), add a row to
+ * g_rows: every operation is "out_len bytes from in_len bytes"; a setup
+ * function can prepare a structured input (keys, a signature to verify).
+ */
+#define _XOPEN_SOURCE 700 /* clock_gettime in tsc.h's portable branch */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "peers.h"
+#include "speed.h"
+#include "tsc.h"
+#include "vgcrypto.h"
+
+/* ---- our side, in the row shape --------------------------------------- */
+
+static int ours_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_sha256(out, in, in_len);
+}
+static int ours_sha512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_sha512(out, in, in_len);
+}
+static int ours_sha3_256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_sha3_256(out, in, in_len);
+}
+static int ours_shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return vg_shake128(out, out_len, in, in_len);
+}
+static int ours_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return vg_shake256(out, out_len, in, in_len);
+}
+
+/* ---- the rows ------------------------------------------------------------ */
+
+struct speed_row {
+    const char *name;
+    size_t in_len, out_len;
+    vg_bench_fn ours, openssl, sodium; /* NULL: no such column ("-") */
+    /* Prepare the input; NULL: pseudo-random bytes. Returns 0 on success. */
+    int (*setup)(uint8_t *in, size_t in_len);
+    int compare; /* outputs are deterministic: ours must equal each peer's */
+};
+
+#define KIB16 16384
+static const struct speed_row g_rows[] = {
+    {"sha256-64", 64, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1},
+    {"sha256-16k", KIB16, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1},
+    {"sha512-64", 64, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1},
+    {"sha512-16k", KIB16, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1},
+    {"sha3-256-64", 64, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1},
+    {"sha3-256-16k", KIB16, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1},
+    {"shake128-16k", KIB16, 32, ours_shake128, vg_peer_openssl_shake128, NULL, NULL, 1},
+    {"shake256-16k", KIB16, 32, ours_shake256, vg_peer_openssl_shake256, NULL, NULL, 1},
+    /* A yardstick until our X25519 exists: in = scalar || point. */
+    {"x25519-libsodium", 64, 32, NULL, NULL, vg_peer_sodium_x25519, NULL, 1},
+};
+#define N_ROWS (sizeof g_rows / sizeof g_rows[0])
+
+/* ---- measurement ------------------------------------------------------------ */
+
+enum { COL_OURS, COL_OPENSSL, COL_SODIUM, N_COLS };
+static const char *const g_col_names[N_COLS] = {"ours", "openssl", "libsodium"};
+
+#define CHUNK 5              /* samples per column before switching */
+#define BATCH_TARGET 20000u  /* ticks a sample should last at least */
+#define SINGLE_MIN 5000u     /* above this, time single calls */
+#define WARM_TICKS 2000000u  /* per column and row, ~0.8 ms */
+
+struct result {
+    int avail[N_COLS];
+    double median[N_COLS]; /* ticks per call */
+    int mismatch[N_COLS];
+};
+
+static uint64_t time_calls(vg_bench_fn fn, uint8_t *out, size_t out_len, const uint8_t *in,
+                           size_t in_len, unsigned calls)
+{
+    uint64_t t0 = vg_tsc_now();
+    for (unsigned i = 0; i < calls; i++)
+        (void)fn(out, out_len, in, in_len);
+    return vg_tsc_now() - t0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t median_u64(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_u64);
+    return v[n / 2];
+}
+
+/* Deterministic filler (xorshift64): inputs are the same on every run. */
+static void fill(uint8_t *p, size_t n, uint64_t seed)
+{
+    uint64_t s = seed | 1;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        p[i] = (uint8_t)(s >> 32);
+    }
+}
+
+/* Measure one row. Returns 0, or -1 when out of memory. */
+static int measure_row(const struct speed_row *row, size_t samples, struct result *res)
+{
+    vg_bench_fn fn[N_COLS] = {row->ours, row->openssl, row->sodium};
+    uint8_t *in = malloc(row->in_len + 1), *out = malloc(row->out_len), *ref = malloc(row->out_len);
+    uint64_t *t[N_COLS] = {NULL, NULL, NULL};
+    int rc = -1, any = 0;
+    memset(res, 0, sizeof *res);
+    if (!in || !out || !ref)
+        goto out;
+    fill(in, row->in_len, 0x9e3779b97f4a7c15u ^ row->in_len);
+    if (row->setup && row->setup(in, row->in_len) != 0)
+        goto done; /* nothing available: every column "-" */
+
+    /* Availability and agreement: one call each on the same input. */
+    for (int c = 0; c < N_COLS; c++) {
+        res->avail[c] = fn[c] && fn[c](out, row->out_len, in, row->in_len) == 0;
+        if (!res->avail[c])
+            continue;
+        if (!any)
+            memcpy(ref, out, row->out_len);
+        else if (row->compare && memcmp(ref, out, row->out_len) != 0)
+            res->mismatch[c] = 1;
+        any = 1;
+    }
+    if (!any)
+        goto done;
+
+    /* Warm-up, then the batch size from the fastest column's single calls. */
+    uint64_t fastest = UINT64_MAX;
+    for (int c = 0; c < N_COLS; c++) {
+        if (!res->avail[c])
+            continue;
+        uint64_t spent = 0, single[9];
+        for (unsigned k = 0; k < 4 || spent < WARM_TICKS; k++)
+            spent += time_calls(fn[c], out, row->out_len, in, row->in_len, 1);
+        for (int k = 0; k < 9; k++)
+            single[k] = time_calls(fn[c], out, row->out_len, in, row->in_len, 1);
+        uint64_t m = median_u64(single, 9);
+        if (m < fastest)
+            fastest = m;
+    }
+    unsigned batch = 1;
+    if (fastest < SINGLE_MIN)
+        batch = (unsigned)((BATCH_TARGET + (fastest ? fastest : 1) - 1) / (fastest ? fastest : 1));
+
+    for (int c = 0; c < N_COLS; c++)
+        if (res->avail[c] && !(t[c] = malloc(samples * sizeof *t[c])))
+            goto out;
+    /* Alternate: CHUNK samples of each column in turn, rotating which
+     * column goes first so none always follows the same neighbour. */
+    for (size_t done = 0, round = 0; done < samples; round++) {
+        size_t n = samples - done < CHUNK ? samples - done : CHUNK;
+        for (int k = 0; k < N_COLS; k++) {
+            int c = (int)((round + (size_t)k) % N_COLS);
+            if (!res->avail[c])
+                continue;
+            for (size_t j = 0; j < n; j++)
+                t[c][done + j] = time_calls(fn[c], out, row->out_len, in, row->in_len, batch);
+        }
+        done += n;
+    }
+    for (int c = 0; c < N_COLS; c++)
+        if (res->avail[c])
+            res->median[c] = (double)median_u64(t[c], samples) / (double)batch;
+done:
+    rc = 0;
+out:
+    for (int c = 0; c < N_COLS; c++)
+        free(t[c]);
+    free(in);
+    free(out);
+    free(ref);
+    return rc;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static void cell_ticks(char *buf, size_t n, const struct result *r, int c)
+{
+    if (!r->avail[c])
+        snprintf(buf, n, "-");
+    else if (r->median[c] < 1000.0)
+        snprintf(buf, n, "%.1f", r->median[c]);
+    else
+        snprintf(buf, n, "%.0f", r->median[c]);
+}
+
+static void cell_ratio(char *buf, size_t n, const struct result *r, int c)
+{
+    if (r->mismatch[c])
+        snprintf(buf, n, "MISMATCH");
+    else if (!r->avail[COL_OURS] || !r->avail[c] || r->median[c] <= 0.0)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.2f", r->median[COL_OURS] / r->median[c]);
+}
+
+static void json_num(const struct result *r, int c, int ratio)
+{
+    if (ratio && !r->mismatch[c] && r->avail[COL_OURS] && r->avail[c] && r->median[c] > 0.0)
+        printf("%.3f", r->median[COL_OURS] / r->median[c]);
+    else if (!ratio && r->avail[c])
+        printf("%.1f", r->median[c]);
+    else
+        printf("null");
+}
+
+static void print_header(size_t samples)
+{
+    const char *feat = vg_cpu_features();
+    const char *ossl = vg_peers_openssl_version(), *sod = vg_peers_sodium_version();
+    printf("# vgcrypto %s speed: median %s per operation over %zu samples (lower is better)\n",
+           vg_version(), vg_tsc_unit(), samples);
+    printf("# vg_cpu_features() = \"%s\"; openssl: %s; libsodium: %s\n", feat[0] ? feat : "none",
+           ossl ? ossl : "not loaded", sod ? sod : "not loaded");
+    printf("%-18s %12s %12s %13s %12s %15s\n", "operation", "ours", "openssl", "ours/openssl",
+           "libsodium", "ours/libsodium");
+}
+
+static void print_row(const char *name, const struct result *r)
+{
+    char a[32], b[32], c[32], d[32], e[32];
+    cell_ticks(a, sizeof a, r, COL_OURS);
+    cell_ticks(b, sizeof b, r, COL_OPENSSL);
+    cell_ratio(c, sizeof c, r, COL_OPENSSL);
+    cell_ticks(d, sizeof d, r, COL_SODIUM);
+    cell_ratio(e, sizeof e, r, COL_SODIUM);
+    printf("%-18s %12s %12s %13s %12s %15s\n", name, a, b, c, d, e);
+    fflush(stdout); /* rows appear as they are measured */
+}
+
+static void print_json_row(const char *name, const struct result *r, int first)
+{
+    const char *feat = vg_cpu_features();
+    printf("%s\n  {\"operation\": \"%s\", \"unit\": \"%s\", \"cpu_features\": \"%s\", \"ours\": ",
+           first ? "" : ",", name, vg_tsc_unit(), feat);
+    json_num(r, COL_OURS, 0);
+    printf(", \"openssl\": ");
+    json_num(r, COL_OPENSSL, 0);
+    printf(", \"ours_openssl\": ");
+    json_num(r, COL_OPENSSL, 1);
+    printf(", \"libsodium\": ");
+    json_num(r, COL_SODIUM, 0);
+    printf(", \"ours_libsodium\": ");
+    json_num(r, COL_SODIUM, 1);
+    printf("}");
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+int vg_cli_cmd_speed(int argc, char **argv)
+{
+    int json = 0, selected[N_ROWS], any_name = 0, rc = VG_CLI_EXIT_OK, first = 1;
+    size_t samples = 1001;
+    memset(selected, 0, sizeof selected);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(s, "--samples") == 0) {
+            if (i + 1 >= argc)
+                return vg_cli_usage_error("speed: option '--samples' needs a number");
+            if (vg_cli_parse_size(argv[++i], 11, 1000000, &samples) != 0)
+                return vg_cli_usage_error("speed: --samples must be a number from 11 to 1000000");
+        } else if (s[0] == '-') {
+            return vg_cli_usage_error("speed: unknown option '%s'", s);
+        } else {
+            int hit = 0;
+            for (size_t r = 0; r < N_ROWS; r++)
+                if (strncmp(g_rows[r].name, s, strlen(s)) == 0)
+                    selected[r] = hit = 1;
+            if (!hit)
+                return vg_cli_usage_error("speed: no operation matches '%s'", s);
+            any_name = 1;
+        }
+    }
+    vg_peers_load(1);
+    if (json)
+        printf("[");
+    else
+        print_header(samples);
+    for (size_t r = 0; r < N_ROWS; r++) {
+        struct result res;
+        if (any_name && !selected[r])
+            continue;
+        if (measure_row(&g_rows[r], samples, &res) != 0) {
+            rc = vg_cli_usage_error("speed: out of memory");
+            break;
+        }
+        for (int c = 1; c < N_COLS; c++)
+            if (res.mismatch[c] && rc == VG_CLI_EXIT_OK) {
+                /* Deferred so that the table stays whole; one line only. */
+                rc = VG_CLI_EXIT_REJECT;
+                fprintf(stderr, "vgcrypto: speed: %s: our output differs from %s's\n",
+                        g_rows[r].name, g_col_names[c]);
+            }
+        if (json)
+            print_json_row(g_rows[r].name, &res, first);
+        else
+            print_row(g_rows[r].name, &res);
+        first = 0;
+    }
+    if (json)
+        printf("\n]\n");
+    vg_peers_release();
+    return rc;
+}

@@ -1,0 +1,320 @@
+/*
+ * Key-file parsing, bounded reads and atomic writes for the vgcrypto command.
+ * See cli_io.h for the contracts.
+ */
+#define _XOPEN_SOURCE 700 /* mkstemp, fsync, fileno (POSIX.1-2008 + XSI) */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_io.h"
+#include "common.h"
+
+/* ---- hex ----------------------------------------------------------------- */
+
+void vg_cli_hex(char *out, const uint8_t *in, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    /* A table look-up indexed by key nibbles would be a secret index; hex
+     * output is written only for data that is about to leave the process
+     * anyway (a file or the terminal), so an index leak adds nothing. */
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+/* Value of the hex digit c, with *bad |= 1 when c is not a hex digit.
+ * No branch and no table: c may be a digit of a secret key. */
+static uint32_t hex_digit_ct(uint8_t c, uint32_t *bad)
+{
+    int32_t d = (int32_t)c - '0';           /* a digit iff 0 <= d <= 9 */
+    int32_t l = (int32_t)(c | 0x20) - 'a';  /* a letter iff 0 <= l <= 5 */
+    /* (x | (k - x)) is negative exactly when x < 0 or x > k. */
+    uint32_t ok_d = 1u ^ ((uint32_t)(d | (9 - d)) >> 31);
+    uint32_t ok_l = 1u ^ ((uint32_t)(l | (5 - l)) >> 31);
+    uint32_t m_d = vg_barrier_u32(0u - ok_d);
+    uint32_t m_l = vg_barrier_u32(0u - ok_l);
+    *bad |= 1u ^ (ok_d | ok_l);
+    return ((uint32_t)d & m_d) | ((uint32_t)(l + 10) & m_l);
+}
+
+int vg_cli_parse_key(const uint8_t *data, size_t n, uint8_t *out, size_t len, int hex)
+{
+    if (!hex) {
+        if (n != len) {
+            vg_wipe(out, len);
+            return VG_CLI_IO_EFORMAT;
+        }
+        if (len)
+            memcpy(out, data, len);
+        return VG_CLI_IO_OK;
+    }
+    /* Hex: 2*len digits, then nothing, "\n" or "\r\n" (the trailer is public). */
+    if (len > (SIZE_MAX - 2) / 2) {
+        vg_wipe(out, len);
+        return VG_CLI_IO_EFORMAT;
+    }
+    size_t digits = 2 * len;
+    int trailer_ok = n == digits || (n == digits + 1 && data[digits] == '\n') ||
+                     (n == digits + 2 && data[digits] == '\r' && data[digits + 1] == '\n');
+    if (!trailer_ok) {
+        vg_wipe(out, len);
+        return VG_CLI_IO_EFORMAT;
+    }
+    uint32_t bad = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t hi = hex_digit_ct(data[2 * i], &bad);
+        uint32_t lo = hex_digit_ct(data[2 * i + 1], &bad);
+        out[i] = (uint8_t)((hi << 4) | lo);
+    }
+    /* Only the accept/reject bit leaves here. */
+    if (bad) {
+        vg_wipe(out, len);
+        return VG_CLI_IO_EFORMAT;
+    }
+    return VG_CLI_IO_OK;
+}
+
+/* ---- bounded reads --------------------------------------------------------- */
+
+static int open_input(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return STDIN_FILENO;
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void close_input(int fd)
+{
+    if (fd != STDIN_FILENO)
+        close(fd);
+}
+
+/* Read from fd into buf until cap bytes or end of file. Returns the count,
+ * or -1 on a read error (errno set). */
+static ptrdiff_t read_upto(int fd, uint8_t *buf, size_t cap)
+{
+    size_t got = 0;
+    while (got < cap) {
+        ssize_t r = read(fd, buf + got, cap - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    return (ptrdiff_t)got;
+}
+
+int vg_cli_read_all(const char *path, size_t max, uint8_t **data, size_t *n)
+{
+    struct stat st;
+    uint8_t *buf = NULL;
+    size_t cap, used = 0;
+    int rc = VG_CLI_IO_ESYS, saved = 0;
+    *data = NULL;
+    *n = 0;
+    if (max >= SIZE_MAX / 2)
+        max = SIZE_MAX / 2 - 1;
+    int fd = open_input(path);
+    if (fd < 0)
+        return VG_CLI_IO_ESYS;
+    /* A regular file announces its size: refuse a large one unread. */
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > (uintmax_t)max) {
+        rc = VG_CLI_IO_ETOOBIG;
+        goto out;
+    }
+    cap = max + 1 < 4096 ? max + 1 : 4096;
+    for (;;) {
+        uint8_t *nb = realloc(buf, cap);
+        if (!nb)
+            goto out;
+        buf = nb;
+        ptrdiff_t r = read_upto(fd, buf + used, cap - used);
+        if (r < 0)
+            goto out;
+        used += (size_t)r;
+        if (used > max) {
+            rc = VG_CLI_IO_ETOOBIG;
+            goto out;
+        }
+        if (used < cap)
+            break; /* end of file before the buffer filled */
+        /* Grow towards max + 1, the first size that proves "too big". */
+        cap = cap > (max + 1) / 2 ? max + 1 : 2 * cap;
+    }
+    *data = buf;
+    *n = used;
+    buf = NULL;
+    rc = VG_CLI_IO_OK;
+out:
+    saved = errno;
+    if (buf) {
+        vg_wipe(buf, used);
+        free(buf);
+    }
+    close_input(fd);
+    errno = saved;
+    return rc;
+}
+
+int vg_cli_read_key_file(const char *path, uint8_t *out, size_t len, int hex)
+{
+    uint8_t *data;
+    size_t n;
+    size_t bound = hex ? 2 * len + 2 : len;
+    int rc = vg_cli_read_all(path, bound, &data, &n);
+    if (rc == VG_CLI_IO_ETOOBIG) {
+        vg_wipe(out, len);
+        return VG_CLI_IO_EFORMAT;
+    }
+    if (rc != VG_CLI_IO_OK) {
+        vg_wipe(out, len);
+        return rc;
+    }
+    rc = vg_cli_parse_key(data, n, out, len, hex);
+    vg_wipe(data, n);
+    free(data);
+    return rc;
+}
+
+int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len, int hex)
+{
+    int rc = vg_cli_read_key_file(path, out, len, hex);
+    if (rc == VG_CLI_IO_OK)
+        return 0;
+    if (rc == VG_CLI_IO_ESYS) {
+        fprintf(stderr, "vgcrypto: cannot read %s '%s': %s\n", what, path, strerror(errno));
+        return 2;
+    }
+    if (hex)
+        fprintf(stderr, "vgcrypto: %s '%s' must be exactly %zu hex digits (optionally one newline)\n",
+                what, path, 2 * len);
+    else
+        fprintf(stderr, "vgcrypto: %s '%s' must be exactly %zu bytes (use --hex for hex)\n", what,
+                path, len);
+    return 1;
+}
+
+/* ---- atomic write ---------------------------------------------------------- */
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += (size_t)w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Write buf to path through "<dir>/.<base>.XXXXXX", fsync, rename. */
+static int write_atomic(const char *path, const uint8_t *buf, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0; /* keeps the '/' */
+    const char *base = slash ? slash + 1 : path;
+    size_t tlen = dirlen + 1 + strlen(base) + 8 + 1;
+    char *tmp = malloc(tlen);
+    int fd = -1, saved = 0, rc = VG_CLI_IO_ESYS;
+    if (!tmp)
+        return VG_CLI_IO_ESYS;
+    if (*base == '\0') { /* "dir/": no file name to write */
+        free(tmp);
+        errno = EISDIR;
+        return VG_CLI_IO_ESYS;
+    }
+    memcpy(tmp, path, dirlen);
+    snprintf(tmp + dirlen, tlen - dirlen, ".%s.XXXXXX", base);
+    fd = mkstemp(tmp); /* mode 0600, O_EXCL: never follows a planted link */
+    if (fd < 0)
+        goto out_free;
+    if (write_all(fd, buf, len) != 0 || fsync(fd) != 0)
+        goto out_unlink;
+    int c = close(fd);
+    fd = -1;
+    if (c != 0 || rename(tmp, path) != 0)
+        goto out_unlink;
+    /* Make the rename itself durable. Best effort: the file is in place
+     * already, so a failure here cannot be undone and is not reported. */
+    {
+        char *dir = malloc(dirlen + 2);
+        if (dir) {
+            if (dirlen) {
+                memcpy(dir, path, dirlen);
+                dir[dirlen] = '\0';
+            } else {
+                memcpy(dir, ".", 2);
+            }
+            int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (dfd >= 0) {
+                (void)fsync(dfd);
+                close(dfd);
+            }
+            free(dir);
+        }
+    }
+    rc = VG_CLI_IO_OK;
+    goto out_free;
+out_unlink:
+    saved = errno;
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    errno = saved;
+out_free:
+    saved = errno;
+    free(tmp);
+    errno = saved;
+    return rc;
+}
+
+int vg_cli_write_file(const char *path, const uint8_t *data, size_t len, int hex)
+{
+    const uint8_t *buf = data;
+    size_t blen = len;
+    char *h = NULL;
+    int rc, saved;
+    if (hex) {
+        if (len > (SIZE_MAX - 2) / 2) {
+            errno = EOVERFLOW;
+            return VG_CLI_IO_ESYS;
+        }
+        h = malloc(2 * len + 2);
+        if (!h)
+            return VG_CLI_IO_ESYS;
+        vg_cli_hex(h, data, len);
+        h[2 * len] = '\n';
+        buf = (const uint8_t *)h;
+        blen = 2 * len + 1;
+    }
+    if (strcmp(path, "-") == 0) {
+        rc = VG_CLI_IO_OK;
+        if (blen && fwrite(buf, 1, blen, stdout) != blen)
+            rc = VG_CLI_IO_ESYS;
+        if (fflush(stdout) != 0)
+            rc = VG_CLI_IO_ESYS;
+    } else {
+        rc = write_atomic(path, buf, blen);
+    }
+    saved = errno;
+    if (h) {
+        vg_wipe(h, 2 * len + 2);
+        free(h);
+    }
+    errno = saved;
+    return rc;
+}

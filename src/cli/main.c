@@ -1,0 +1,117 @@
+/*
+ * vgcrypto: the command-line tool (DESIGN.md section 4).
+ *
+ * Exit codes: 0 success, 1 verification failure or rejected input, 2 usage
+ * error (and unreadable input files), each failure with one line on stderr.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "vgcrypto.h"
+
+void vg_cli_print_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vgcrypto <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  hash ALG [--length N] [-o OUT [--hex]] [FILE...]\n"
+            "        ALG: sha256 sha512 sha3-256 sha3-512 shake128 shake256\n"
+            "        prints \"<hex>  <name>\" per FILE (standard input when none or \"-\");\n"
+            "        --length N: output bytes for shake128 (default 32), shake256 (default 64);\n"
+            "        -o OUT: write the raw digests to OUT atomically (--hex: the printed lines)\n"
+            "  speed [NAME...] [--json] [--samples N]\n"
+            "        median TSC ticks of our code beside OpenSSL (libcrypto.so.3) and\n"
+            "        libsodium (libsodium.so.23), loaded with dlopen when present;\n"
+            "        NAME selects rows by prefix; VG_SPEED_NO_PEERS=1 skips the peers\n"
+            "  cpu   version, detected and active CPU features, variant per primitive\n"
+            "  help  this text\n"
+            "\n"
+            "planned: keygen sign verify encaps decaps x25519 (keys as raw files, --hex for hex)\n"
+            "exit status: 0 success, 1 verification failure or rejected input, 2 usage error\n"
+            "environment: VG_CPU_FEATURES=none|bmi2,adx,avx2,avx512ifma,sha,... restricts the\n"
+            "             CPU features the library may use\n");
+}
+
+static void verror(const char *fmt, va_list ap)
+{
+    fputs("vgcrypto: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void vg_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(fmt, ap);
+    va_end(ap);
+}
+
+int vg_cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(fmt, ap);
+    va_end(ap);
+    return VG_CLI_EXIT_USAGE;
+}
+
+int vg_cli_parse_size(const char *s, size_t min, size_t max, size_t *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+};
+
+static const struct command g_commands[] = {
+    {"hash", vg_cli_cmd_hash},
+    {"speed", vg_cli_cmd_speed},
+    {"cpu", vg_cli_cmd_cpu},
+};
+
+/* Subcommands of DESIGN.md section 4 that later issues add. */
+static const char *const g_planned[] = {"keygen", "sign", "verify", "encaps", "decaps", "x25519"};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return vg_cli_usage_error("missing command (try 'vgcrypto help')");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        vg_cli_print_usage(stdout);
+        return fflush(stdout) == 0 ? VG_CLI_EXIT_OK : VG_CLI_EXIT_USAGE;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("vgcrypto %s\n", vg_version());
+        return VG_CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof g_commands / sizeof g_commands[0]; i++) {
+        if (strcmp(cmd, g_commands[i].name) == 0) {
+            int rc = g_commands[i].run(argc - 1, argv + 1);
+            /* A full disk or closed pipe on stdout is a failure too. */
+            if (fflush(stdout) != 0 && rc == VG_CLI_EXIT_OK)
+                rc = vg_cli_usage_error("cannot write standard output: %s", strerror(errno));
+            return rc;
+        }
+    }
+    for (size_t i = 0; i < sizeof g_planned / sizeof g_planned[0]; i++)
+        if (strcmp(cmd, g_planned[i]) == 0)
+            return vg_cli_usage_error("command '%s' is not implemented yet", cmd);
+    return vg_cli_usage_error("unknown command '%s' (try 'vgcrypto help')", cmd);
+}

@@ -1,0 +1,48 @@
+/*
+ * The peers of `vgcrypto speed`: OpenSSL's libcrypto.so.3 and libsodium.so.23,
+ * loaded at run time with dlopen so that the command runs without them
+ * (DESIGN.md section 1). Their headers are not needed: the few entry points
+ * are declared in peers.c from the libraries' documented prototypes.
+ *
+ * Every operation has the uniform shape of a benchmark row (vg_bench_fn):
+ * it writes out_len bytes to out from in_len bytes at in and returns 0, or
+ * -1 when the peer is absent or failed (the row then shows "-").
+ */
+#ifndef VG_BENCH_PEERS_H
+#define VG_BENCH_PEERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int (*vg_bench_fn)(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
+/* Load both peers once (idempotent). With enable == 0, or when the
+ * environment has VG_SPEED_NO_PEERS set to anything but "" or "0", nothing
+ * is loaded and every peer operation fails. Never fails itself. */
+void vg_peers_load(int enable);
+
+/* Release the OpenSSL objects. The libraries stay mapped: OpenSSL 3 registers
+ * an exit handler, so unloading it before exit is not safe. */
+void vg_peers_release(void);
+
+/* Version strings, or NULL when the library is not loaded. */
+const char *vg_peers_openssl_version(void);
+const char *vg_peers_sodium_version(void);
+
+/* OpenSSL: EVP_MD fetched once per algorithm, one EVP_MD_CTX reused;
+ * EVP_DigestInit_ex2 + EVP_DigestUpdate + EVP_DigestFinal_ex (FinalXOF for
+ * SHAKE, out_len bytes). */
+int vg_peer_openssl_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_openssl_sha512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_openssl_sha3_256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_openssl_sha3_512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_openssl_shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_openssl_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
+/* libsodium (after sodium_init): crypto_hash_sha256 / crypto_hash_sha512. */
+int vg_peer_sodium_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_sha512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* crypto_scalarmult (X25519): in = scalar (32) || point (32), out 32 bytes. */
+int vg_peer_sodium_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
+#endif /* VG_BENCH_PEERS_H */

@@ -1,0 +1,59 @@
+/*
+ * File input and output for the vgcrypto command: key files (raw bytes or
+ * hex), bounded whole-file reads and atomic writes.
+ *
+ * Nothing here prints, except vg_cli_load_key, which is the convenience
+ * wrapper that turns the result into the CLI's one error line and exit code.
+ */
+#ifndef VG_CLI_IO_H
+#define VG_CLI_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Results of the functions below. VG_CLI_IO_ESYS leaves errno set. */
+#define VG_CLI_IO_OK 0
+#define VG_CLI_IO_ESYS (-1)    /* open/read/write/rename failed: see errno */
+#define VG_CLI_IO_EFORMAT (-2) /* content has the wrong length or encoding */
+#define VG_CLI_IO_ETOOBIG (-3) /* larger than the bound */
+
+/* Decode a key of exactly `len` bytes from the `n` bytes at data.
+ * hex == 0: data must be exactly len raw bytes.
+ * hex != 0: data must be exactly 2*len hex digits (either case), optionally
+ *           followed by a single "\n" or "\r\n"; nothing else is accepted
+ *           (no spaces, no "0x", no second newline).
+ * Pre: out has room for len bytes; data may be NULL when n == 0.
+ * Post: VG_CLI_IO_OK with out filled, or VG_CLI_IO_EFORMAT with out zeroed.
+ * Runs in time depending only on n and len for accepted lengths: the hex
+ * digits of a key are decoded without branches or table look-ups on them. */
+int vg_cli_parse_key(const uint8_t *data, size_t n, uint8_t *out, size_t len, int hex);
+
+/* Read a key file (path "-" is standard input) and parse it as above.
+ * A file larger than the largest acceptable encoding (len, or 2*len + 2 in
+ * hex) is rejected with VG_CLI_IO_EFORMAT after reading at most one byte
+ * more than that bound. The read buffer is wiped. */
+int vg_cli_read_key_file(const char *path, uint8_t *out, size_t len, int hex);
+
+/* vg_cli_read_key_file, then on failure print one line on stderr naming
+ * `what` (e.g. "secret key") and path. Returns the exit code: 0 success,
+ * 1 rejected content (VG_CLI_EXIT_REJECT), 2 unreadable file. */
+int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len, int hex);
+
+/* Read a whole file (path "-" is standard input) of at most max bytes into
+ * a fresh malloc'd buffer (*data, *n; *data non-NULL even when *n == 0).
+ * VG_CLI_IO_ETOOBIG when the file holds more than max bytes (at most max + 1
+ * bytes are read). The caller frees *data (vg_wipe first if secret). */
+int vg_cli_read_all(const char *path, size_t max, uint8_t **data, size_t *n);
+
+/* Write len bytes (hex != 0: as lowercase hex digits and one "\n") to path
+ * atomically: a temporary file in the same directory is written, fsync'd
+ * and renamed over path, then the directory is fsync'd. On any failure the
+ * temporary file is removed and path is untouched (VG_CLI_IO_ESYS, errno
+ * set). The new file has mode 0600, as it may hold a secret key; the hex
+ * conversion buffer is wiped. path "-" writes to standard output instead. */
+int vg_cli_write_file(const char *path, const uint8_t *data, size_t len, int hex);
+
+/* Lowercase hex of len bytes into out (2*len + 1 bytes with the NUL). */
+void vg_cli_hex(char *out, const uint8_t *in, size_t len);
+
+#endif /* VG_CLI_IO_H */
