@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vgcrypto.h"
 
@@ -18,7 +19,7 @@
 /* ---- CPU features (src/common/cpu.c) --------------------------------- */
 
 /* One bit a feature. A variant needs every bit of its mask (see cpu.c). */
-#define VG_CPU_BMI2 (1u << 0)
+#define VG_CPU_BMI2 (1u << 0) /* BMI2 and BMI1 (ANDN) */
 #define VG_CPU_ADX (1u << 1)
 #define VG_CPU_AVX2 (1u << 2)
 #define VG_CPU_AVX512F (1u << 3)
@@ -102,38 +103,59 @@ static inline uint64_t vg_ct_mask_eq_u64(uint64_t a, uint64_t b)
 /* Compare len bytes in constant time: 0 when equal, -1 otherwise. */
 int vg_ct_memcmp(const uint8_t *a, const uint8_t *b, size_t len);
 
-/* Little- and big-endian loads and stores. */
+/* Little- and big-endian loads and stores. memcpy lets the compiler emit one
+ * (unaligned) load or store; the byte swap is a single instruction. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define VG_LE_HOST 1
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define VG_LE_HOST 0
+#else
+#error "vgcrypto needs __BYTE_ORDER__ (gcc or clang)"
+#endif
+
+static inline uint32_t vg_load32_le(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return VG_LE_HOST ? v : __builtin_bswap32(v);
+}
 static inline uint32_t vg_load32_be(const uint8_t *p)
 {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-static inline void vg_store32_be(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-static inline uint64_t vg_load64_be(const uint8_t *p)
-{
-    return ((uint64_t)vg_load32_be(p) << 32) | vg_load32_be(p + 4);
-}
-static inline void vg_store64_be(uint8_t *p, uint64_t v)
-{
-    vg_store32_be(p, (uint32_t)(v >> 32));
-    vg_store32_be(p + 4, (uint32_t)v);
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return VG_LE_HOST ? __builtin_bswap32(v) : v;
 }
 static inline uint64_t vg_load64_le(const uint8_t *p)
 {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return VG_LE_HOST ? v : __builtin_bswap64(v);
+}
+static inline uint64_t vg_load64_be(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return VG_LE_HOST ? __builtin_bswap64(v) : v;
+}
+static inline void vg_store32_le(uint8_t *p, uint32_t v)
+{
+    v = VG_LE_HOST ? v : __builtin_bswap32(v);
+    memcpy(p, &v, 4);
+}
+static inline void vg_store32_be(uint8_t *p, uint32_t v)
+{
+    v = VG_LE_HOST ? __builtin_bswap32(v) : v;
+    memcpy(p, &v, 4);
 }
 static inline void vg_store64_le(uint8_t *p, uint64_t v)
 {
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    v = VG_LE_HOST ? v : __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+static inline void vg_store64_be(uint8_t *p, uint64_t v)
+{
+    v = VG_LE_HOST ? __builtin_bswap64(v) : v;
+    memcpy(p, &v, 8);
 }
 
 #endif /* VG_COMMON_H */

@@ -64,7 +64,8 @@ static uint32_t detect(void)
         xcr0 = xgetbv0();
     int avx_os = (l1c & (1u << 28)) && (xcr0 & 0x6) == 0x6;      /* XMM and YMM state */
     int avx512_os = avx_os && (xcr0 & 0xe6) == 0xe6;              /* plus opmask, ZMM */
-    if (l7b & (1u << 8))
+    /* Code for the "bmi2" feature also uses BMI1 (ANDN): leaf 7 EBX bit 3. */
+    if ((l7b & (1u << 8)) && (l7b & (1u << 3)))
         out |= VG_CPU_BMI2;
     if (l7b & (1u << 19))
         out |= VG_CPU_ADX;

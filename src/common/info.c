@@ -2,6 +2,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "../curve25519/fe25519.h"
 #include "../hash/keccak.h"
 #include "../hash/sha2.h"
 #include "common.h"
@@ -29,5 +30,7 @@ const char *vg_implementation(const char *primitive)
         return vg_sha512_active()->name;
     if (strcmp(primitive, "keccak") == 0)
         return vg_keccak_active()->name;
+    if (strcmp(primitive, "x25519") == 0)
+        return vg_x25519_active()->name;
     return NULL;
 }

@@ -17,20 +17,6 @@
 #include "common.h"
 #include "keccak.h"
 
-/* Little-endian 64-bit load (and store). common.h's vg_load64_le is a byte
- * loop that gcc 12 does not merge into one MOV; on little-endian hosts a
- * memcpy is one unaligned MOV, elsewhere fall back to the byte loop. */
-static inline uint64_t keccak_load64_le(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    return vg_load64_le(p);
-#endif
-}
-
 /* Rotate left; n in 0..63 (the mask keeps n == 0 defined). Compilers emit
  * one ROL/RORX instruction. */
 #define VG_ROL64(x, n) (((x) << (n)) | ((x) >> ((64 - (n)) & 63)))
@@ -133,7 +119,7 @@ static void keccak_absorb_portable(uint64_t st[25], const uint8_t *in, size_t nb
     size_t lanes = rate / 8;
     while (nblocks--) {
         for (size_t i = 0; i < lanes; i++)
-            st[i] ^= keccak_load64_le(in + 8 * i);
+            st[i] ^= vg_load64_le(in + 8 * i);
         keccak_permute_portable(st);
         in += rate;
     }

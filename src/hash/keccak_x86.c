@@ -34,20 +34,6 @@
 #ifdef VG_X86_64
 #include <immintrin.h>
 
-/* Little-endian 64-bit load (and store). common.h's vg_load64_le is a byte
- * loop that gcc 12 does not merge into one MOV; on little-endian hosts a
- * memcpy is one unaligned MOV, elsewhere fall back to the byte loop. */
-static inline uint64_t keccak_load64_le(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    return vg_load64_le(p);
-#endif
-}
-
 /* Rotate left; n in 0..63. With -mbmi2 the compiler emits RORX. */
 #define VG_ROL64(x, n) (((x) << (n)) | ((x) >> ((64 - (n)) & 63)))
 
@@ -138,7 +124,7 @@ static void keccak_absorb_bmi2(uint64_t st[25], const uint8_t *in, size_t nblock
     size_t lanes = rate / 8;
     while (nblocks--) {
         for (size_t i = 0; i < lanes; i++)
-            st[i] ^= keccak_load64_le(in + 8 * i);
+            st[i] ^= vg_load64_le(in + 8 * i);
         keccak_permute_bmi2(st);
         in += rate;
     }

@@ -19,29 +19,6 @@
 #include "common.h"
 #include "keccak.h"
 
-/* Little-endian 64-bit load (and store). common.h's vg_load64_le is a byte
- * loop that gcc 12 does not merge into one MOV; on little-endian hosts a
- * memcpy is one unaligned MOV, elsewhere fall back to the byte loop. */
-static inline uint64_t keccak_load64_le(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    return vg_load64_le(p);
-#endif
-}
-
-static inline void keccak_store64_le(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, 8);
-#else
-    vg_store64_le(p, v);
-#endif
-}
-
 /* XOR len bytes of in into the state bytes at offset pos.
  * Pre: pos + len <= 200. */
 static void xor_bytes(uint64_t st[25], size_t pos, const uint8_t *in, size_t len)
@@ -53,7 +30,7 @@ static void xor_bytes(uint64_t st[25], size_t pos, const uint8_t *in, size_t len
         len--;
     }
     for (; len >= 8; len -= 8, pos += 8, in += 8)
-        st[pos / 8] ^= keccak_load64_le(in);
+        st[pos / 8] ^= vg_load64_le(in);
     for (size_t i = 0; i < len; i++)
         st[pos / 8] ^= (uint64_t)in[i] << (8 * i);
 }
@@ -67,7 +44,7 @@ static void read_bytes(const uint64_t st[25], size_t pos, uint8_t *out, size_t l
         len--;
     }
     for (; len >= 8; len -= 8, pos += 8, out += 8)
-        keccak_store64_le(out, st[pos / 8]);
+        vg_store64_le(out, st[pos / 8]);
     for (size_t i = 0; i < len; i++)
         out[i] = (uint8_t)(st[pos / 8] >> (8 * i));
 }
