@@ -1,0 +1,8 @@
+# Exported symbols and soname; install tree with pkg-config and CMake consumers.
+add_test(NAME check_exports
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/check_exports.sh $<TARGET_FILE:vgcrypto_shared>
+          ${PROJECT_SOURCE_DIR}/include/vgcrypto.h)
+add_test(NAME install_consumers
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install/run.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
+          ${CMAKE_C_COMPILER})
+set_tests_properties(install_consumers PROPERTIES LABELS install)
