@@ -1,0 +1,51 @@
+# Constant-time harnesses (docs/constant-time.md).
+#
+#   label ct       ctest -L ct          valgrind check, its leaky control, and
+#                                       the short statistical test (10^5 per routine)
+#   label ct-long  ctest -C Long -L ct-long
+#                                       the statistical test at 10^6 per routine;
+#                                       registered for the "Long" test configuration
+#                                       only, so a plain `ctest` never runs it.
+include(CheckIncludeFile)
+
+set(VG_CT_SAMPLES 100000 CACHE STRING "dudect measurements per routine, short ct test")
+set(VG_CT_LONG_SAMPLES 1000000 CACHE STRING "dudect measurements per routine, ct-long test")
+
+# Shared by both harnesses: the list of implementation variants.
+add_library(vg_ct_support STATIC ct/ct_impls.c ct/dudect.c)
+target_link_libraries(vg_ct_support PUBLIC vgcrypto_internal m)
+target_include_directories(vg_ct_support PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+  ${CMAKE_CURRENT_SOURCE_DIR}/ct)
+# DWARF 4: valgrind 3.19 cannot read the DWARF 5 that gcc 12 and clang 14
+# write by default. No -march flag here: the harnesses must not be
+# auto-vectorised into AVX-512, which valgrind cannot execute.
+target_compile_options(vg_ct_support PUBLIC ${VG_WARNINGS} -g -gdwarf-4)
+
+# (a) valgrind memcheck with secrets marked undefined.
+check_include_file(valgrind/memcheck.h VG_HAVE_MEMCHECK_H)
+set(VG_CT_RUNNER ${CMAKE_CURRENT_SOURCE_DIR}/ct/run_valgrind.sh)
+if(VG_HAVE_MEMCHECK_H)
+  add_executable(ct_valgrind ct/ct_valgrind.c)
+  target_link_libraries(ct_valgrind PRIVATE vg_ct_support)
+  add_test(NAME ct_valgrind COMMAND sh ${VG_CT_RUNNER} "${VG_VALGRIND}" $<TARGET_FILE:ct_valgrind>)
+  # The leaky control: passes only when memcheck reports the planted leak
+  # (run_valgrind.sh --expect-leak exits 1 exactly then).
+  add_test(NAME ct_valgrind_leaky_control
+    COMMAND sh ${VG_CT_RUNNER} "${VG_VALGRIND}" $<TARGET_FILE:ct_valgrind> --expect-leak --leaky)
+  set_tests_properties(ct_valgrind_leaky_control PROPERTIES WILL_FAIL TRUE)
+else()
+  message(STATUS "valgrind/memcheck.h not found (Debian package: valgrind): ct_valgrind skipped")
+  add_test(NAME ct_valgrind COMMAND sh -c "echo 'SKIP: valgrind/memcheck.h missing'; exit 77")
+  add_test(NAME ct_valgrind_leaky_control
+    COMMAND sh -c "echo 'SKIP: valgrind/memcheck.h missing'; exit 77")
+endif()
+set_tests_properties(ct_valgrind ct_valgrind_leaky_control PROPERTIES
+  LABELS ct SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# (b) dudect-style statistical test, run natively (covers SHA-NI, AVX-512).
+add_executable(test_dudect ct/test_dudect.c)
+target_link_libraries(test_dudect PRIVATE vg_ct_support)
+add_test(NAME ct_dudect COMMAND test_dudect ${VG_CT_SAMPLES})
+set_tests_properties(ct_dudect PROPERTIES LABELS ct TIMEOUT 300)
+add_test(NAME ct_dudect_long COMMAND test_dudect ${VG_CT_LONG_SAMPLES} CONFIGURATIONS Long)
+set_tests_properties(ct_dudect_long PROPERTIES LABELS ct-long TIMEOUT 1800)

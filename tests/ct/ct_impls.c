@@ -1,0 +1,71 @@
+/* Enumeration of the implementations behind each `_get` (see ct_impls.h). */
+#include "ct_impls.h"
+
+#include <stdio.h>
+
+#include "common.h"
+#include "hash/keccak.h"
+#include "hash/sha2.h"
+
+static unsigned popcount9(uint32_t x)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < 9; i++)
+        n += (x >> i) & 1u;
+    return n;
+}
+
+/* Append v unless its impl pointer is already listed. */
+static void add(struct vg_ct_variant *out, size_t cap, size_t *count, enum vg_ct_kind kind,
+                const char *family, const char *name, const void *impl, uint32_t needs)
+{
+    if (!impl)
+        return;
+    for (size_t i = 0; i < *count; i++)
+        if (out[i].impl == impl)
+            return;
+    if (*count >= cap) {
+        fprintf(stderr, "ct_impls: more than %zu variants, raise VG_CT_MAX_VARIANTS\n", cap);
+        return;
+    }
+    out[*count].kind = kind;
+    out[*count].family = family;
+    out[*count].name = name;
+    out[*count].impl = impl;
+    out[*count].needs = needs;
+    (*count)++;
+}
+
+size_t vg_ct_variants(uint32_t available, struct vg_ct_variant *out, size_t cap)
+{
+    size_t count = 0;
+    available &= VG_CPU_ALL;
+    /* All 2^9 subsets, smallest first: a variant is recorded with the first
+     * (hence a smallest) feature set that makes its _get return it. */
+    for (unsigned size = 0; size <= 9; size++) {
+        for (uint32_t s = 0; s <= VG_CPU_ALL; s++) {
+            if ((s & ~available) || popcount9(s) != size)
+                continue;
+            vg_cpu_force(s);
+            const struct vg_sha256_impl *a = vg_sha256_portable_get();
+            const struct vg_sha256_impl *b = vg_sha256_shani_get();
+            const struct vg_sha512_impl *c = vg_sha512_portable_get();
+            const struct vg_sha512_impl *d = vg_sha512_avx2_get();
+            const struct vg_keccak_impl *e = vg_keccak_portable_get();
+            const struct vg_keccak_impl *f = vg_keccak_x86_get();
+            add(out, cap, &count, VG_CT_SHA256, "sha256", a ? a->name : NULL, a, s);
+            add(out, cap, &count, VG_CT_SHA256, "sha256", b ? b->name : NULL, b, s);
+            add(out, cap, &count, VG_CT_SHA512, "sha512", c ? c->name : NULL, c, s);
+            add(out, cap, &count, VG_CT_SHA512, "sha512", d ? d->name : NULL, d, s);
+            add(out, cap, &count, VG_CT_KECCAK, "keccak", e ? e->name : NULL, e, s);
+            add(out, cap, &count, VG_CT_KECCAK, "keccak", f ? f->name : NULL, f, s);
+        }
+    }
+    vg_cpu_force(available);
+    return count;
+}
+
+void vg_ct_variant_label(const struct vg_ct_variant *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", v->family, v->name ? v->name : "?");
+}

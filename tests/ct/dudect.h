@@ -1,0 +1,62 @@
+/*
+ * A small dudect-style timing-leak test (Reparaz, Balasch, Verbauwhede,
+ * "Dude, is my code constant time?", DATE 2017), reusable for any routine.
+ *
+ * A routine is described by two callbacks: `prepare` writes one input for a
+ * class (0 = the fixed input, 1 = a random input) outside the timed region,
+ * and `measure` runs the routine on one input. The harness draws the class
+ * of every measurement at random (so drift and noise fall on both classes
+ * alike), times each call with `lfence; rdtsc` on both sides, and runs
+ * Welch's t-test between the two classes over the raw measurements and over
+ * several percentile crops (measurements at or below the p-th percentile of
+ * the pooled distribution, for each p in the crop list). The verdict uses the
+ * largest |t| across these tests: |t| >= VG_DUDECT_THRESHOLD means the two
+ * classes have different timing distributions, i.e. a leak.
+ *
+ * See docs/constant-time.md for thresholds, controls and measured figures.
+ */
+#ifndef VG_CT_DUDECT_H
+#define VG_CT_DUDECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VG_DUDECT_THRESHOLD 4.5
+
+struct vg_dudect_routine {
+    const char *name;
+    size_t input_len; /* bytes per input, >= 1 */
+    /* Write input_len bytes to `input` for class cls (0 fixed, 1 random).
+     * Not timed. May call vg_dudect_randombytes. */
+    void (*prepare)(void *ctx, int cls, uint8_t *input);
+    /* Run the routine under test on `input` (timed). */
+    void (*measure)(void *ctx, const uint8_t *input);
+    void *ctx;
+};
+
+struct vg_dudect_result {
+    size_t samples;   /* timed measurements used (warm-up excluded) */
+    size_t count[2];  /* of which class 0, class 1 */
+    double max_abs_t; /* largest |t| over the raw test and every crop */
+    double worst_pct; /* crop percentile of that |t| (100 = raw, no crop) */
+    double mean[2];   /* raw mean ticks per class */
+    uint64_t median;  /* pooled median ticks */
+};
+
+/* Fill buf with len pseudo-random bytes from the harness generator (seeded by
+ * vg_dudect_run; statistical quality only, not cryptographic). */
+void vg_dudect_randombytes(uint8_t *buf, size_t len);
+
+/*
+ * Time r->measure `samples` times (after a warm-up) and test for a leak.
+ * Pre: samples >= 1000; r->prepare, r->measure non-NULL.
+ * Post: res filled. Returns 0, or -1 when memory could not be allocated.
+ */
+int vg_dudect_run(const struct vg_dudect_routine *r, size_t samples, uint64_t seed,
+                  struct vg_dudect_result *res);
+
+/* Current time stamp, `lfence; rdtsc` on x86-64 (a clock_gettime fallback
+ * elsewhere, in nanoseconds). */
+uint64_t vg_dudect_ticks(void);
+
+#endif
