@@ -5,4 +5,4 @@ add_test(NAME check_exports
 add_test(NAME install_consumers
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install/run.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
           ${CMAKE_C_COMPILER})
-set_tests_properties(install_consumers PROPERTIES LABELS install)
+set_tests_properties(install_consumers check_exports PROPERTIES LABELS install)
