@@ -1,0 +1,483 @@
+/*
+ * Arithmetic modulo p = 2^255 - 19 on four 64-bit words with BMI2 (MULX)
+ * and ADX (ADCX/ADOX), and the X25519 ladder over it. x86-64 only; compiled
+ * only when VG_X86_64, called only when the CPU has BMI2 and ADX.
+ *
+ * Representation: any value below 2^256 stands for its residue mod p.
+ * What passes 2^256 folds back as 38, since 2^256 = 2 * 2^255 = 2 * 19 = 38
+ * (mod p). Only the final encoding (fe64_tobytes) reduces below p.
+ *
+ * The kernels are inline assembly because gcc compiles _addcarryx_u64 to
+ * plain ADC: the two independent carry chains (ADCX on CF, ADOX on OF) need
+ * the instructions themselves. Each kernel opens with its C prototype, its
+ * semantics and its register use. Their C twin is the portable fe51 field
+ * (fe51.c); the tests check both against GMP and the ladders against each
+ * other.
+ *
+ * Constant time: the kernels have no branches; carries become masks with
+ * SBB and AND. The ladder selects with masks behind a value barrier.
+ *
+ * Specification: RFC 7748 section 5.
+ */
+#include <string.h>
+
+#include "common.h"
+#include "fe25519.h"
+
+#if defined(VG_X86_64)
+
+/* ---- shared tail of mul and sqr: 512 -> 256 bits ---------------------------
+ * In:  r0..r3 = lo, r4..r7 = hi of a 512-bit product (r7 names a register
+ *      that held an input pointer; it is free by now). rdx free.
+ * Out: r0..r3 = lo + 38 hi folded below 2^256, stored at [h].
+ * Clobbers: rdx, t0, t1, z, r4, flags. */
+#define FE64_REDUCE_512                                                                          \
+    "movl $38, %%edx\n\t"                                                                        \
+    "xorl %k[z], %k[z]\n\t" /* z = 0, CF = OF = 0 */                                             \
+    "mulxq %[r4], %[t0], %[t1]\n\t"                                                              \
+    "adcxq %[t0], %[r0]\n\t"                                                                     \
+    "adoxq %[t1], %[r1]\n\t"                                                                     \
+    "mulxq %[r5], %[t0], %[t1]\n\t"                                                              \
+    "adcxq %[t0], %[r1]\n\t"                                                                     \
+    "adoxq %[t1], %[r2]\n\t"                                                                     \
+    "mulxq %[r6], %[t0], %[t1]\n\t"                                                              \
+    "adcxq %[t0], %[r2]\n\t"                                                                     \
+    "adoxq %[t1], %[r3]\n\t"                                                                     \
+    "mulxq %[r7], %[t0], %[r4]\n\t"                                                              \
+    "adcxq %[t0], %[r3]\n\t"                                                                     \
+    /* lo + 38 hi <= (2^256 - 1) + 38 (2^256 - 1) < 39 * 2^256, so the top word */               \
+    /* r4 (high half of 38 r7, plus both pending carries) ends at most 38: no carry out. */      \
+    "adoxq %[z], %[r4]\n\t"                                                                      \
+    "adcxq %[z], %[r4]\n\t"                                                                      \
+    "imulq $38, %[r4], %[r4]\n\t" /* 38 * top <= 1444 */                                         \
+    "addq %[r4], %[r0]\n\t"                                                                      \
+    "adcq %[z], %[r1]\n\t"                                                                       \
+    "adcq %[z], %[r2]\n\t"                                                                       \
+    "adcq %[z], %[r3]\n\t"                                                                       \
+    /* sum < 2^256 + 1444, so CF is 0 or 1; when it is 1 the wrapped value is */                 \
+    /* below 1444, so r0 + 38 cannot carry. */                                                   \
+    "sbbq %[t0], %[t0]\n\t"                                                                      \
+    "andq $38, %[t0]\n\t"                                                                        \
+    "addq %[t0], %[r0]\n\t"                                                                      \
+    "movq %[r0], 0(%[h])\n\t"                                                                    \
+    "movq %[r1], 8(%[h])\n\t"                                                                    \
+    "movq %[r2], 16(%[h])\n\t"                                                                   \
+    "movq %[r3], 24(%[h])\n\t"
+
+/* One row of the schoolbook product: (r_i .. r_{i+4}) += f * rdx * 2^(64 i),
+ * with the low halves of f[j] * rdx on the CF chain (ADCX) and the high
+ * halves on the OF chain (ADOX). The new top word rI4 starts as the high
+ * half of f[3] * rdx and takes both final carries; it cannot overflow since
+ * f * (g mod 2^(64 (i+1))) < 2^(256 + 64 (i+1)) fits in words 0 .. i+4. */
+#define FE64_MUL_ROW(rI0, rI1, rI2, rI3, rI4)                                                    \
+    "xorl %k[z], %k[z]\n\t" /* z = 0, CF = OF = 0 */                                             \
+    "mulxq 0(%[f]), %[t0], %[t1]\n\t"                                                            \
+    "adcxq %[t0], %[" rI0 "]\n\t"                                                                \
+    "adoxq %[t1], %[" rI1 "]\n\t"                                                                \
+    "mulxq 8(%[f]), %[t0], %[t1]\n\t"                                                            \
+    "adcxq %[t0], %[" rI1 "]\n\t"                                                                \
+    "adoxq %[t1], %[" rI2 "]\n\t"                                                                \
+    "mulxq 16(%[f]), %[t0], %[t1]\n\t"                                                           \
+    "adcxq %[t0], %[" rI2 "]\n\t"                                                                \
+    "adoxq %[t1], %[" rI3 "]\n\t"                                                                \
+    "mulxq 24(%[f]), %[t0], %[" rI4 "]\n\t"                                                      \
+    "adcxq %[t0], %[" rI3 "]\n\t"                                                                \
+    "adoxq %[z], %[" rI4 "]\n\t"                                                                 \
+    "adcxq %[z], %[" rI4 "]\n\t"
+
+/* void fe64_mul(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+ * h = f * g folded below 2^256 (congruent mod p). Inputs: any values below
+ * 2^256; any aliasing (h is written last).
+ * Registers: %[f], %[h] pointers; %[r7] holds the g pointer until g[3] is in
+ * rdx, then the product's top word; r0..r6, t0, t1, z (zero) scratch; rdx
+ * the MULX multiplier. 13 allocatable registers plus rdx. */
+static inline void fe64_mul(uint64_t h[4], const uint64_t f[4], const uint64_t g[4])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, t0, t1, z;
+    uint64_t r7 = (uint64_t)(uintptr_t)g;
+    __asm__ volatile("movq 0(%[r7]), %%rdx\n\t"
+            /* row 0: f * g[0] < 2^320 fits r0..r4, so the last ADC has no carry out */
+            "mulxq 0(%[f]), %[r0], %[r1]\n\t"
+            "mulxq 8(%[f]), %[t0], %[r2]\n\t"
+            "addq %[t0], %[r1]\n\t"
+            "mulxq 16(%[f]), %[t0], %[r3]\n\t"
+            "adcq %[t0], %[r2]\n\t"
+            "mulxq 24(%[f]), %[t0], %[r4]\n\t"
+            "adcq %[t0], %[r3]\n\t"
+            "adcq $0, %[r4]\n\t"
+            "movq 8(%[r7]), %%rdx\n\t"
+            FE64_MUL_ROW("r1", "r2", "r3", "r4", "r5")
+            "movq 16(%[r7]), %%rdx\n\t"
+            FE64_MUL_ROW("r2", "r3", "r4", "r5", "r6")
+            "movq 24(%[r7]), %%rdx\n\t" /* last use of the g pointer */
+            FE64_MUL_ROW("r3", "r4", "r5", "r6", "r7")
+            FE64_REDUCE_512
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [r6] "=&r"(r6), [t0] "=&r"(t0), [t1] "=&r"(t1), [z] "=&r"(z),
+              [r7] "+&r"(r7)
+            : [f] "r"(f), [h] "r"(h)
+            : "rdx", "cc", "memory");
+}
+
+/* void fe64_sqr(uint64_t h[4], const uint64_t f[4]);
+ * h = f^2 folded below 2^256. Input: any value below 2^256; h may alias f.
+ * Method: the six cross products a_i a_j (i < j) into r1..r6, doubled on the
+ * CF chain while the squares a_i^2 enter on the OF chain.
+ * Registers: %[r7] holds the f pointer until f[3] is in rdx, then the top
+ * word; %[h] pointer; r0..r6, t0, t1, z scratch; rdx the MULX multiplier. */
+static inline void fe64_sqr(uint64_t h[4], const uint64_t f[4])
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, t0, t1, z;
+    uint64_t r7 = (uint64_t)(uintptr_t)f;
+    __asm__ volatile("movq 0(%[r7]), %%rdx\n\t"
+            "mulxq 8(%[r7]), %[r1], %[r2]\n\t"  /* a0 a1 at word 1 */
+            "mulxq 16(%[r7]), %[t0], %[r3]\n\t" /* a0 a2 at word 2 */
+            "addq %[t0], %[r2]\n\t"
+            "mulxq 24(%[r7]), %[t0], %[r4]\n\t" /* a0 a3 at word 3 */
+            "adcq %[t0], %[r3]\n\t"
+            "movq 8(%[r7]), %%rdx\n\t"
+            "mulxq 24(%[r7]), %[t0], %[r5]\n\t" /* a1 a3 at word 4 */
+            "adcq %[t0], %[r4]\n\t"
+            "movq 16(%[r7]), %%rdx\n\t"
+            "mulxq 24(%[r7]), %[t0], %[r6]\n\t" /* a2 a3 at word 5 */
+            "adcq %[t0], %[r5]\n\t"
+            /* so far a0 (a1 2^64 + a2 2^128 + a3 2^192) + a1 a3 2^256 + a2 a3 2^320 */
+            /* < 2^448: the carry into r6 does not overflow it */
+            "adcq $0, %[r6]\n\t"
+            "movq 8(%[r7]), %%rdx\n\t"
+            "mulxq 16(%[r7]), %[t0], %[t1]\n\t" /* a1 a2 at word 3 */
+            "addq %[t0], %[r3]\n\t"
+            "adcq %[t1], %[r4]\n\t"
+            "adcq $0, %[r5]\n\t"
+            /* all six cross products: sum < 2^448 (the a2 a3 term is at most */
+            /* 2^448 - 2^385 + 2^320 and the rest < 2^385), so no carry out of r6 */
+            "adcq $0, %[r6]\n\t"
+            /* double (CF chain) and add the squares (OF chain); r7 = top word */
+            "xorl %k[z], %k[z]\n\t"
+            "movq 0(%[r7]), %%rdx\n\t"
+            "mulxq %%rdx, %[r0], %[t1]\n\t"
+            "adcxq %[r1], %[r1]\n\t"
+            "adoxq %[t1], %[r1]\n\t"
+            "movq 8(%[r7]), %%rdx\n\t"
+            "mulxq %%rdx, %[t0], %[t1]\n\t"
+            "adcxq %[r2], %[r2]\n\t"
+            "adoxq %[t0], %[r2]\n\t"
+            "adcxq %[r3], %[r3]\n\t"
+            "adoxq %[t1], %[r3]\n\t"
+            "movq 16(%[r7]), %%rdx\n\t"
+            "mulxq %%rdx, %[t0], %[t1]\n\t"
+            "adcxq %[r4], %[r4]\n\t"
+            "adoxq %[t0], %[r4]\n\t"
+            "adcxq %[r5], %[r5]\n\t"
+            "adoxq %[t1], %[r5]\n\t"
+            "movq 24(%[r7]), %%rdx\n\t" /* last use of the f pointer */
+            "mulxq %%rdx, %[t0], %[r7]\n\t"
+            "adcxq %[r6], %[r6]\n\t"
+            "adoxq %[t0], %[r6]\n\t"
+            /* f^2 < 2^512: the top word takes both carries without overflow */
+            "adcxq %[z], %[r7]\n\t"
+            "adoxq %[z], %[r7]\n\t"
+            FE64_REDUCE_512
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [r6] "=&r"(r6), [t0] "=&r"(t0), [t1] "=&r"(t1), [z] "=&r"(z),
+              [r7] "+&r"(r7)
+            : [h] "r"(h)
+            : "rdx", "cc", "memory");
+}
+
+/* void fe64_add(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+ * h = f + g folded below 2^256. Any inputs below 2^256, any aliasing.
+ * Registers: %[f], %[g], %[h] pointers; r0..r3, t scratch. */
+static inline void fe64_add(uint64_t h[4], const uint64_t f[4], const uint64_t g[4])
+{
+    uint64_t r0, r1, r2, r3, t;
+    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
+            "movq 8(%[f]), %[r1]\n\t"
+            "movq 16(%[f]), %[r2]\n\t"
+            "movq 24(%[f]), %[r3]\n\t"
+            "addq 0(%[g]), %[r0]\n\t"
+            "adcq 8(%[g]), %[r1]\n\t"
+            "adcq 16(%[g]), %[r2]\n\t"
+            "adcq 24(%[g]), %[r3]\n\t"
+            /* f + g < 2^257, so CF is 0 or 1; t = 38 CF */
+            "sbbq %[t], %[t]\n\t"
+            "andq $38, %[t]\n\t"
+            "addq %[t], %[r0]\n\t"
+            "adcq $0, %[r1]\n\t"
+            "adcq $0, %[r2]\n\t"
+            "adcq $0, %[r3]\n\t"
+            /* (f + g - 2^256) + 38 < 2^256 + 38: CF is 0 or 1, and when it is 1 the */
+            /* wrapped value is below 38, so r0 + 38 cannot carry */
+            "sbbq %[t], %[t]\n\t"
+            "andq $38, %[t]\n\t"
+            "addq %[t], %[r0]\n\t"
+            "movq %[r0], 0(%[h])\n\t"
+            "movq %[r1], 8(%[h])\n\t"
+            "movq %[r2], 16(%[h])\n\t"
+            "movq %[r3], 24(%[h])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
+            : [f] "r"(f), [g] "r"(g), [h] "r"(h)
+            : "cc", "memory");
+}
+
+/* void fe64_sub(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+ * h = f - g, brought back into [0, 2^256) by subtracting 38 for each borrow
+ * (-2^256 = -38 mod p). Any inputs below 2^256, any aliasing.
+ * Registers: %[f], %[g], %[h] pointers; r0..r3, t scratch. */
+static inline void fe64_sub(uint64_t h[4], const uint64_t f[4], const uint64_t g[4])
+{
+    uint64_t r0, r1, r2, r3, t;
+    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
+            "movq 8(%[f]), %[r1]\n\t"
+            "movq 16(%[f]), %[r2]\n\t"
+            "movq 24(%[f]), %[r3]\n\t"
+            "subq 0(%[g]), %[r0]\n\t"
+            "sbbq 8(%[g]), %[r1]\n\t"
+            "sbbq 16(%[g]), %[r2]\n\t"
+            "sbbq 24(%[g]), %[r3]\n\t"
+            /* f - g > -2^256: one borrow at most; r = f - g + 2^256 CF; t = 38 CF */
+            "sbbq %[t], %[t]\n\t"
+            "andq $38, %[t]\n\t"
+            "subq %[t], %[r0]\n\t"
+            "sbbq $0, %[r1]\n\t"
+            "sbbq $0, %[r2]\n\t"
+            "sbbq $0, %[r3]\n\t"
+            /* r - 38 borrows only when r < 38; then r - 38 + 2^256 >= 2^256 - 38, */
+            /* so its low word is >= 2^64 - 38 and subtracting 38 again cannot borrow */
+            "sbbq %[t], %[t]\n\t"
+            "andq $38, %[t]\n\t"
+            "subq %[t], %[r0]\n\t"
+            "movq %[r0], 0(%[h])\n\t"
+            "movq %[r1], 8(%[h])\n\t"
+            "movq %[r2], 16(%[h])\n\t"
+            "movq %[r3], 24(%[h])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
+            : [f] "r"(f), [g] "r"(g), [h] "r"(h)
+            : "cc", "memory");
+}
+
+/* void fe64_mul121666(uint64_t h[4], const uint64_t f[4]);
+ * h = 121666 f (121666 = (A + 2) / 4, A = 486662) folded below 2^256.
+ * Any input below 2^256; h may alias f.
+ * Registers: %[f], %[h] pointers; r0..r4, t scratch; rdx = 121666. */
+static inline void fe64_mul121666(uint64_t h[4], const uint64_t f[4])
+{
+    uint64_t r0, r1, r2, r3, r4, t;
+    __asm__ volatile("movl $121666, %%edx\n\t"
+            "mulxq 0(%[f]), %[r0], %[r1]\n\t"
+            "mulxq 8(%[f]), %[t], %[r2]\n\t"
+            "addq %[t], %[r1]\n\t"
+            "mulxq 16(%[f]), %[t], %[r3]\n\t"
+            "adcq %[t], %[r2]\n\t"
+            "mulxq 24(%[f]), %[t], %[r4]\n\t"
+            "adcq %[t], %[r3]\n\t"
+            /* 121666 f < 2^273: no carry out, and the top word r4 < 121666 */
+            "adcq $0, %[r4]\n\t"
+            "imulq $38, %[r4], %[r4]\n\t" /* < 2^23 */
+            "addq %[r4], %[r0]\n\t"
+            "adcq $0, %[r1]\n\t"
+            "adcq $0, %[r2]\n\t"
+            "adcq $0, %[r3]\n\t"
+            /* sum < 2^256 + 2^23: CF 0 or 1; when 1 the wrapped value is < 2^23, */
+            /* so r0 + 38 cannot carry */
+            "sbbq %[t], %[t]\n\t"
+            "andq $38, %[t]\n\t"
+            "addq %[t], %[r0]\n\t"
+            "movq %[r0], 0(%[h])\n\t"
+            "movq %[r1], 8(%[h])\n\t"
+            "movq %[r2], 16(%[h])\n\t"
+            "movq %[r3], 24(%[h])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [t] "=&r"(t)
+            : [f] "r"(f), [h] "r"(h)
+            : "rdx", "cc", "memory");
+}
+
+/* ---- C parts: decoding, encoding, inversion --------------------------------- */
+
+/* RFC 7748 section 5 decodeUCoordinate: bit 255 cleared; the value may be
+ * >= p (the arithmetic does not care). */
+static void fe64_frombytes(uint64_t h[4], const uint8_t s[32])
+{
+    h[0] = vg_load64_le(s);
+    h[1] = vg_load64_le(s + 8);
+    h[2] = vg_load64_le(s + 16);
+    h[3] = vg_load64_le(s + 24) & 0x7fffffffffffffffu;
+}
+
+/* Add a word c into h, propagating the carry (value stays < 2^256 by the
+ * caller's bound). */
+static inline void fe64_add_word(uint64_t h[4], uint64_t c)
+{
+    unsigned __int128 acc = (unsigned __int128)h[0] + c;
+    h[0] = (uint64_t)acc;
+    for (int i = 1; i < 4; i++) {
+        acc = (unsigned __int128)h[i] + (uint64_t)(acc >> 64);
+        h[i] = (uint64_t)acc;
+    }
+}
+
+/* Canonical encoding (RFC 7748 encodeUCoordinate) of any value below 2^256.
+ * Step 1 folds bit 255 (2^255 = 19): value <= 2^255 - 1 + 19 < 2p.
+ * Step 2: q = bit 255 of (h + 19) is 1 exactly when h >= p (h + 19 < 2^256);
+ * h + 19 q with bit 255 cleared is h - q p. */
+static void fe64_tobytes(uint8_t s[32], const uint64_t f[4])
+{
+    uint64_t h[4] = {f[0], f[1], f[2], f[3]}, t[4];
+    uint64_t top = h[3] >> 63;
+    h[3] &= 0x7fffffffffffffffu;
+    fe64_add_word(h, 19 * top);
+    memcpy(t, h, sizeof t);
+    fe64_add_word(t, 19);
+    uint64_t q = t[3] >> 63;
+    fe64_add_word(h, 19 * q);
+    h[3] &= 0x7fffffffffffffffu;
+    for (int i = 0; i < 4; i++)
+        vg_store64_le(s + 8 * i, h[i]);
+    vg_wipe(h, sizeof h);
+    vg_wipe(t, sizeof t);
+}
+
+static void fe64_nsqr(uint64_t h[4], const uint64_t f[4], int n)
+{
+    fe64_sqr(h, f);
+    for (int i = 1; i < n; i++)
+        fe64_sqr(h, h);
+}
+
+/* h = f^(p-2) = f^(2^255 - 21) (Fermat): the same fixed chain as
+ * fe51_invert, 254 squarings and 11 multiplications. */
+static void fe64_invert(uint64_t h[4], const uint64_t f[4])
+{
+    uint64_t t0[4], t1[4], t2[4], t3[4];
+    fe64_sqr(t0, f);         /* 2 */
+    fe64_nsqr(t1, t0, 2);    /* 8 */
+    fe64_mul(t1, f, t1);     /* 9 */
+    fe64_mul(t0, t0, t1);    /* 11 */
+    fe64_sqr(t2, t0);        /* 22 */
+    fe64_mul(t1, t1, t2);    /* 2^5 - 1 */
+    fe64_nsqr(t2, t1, 5);
+    fe64_mul(t1, t2, t1);    /* 2^10 - 1 */
+    fe64_nsqr(t2, t1, 10);
+    fe64_mul(t2, t2, t1);    /* 2^20 - 1 */
+    fe64_nsqr(t3, t2, 20);
+    fe64_mul(t2, t3, t2);    /* 2^40 - 1 */
+    fe64_nsqr(t2, t2, 10);
+    fe64_mul(t1, t2, t1);    /* 2^50 - 1 */
+    fe64_nsqr(t2, t1, 50);
+    fe64_mul(t2, t2, t1);    /* 2^100 - 1 */
+    fe64_nsqr(t3, t2, 100);
+    fe64_mul(t2, t3, t2);    /* 2^200 - 1 */
+    fe64_nsqr(t2, t2, 50);
+    fe64_mul(t1, t2, t1);    /* 2^250 - 1 */
+    fe64_nsqr(t1, t1, 5);    /* 2^255 - 2^5 */
+    fe64_mul(h, t1, t0);     /* 2^255 - 21 */
+    vg_wipe(t0, sizeof t0);
+    vg_wipe(t1, sizeof t1);
+    vg_wipe(t2, sizeof t2);
+    vg_wipe(t3, sizeof t3);
+}
+
+/* Out-of-line copies of the inline kernels for the operation table. */
+static void fe64_add_fn(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]) { fe64_add(h, f, g); }
+static void fe64_sub_fn(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]) { fe64_sub(h, f, g); }
+static void fe64_mul_fn(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]) { fe64_mul(h, f, g); }
+static void fe64_sqr_fn(uint64_t h[4], const uint64_t f[4]) { fe64_sqr(h, f); }
+static void fe64_mul121666_fn(uint64_t h[4], const uint64_t f[4]) { fe64_mul121666(h, f); }
+
+static const struct vg_fe64_ops g_fe64_adx_ops = {
+    "adx",       fe64_frombytes, fe64_tobytes, fe64_add_fn,        fe64_sub_fn,
+    fe64_mul_fn, fe64_sqr_fn,    fe64_mul121666_fn, fe64_invert,
+};
+
+const struct vg_fe64_ops *vg_fe64_adx_get(void)
+{
+    return vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX) ? &g_fe64_adx_ops : NULL;
+}
+
+/* ---- the ladder without swaps ------------------------------------------------
+ * RFC 7748 section 5 keeps R0 = [m]P and R1 = [m+1]P and, for bit b, sets
+ * R_{1-b} = R0 + R1 and R_b = 2 R_b, swapping the pair before and after.
+ * The differential addition is symmetric in R0 and R1 (the sign of DA - CB
+ * flips, but it is squared), so only the choice of the point to double
+ * depends on the bits. Here the state is (Pd, Ps), the results of the last
+ * doubling and of the last addition, with R0 = Pd when the previous bit was 0
+ * and R0 = Ps when it was 1. The point to double is then Ps exactly when
+ * b != previous bit, and a mux picks its (x + z, x - z) from the four sums
+ * and differences the addition needs anyway: two field elements selected per
+ * step instead of four swapped twice. The start is Pd = (1 : 0), Ps = (u : 1)
+ * with previous bit 0; the end is R0, one more mux. */
+
+struct ladder64 {
+    uint8_t k[32];
+    uint64_t x1[4], xd[4], zd[4], xs[4], zs[4];
+    uint64_t a[4], b[4], c[4], d[4], s[4], t[4], da[4], cb[4], aa[4], bb[4], e[4];
+};
+
+/* h = mask ? g : f, with mask all-ones or zero. */
+static inline void fe64_mux(uint64_t h[4], const uint64_t f[4], const uint64_t g[4], uint64_t mask)
+{
+    for (int i = 0; i < 4; i++)
+        h[i] = f[i] ^ (mask & (f[i] ^ g[i]));
+}
+
+static void x25519_ladder64(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32])
+{
+    struct ladder64 st;
+    uint64_t prev = 0;
+    memcpy(st.k, scalar, 32);
+    st.k[0] &= 248; /* decodeScalar25519 */
+    st.k[31] &= 127;
+    st.k[31] |= 64;
+    fe64_frombytes(st.x1, u);
+    memset(st.xd, 0, sizeof st.xd);
+    st.xd[0] = 1;
+    memset(st.zd, 0, sizeof st.zd);
+    memcpy(st.xs, st.x1, sizeof st.xs);
+    memset(st.zs, 0, sizeof st.zs);
+    st.zs[0] = 1;
+    for (int i = 254; i >= 0; i--) {
+        uint64_t bit = (uint64_t)(st.k[i >> 3] >> (i & 7)) & 1;
+        uint64_t mask = vg_barrier_u64(0 - (bit ^ prev)); /* all-ones: double Ps */
+        prev = bit;
+        fe64_add(st.a, st.xd, st.zd);
+        fe64_sub(st.b, st.xd, st.zd);
+        fe64_add(st.c, st.xs, st.zs);
+        fe64_sub(st.d, st.xs, st.zs);
+        fe64_mux(st.s, st.a, st.c, mask);
+        fe64_mux(st.t, st.b, st.d, mask);
+        /* addition (DA, CB) and doubling (S^2, T^2) interleaved */
+        fe64_mul(st.da, st.d, st.a);
+        fe64_sqr(st.aa, st.s);
+        fe64_mul(st.cb, st.c, st.b);
+        fe64_sqr(st.bb, st.t);
+        fe64_add(st.xs, st.da, st.cb);
+        fe64_sub(st.e, st.aa, st.bb);
+        fe64_sub(st.zs, st.da, st.cb);
+        fe64_mul121666(st.a, st.e);
+        fe64_sqr(st.xs, st.xs);
+        fe64_add(st.a, st.bb, st.a);
+        fe64_sqr(st.zs, st.zs);
+        fe64_mul(st.xd, st.aa, st.bb);
+        fe64_mul(st.zs, st.x1, st.zs);
+        /* z = E (AA + 121665 E) = E (BB + 121666 E), since AA = BB + E */
+        fe64_mul(st.zd, st.e, st.a);
+    }
+    uint64_t mask = vg_barrier_u64(0 - prev); /* R0 = Ps when the last bit was 1 */
+    fe64_mux(st.a, st.xd, st.xs, mask);
+    fe64_mux(st.b, st.zd, st.zs, mask);
+    fe64_invert(st.b, st.b);
+    fe64_mul(st.a, st.a, st.b);
+    fe64_tobytes(out, st.a);
+    vg_wipe(&st, sizeof st);
+    vg_wipe(&prev, sizeof prev);
+}
+
+static const struct vg_x25519_impl g_x25519_adx = {"adx", x25519_ladder64};
+
+const struct vg_x25519_impl *vg_x25519_adx_get(void)
+{
+    return vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX) ? &g_x25519_adx : NULL;
+}
+
+#endif /* VG_X86_64 */
