@@ -48,6 +48,18 @@ VG_API int vg_sha3_512(uint8_t out[64], const uint8_t *in, size_t len);
 VG_API int vg_shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
 VG_API int vg_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
 
+/* X25519, RFC 7748. */
+#define VG_X25519_BYTES 32
+/* Clamps secret, ignores bit 255 of peer_public. Writes shared always;
+ * returns VG_ERR_INPUT when shared is all zero (peer key of small order),
+ * VG_OK otherwise. */
+VG_API int vg_x25519(uint8_t shared[32], const uint8_t secret[32], const uint8_t peer_public[32]);
+/* public_key = X25519(secret, 9). */
+VG_API int vg_x25519_public_key(uint8_t public_key[32], const uint8_t secret[32]);
+/* A random secret from the OS and its public key; on VG_ERR_RANDOM both
+ * outputs are zeroed. */
+VG_API int vg_x25519_keypair(uint8_t public_key[32], uint8_t secret[32]);
+
 #ifdef __cplusplus
 }
 #endif
