@@ -1,7 +1,8 @@
 # Constant-time harnesses (docs/constant-time.md).
 #
-#   label ct       ctest -L ct          valgrind check, its leaky control, and
-#                                       the short statistical test (10^5 per routine)
+#   label ct       ctest -L ct          valgrind check, its leaky control (these
+#                                       two also carry label "valgrind"), and the
+#                                       short statistical test (10^5 per routine)
 #   label ct-long  ctest -C Long -L ct-long
 #                                       the statistical test at 10^6 per routine;
 #                                       registered for the "Long" test configuration
@@ -39,8 +40,10 @@ else()
   add_test(NAME ct_valgrind_leaky_control
     COMMAND sh -c "echo 'SKIP: valgrind/memcheck.h missing'; exit 77")
 endif()
+# Label "valgrind" too: sanitizer builds exclude it (tools/run-tests.sh), as
+# ASan binaries cannot run under valgrind.
 set_tests_properties(ct_valgrind ct_valgrind_leaky_control PROPERTIES
-  LABELS ct SKIP_RETURN_CODE 77 TIMEOUT 300)
+  LABELS "ct;valgrind" SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # (b) dudect-style statistical test, run natively (covers SHA-NI, AVX-512).
 add_executable(test_dudect ct/test_dudect.c)
