@@ -9,7 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Declared: "VG_API <type> *?vg_name(" in the header.
 grep -oE 'VG_API[^(]*[ *]vg_[a-z0-9_]+\(' "$header" | grep -oE 'vg_[a-z0-9_]+' | sort -u >"$tmp/declared"
 # Exported: defined dynamic symbols, version suffix removed.
-nm -D --defined-only "$so" | awk '{print $3}' | sed 's/@.*//' | sort -u >"$tmp/exported"
+nm -D --defined-only "$so" | awk '$2 != "A" {print $3}' | sed 's/@.*//' | sort -u >"$tmp/exported"
 fail=0
 if ! diff -u "$tmp/declared" "$tmp/exported"; then
   echo "exported symbols differ from the header's declarations (- declared, + exported)" >&2
