@@ -30,7 +30,7 @@
  * conditional swap absorbs that exchange (see x25519_ladder_ifma).
  *
  * Constant time: the scalar bit only builds an all-zero or all-ones vector
- * mask for a bitwise select (VPTERNLOGQ); no branch or memory index depends
+ * mask for a bitwise select (AND/XOR); no branch or memory index depends
  * on the scalar or on field values. The final inversion and encoding use
  * the portable radix-2^51 field (fe51.c), which is constant time as well.
  */
@@ -147,11 +147,14 @@ static inline void fe4_mulsmall(fe4 *h, const fe4 *base, const fe4 *x, __m256i c
     fe4_carry(h, lo);
 }
 
-/* h = mask ? b : a, bitwise (mask all-zero or all-ones in each lane). */
+/* h = mask ? b : a, bitwise (mask all-zero or all-ones in each lane):
+ * a ^ ((a ^ b) & mask). Written with plain AND/XOR rather than the
+ * VPTERNLOGQ intrinsic (which compilers emit anyway) so that MemorySanitizer
+ * propagates the secret through it instead of reporting the intrinsic. */
 static inline void fe4_select(fe4 *h, const fe4 *a, const fe4 *b, __m256i mask)
 {
     for (int i = 0; i < 5; i++)
-        h->v[i] = _mm256_ternarylogic_epi64(mask, b->v[i], a->v[i], 0xCA);
+        h->v[i] = _mm256_xor_si256(a->v[i], _mm256_and_si256(_mm256_xor_si256(a->v[i], b->v[i]), mask));
 }
 
 /* Exchange lanes (0, 1) with (2, 3): (x2, z2, x3, z3) <-> (x3, z3, x2, z2). */
