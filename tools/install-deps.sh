@@ -2,7 +2,7 @@
 # Install what building, benchmarking and testing vgcrypto needs on Debian 12
 # (run as root). The library itself needs only libc; the rest is for the
 # tests (OpenSSL and libsodium as independent implementations, valgrind for
-# the constant-time runner, clang 14 for the second compiler and libFuzzer)
+# the constant-time runner, GMP as a big-number oracle, clang 14 for the second compiler and libFuzzer)
 # and for `vgcrypto speed` (which dlopens libcrypto.so.3 and libsodium.so.23).
 set -eu
 export DEBIAN_FRONTEND=noninteractive
@@ -11,5 +11,5 @@ apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config ca-certificates \
   clang-14 libclang-rt-14-dev \
   libssl-dev libssl3 libsodium-dev libsodium23 \
-  valgrind binutils >/dev/null
+  libgmp-dev libcjson-dev openssl python3 valgrind binutils >/dev/null
 echo "install-deps: done"
