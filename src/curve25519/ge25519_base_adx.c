@@ -18,6 +18,8 @@
 #include "ge25519.h"
 
 #if defined(VG_X86_64)
+#include <emmintrin.h>
+
 #define VG_GE25519_TABLE_FE64 1
 #include "ge25519_base_table.h"
 
@@ -96,28 +98,38 @@ static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p)
 }
 
 /* t = e B_i for a digit e in [-8, 8] (identity (1, 1, 0) for 0); reads every
- * entry of the row, the digit only becomes masks. */
+ * entry of the row, the digit only becomes masks. The scan ORs each entry
+ * ANDed with its mask (all-ones for the one entry |e| - 1, zero for the
+ * others) into six 128-bit accumulators: SSE2, part of x86-64 itself, so it
+ * needs no CPU feature beyond the variant's. */
 static void ge_select(fe_ops *F, vg_ge64_niels *t, const vg_ge64_niels row[8], int8_t e)
 {
     uint64_t d = (uint64_t)(int64_t)e;
     uint64_t neg = d >> 63;               /* 1 when e < 0 */
     uint64_t abs = (d ^ (0 - neg)) + neg; /* |e| in [0, 8] */
     uint64_t negmask = vg_barrier_u64(0 - neg);
+    uint64_t idmask = vg_ct_mask_eq_u64(abs, 0);
     static const fe zero = {0, 0, 0, 0};
     fe nt;
-    memset(t, 0, sizeof *t);
-    t->ypx[0] = 1;
-    t->ymx[0] = 1;
+    __m128i acc[6];
+    for (int w = 0; w < 6; w++)
+        acc[w] = _mm_setzero_si128();
     for (int j = 0; j < 8; j++) {
-        uint64_t m = vg_ct_mask_eq_u64(abs, (uint64_t)(j + 1));
-        fe_cmov(t->ypx, row[j].ypx, m);
-        fe_cmov(t->ymx, row[j].ymx, m);
-        fe_cmov(t->t2d, row[j].t2d, m);
+        __m128i m = _mm_set1_epi64x((long long)vg_ct_mask_eq_u64(abs, (uint64_t)(j + 1)));
+        const __m128i *src = (const __m128i *)(const void *)&row[j];
+        for (int w = 0; w < 6; w++)
+            acc[w] = _mm_or_si128(acc[w], _mm_and_si128(m, _mm_loadu_si128(src + w)));
     }
+    for (int w = 0; w < 6; w++)
+        _mm_storeu_si128((__m128i *)(void *)t + w, acc[w]);
+    /* e = 0: no entry matched, t is all zero; make it (1, 1, 0) */
+    t->ypx[0] |= idmask & 1;
+    t->ymx[0] |= idmask & 1;
     fe_cswap(t->ypx, t->ymx, negmask);
     F->sub(nt, zero, t->t2d);
     fe_cmov(t->t2d, nt, negmask);
     vg_wipe(nt, sizeof nt);
+    vg_wipe(acc, sizeof acc);
 }
 
 struct base_state {
