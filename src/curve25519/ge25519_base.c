@@ -134,39 +134,39 @@ static inline void ge_p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
  * square), so the identity and p = q need no special case.
  * Preconditions: p tight; q.ypx, q.ymx tight, q.t2d limbs < 2^52 (a table
  * value or 2p minus one). Postcondition: c loose (bounds in line). */
-static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge51_niels *q)
+static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge51_niels *q, vg_fe51 tmp[4])
 {
-    vg_fe51 a, b, d;
-    fe_sub(&a, &p->Y, &p->X);    /* < 2^51 + 2^52 */
-    fe_add(&b, &p->Y, &p->X);    /* <= 2^52 */
-    F->mul(&a, &a, &q->ymx);     /* A, tight */
-    F->mul(&b, &b, &q->ypx);     /* B, tight */
+    vg_fe51 *a = &tmp[0], *b = &tmp[1], *d = &tmp[2];
+    fe_sub(a, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    fe_add(b, &p->Y, &p->X); /* <= 2^52 */
+    F->mul(a, a, &q->ymx); /* A, tight */
+    F->mul(b, b, &q->ypx); /* B, tight */
     F->mul(&c->G, &p->T, &q->t2d); /* C, tight (held in G for now) */
-    fe_add(&d, &p->Z, &p->Z);    /* D <= 2^52 */
-    fe_sub(&c->E, &b, &a);       /* B - A < 2^51 + 2^52 */
-    fe_add(&c->H, &b, &a);       /* B + A <= 2^52 */
-    fe_sub(&c->F, &d, &c->G);    /* D - C < 2^53 */
-    fe_add(&c->G, &d, &c->G);    /* D + C <= 2^52 + 2^51 */
+    fe_add(d, &p->Z, &p->Z); /* D <= 2^52 */
+    fe_sub(&c->E, b, a); /* B - A < 2^51 + 2^52 */
+    fe_add(&c->H, b, a); /* B + A <= 2^52 */
+    fe_sub(&c->F, d, &c->G); /* D - C < 2^53 */
+    fe_add(&c->G, d, &c->G); /* D + C <= 2^52 + 2^51 */
 }
 
 /* c = 2 p, from X, Y, Z of p (HWCD 2008 3.3, "dbl", a = -1):
  * x3 = 2 X Y / (Y^2 - X^2), y3 = (Y^2 + X^2) / (2 Z^2 - Y^2 + X^2).
  * Precondition: X, Y, Z tight. Postcondition: c loose (bounds in line). */
-static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p)
+static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, vg_fe51 tmp[4])
 {
-    vg_fe51 a, b, zz, s;
-    F->sqr(&a, &p->X);
-    F->sqr(&b, &p->Y);
-    F->sqr(&zz, &p->Z);
-    fe_add(&s, &p->X, &p->Y);     /* <= 2^52 */
-    F->sqr(&s, &s);               /* (X + Y)^2, tight */
-    fe_sub(&s, &s, &a);           /* < 2^51 + 2^52 */
-    fe_sub(&c->E, &s, &b);        /* 2 X Y, < 2^51 + 2^53 */
-    fe_sub(&c->G, &b, &a);        /* Y^2 - X^2, < 2^51 + 2^52 */
-    fe_add(&c->H, &a, &b);        /* Y^2 + X^2, <= 2^52 */
-    fe_add(&zz, &zz, &zz);        /* <= 2^52 */
-    fe_add(&zz, &zz, &a);         /* <= 3 2^51 */
-    fe_sub(&c->F, &zz, &b);       /* 2 Z^2 + X^2 - Y^2, < 5 2^51 */
+    vg_fe51 *a = &tmp[0], *b = &tmp[1], *zz = &tmp[2], *s = &tmp[3];
+    F->sqr(a, &p->X);
+    F->sqr(b, &p->Y);
+    F->sqr(zz, &p->Z);
+    fe_add(s, &p->X, &p->Y); /* <= 2^52 */
+    F->sqr(s, s); /* (X + Y)^2, tight */
+    fe_sub(s, s, a); /* < 2^51 + 2^52 */
+    fe_sub(&c->E, s, b); /* 2 X Y, < 2^51 + 2^53 */
+    fe_sub(&c->G, b, a); /* Y^2 - X^2, < 2^51 + 2^52 */
+    fe_add(&c->H, a, b); /* Y^2 + X^2, <= 2^52 */
+    fe_add(zz, zz, zz); /* <= 2^52 */
+    fe_add(zz, zz, a); /* <= 3 2^51 */
+    fe_sub(&c->F, zz, b); /* 2 Z^2 + X^2 - Y^2, < 5 2^51 */
 }
 
 /* t = e B_i for a row B_i[j] = (j + 1) 16^(2i) B and a digit e in [-8, 8];
@@ -200,6 +200,7 @@ struct base_state {
     ge_p1p1 c;
     vg_ge51_niels t;
     vg_fe51 num, den;
+    vg_fe51 tmp[4]; /* the point formulas' temporaries, wiped with the rest */
 };
 
 /* s->h = [a]B (extended, tight) for a < 2^255. */
@@ -212,22 +213,22 @@ static void ge_scalarmult_base(fe_ops *F, struct base_state *s, const uint8_t a[
     /* odd digits: sum_i e_{2i+1} 16^(2i) B */
     for (int i = 0; i < 32; i++) {
         ge_select(&s->c, &s->t, vg_ge25519_base_table51[i], s->e[2 * i + 1]);
-        ge_madd(F, &s->c, &s->h, &s->t);
+        ge_madd(F, &s->c, &s->h, &s->t, s->tmp);
         ge_p1p1_to_p3(F, &s->h, &s->c);
     }
     /* times 16 */
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p3(F, &s->h, &s->c);
     /* even digits: + sum_i e_{2i} 16^(2i) B */
     for (int i = 0; i < 32; i++) {
         ge_select(&s->c, &s->t, vg_ge25519_base_table51[i], s->e[2 * i]);
-        ge_madd(F, &s->c, &s->h, &s->t);
+        ge_madd(F, &s->c, &s->h, &s->t, s->tmp);
         ge_p1p1_to_p3(F, &s->h, &s->c);
     }
 }

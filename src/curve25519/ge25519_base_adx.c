@@ -66,9 +66,9 @@ static inline void ge_p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
 
 /* c = p + q, q = (y + x, y - x, 2 d x y) affine (HWCD 2008 3.1, see
  * ge25519_base.c). */
-static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *q)
+static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *q, fe tmp[4])
 {
-    fe a, b, d;
+    uint64_t *a = tmp[0], *b = tmp[1], *d = tmp[2];
     F->sub(a, p->Y, p->X);
     F->add(b, p->Y, p->X);
     F->mul(a, a, q->ymx);       /* A */
@@ -82,9 +82,9 @@ static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *
 }
 
 /* c = 2 p from X, Y, Z (HWCD 2008 3.3, a = -1, see ge25519_base.c). */
-static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p)
+static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, fe tmp[4])
 {
-    fe a, b, zz, s;
+    uint64_t *a = tmp[0], *b = tmp[1], *zz = tmp[2], *s = tmp[3];
     F->sqr(a, p->X);
     F->sqr(b, p->Y);
     F->sqr(zz, p->Z);
@@ -138,6 +138,7 @@ struct base_state {
     ge_p1p1 c;
     vg_ge64_niels t;
     fe num, den;
+    fe tmp[4]; /* the point formulas' temporaries, wiped with the rest */
 };
 
 /* s->h = [a]B for a < 2^255 (see ge25519_base.c). */
@@ -149,20 +150,20 @@ static void ge_scalarmult_base(fe_ops *F, struct base_state *s, const uint8_t a[
     s->h.Z[0] = 1;
     for (int i = 0; i < 32; i++) {
         ge_select(F, &s->t, vg_ge25519_base_table64[i], s->e[2 * i + 1]);
-        ge_madd(F, &s->c, &s->h, &s->t);
+        ge_madd(F, &s->c, &s->h, &s->t, s->tmp);
         ge_p1p1_to_p3(F, &s->h, &s->c);
     }
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h);
+    ge_dbl(F, &s->c, &s->h, s->tmp);
     ge_p1p1_to_p3(F, &s->h, &s->c);
     for (int i = 0; i < 32; i++) {
         ge_select(F, &s->t, vg_ge25519_base_table64[i], s->e[2 * i]);
-        ge_madd(F, &s->c, &s->h, &s->t);
+        ge_madd(F, &s->c, &s->h, &s->t, s->tmp);
         ge_p1p1_to_p3(F, &s->h, &s->c);
     }
 }
