@@ -15,9 +15,10 @@
 
 #include "common.h"
 #include "curve25519/fe25519.h"
+#include "curve25519/x25519_ifma.h"
 #include "vgtest.h"
 
-#define MAXIMPL 3
+#define MAXIMPL 8
 static const struct vg_x25519_impl *g_impl[MAXIMPL];
 static int g_nimpl;
 
@@ -329,8 +330,13 @@ static void test_api(void)
     CHECK(vg_x25519_adx_get() == NULL);
     vg_cpu_force(saved);
     int adx = vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX);
+    int ifma = vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA);
 #if defined(VG_X86_64)
+    /* IFMA is preferred over ADX where both exist (x25519.c). */
+    CHECK(strcmp(vg_implementation("x25519"), ifma ? "ifma" : adx ? "adx" : "portable") == 0);
+    vg_cpu_force(saved & ~(uint32_t)VG_CPU_AVX512IFMA);
     CHECK(strcmp(vg_implementation("x25519"), adx ? "adx" : "portable") == 0);
+    vg_cpu_force(saved);
 #else
     CHECK(!adx || vg_x25519_adx_get() == NULL);
     CHECK(strcmp(vg_implementation("x25519"), "portable") == 0);
@@ -350,6 +356,8 @@ int main(int argc, char **argv)
     g_impl[g_nimpl++] = vg_x25519_portablent_get();
     if (vg_x25519_adx_get())
         g_impl[g_nimpl++] = vg_x25519_adx_get();
+    if (vg_x25519_ifma_get())
+        g_impl[g_nimpl++] = vg_x25519_ifma_get();
     printf("  variants:");
     for (int i = 0; i < g_nimpl; i++)
         printf(" %s", g_impl[i]->name);

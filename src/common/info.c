@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../curve25519/fe25519.h"
+#include "../curve25519/ge25519.h"
 #include "../hash/keccak.h"
 #include "../hash/sha2.h"
 #include "common.h"
@@ -32,5 +33,7 @@ const char *vg_implementation(const char *primitive)
         return vg_keccak_active()->name;
     if (strcmp(primitive, "x25519") == 0)
         return vg_x25519_active()->name;
+    if (strcmp(primitive, "x25519-base") == 0)
+        return vg_x25519_base_active()->name;
     return NULL;
 }
