@@ -25,6 +25,11 @@ struct vg_sha512_impl {
     void (*blocks)(uint64_t h[8], const uint8_t *in, size_t nblocks);
 };
 
+/* FIPS 180-4 4.2.2 and 4.2.3 round constants, 16-byte aligned (sha256.c,
+ * sha512.c), shared by every implementation. */
+extern const uint32_t vg_sha256_k[64];
+extern const uint64_t vg_sha512_k[80];
+
 const struct vg_sha256_impl *vg_sha256_portable_get(void); /* never NULL */
 const struct vg_sha256_impl *vg_sha256_shani_get(void);    /* NULL unless SHA-NI */
 const struct vg_sha256_impl *vg_sha256_active(void);       /* the dispatch */

@@ -16,7 +16,7 @@
 
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */
-static const uint32_t g_k256[64] = {
+const uint32_t vg_sha256_k[64] __attribute__((aligned(16))) = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -70,14 +70,14 @@ static void sha256_blocks_portable(uint32_t h[8], const uint8_t *in, size_t nblo
             if (t >= 16)
                 for (int i = 0; i < 8; i++)
                     SCHED256(w, t + i);
-            R256(a, b, c, d, e, f, g, hh, w[(t + 0) & 15] + g_k256[t + 0]);
-            R256(hh, a, b, c, d, e, f, g, w[(t + 1) & 15] + g_k256[t + 1]);
-            R256(g, hh, a, b, c, d, e, f, w[(t + 2) & 15] + g_k256[t + 2]);
-            R256(f, g, hh, a, b, c, d, e, w[(t + 3) & 15] + g_k256[t + 3]);
-            R256(e, f, g, hh, a, b, c, d, w[(t + 4) & 15] + g_k256[t + 4]);
-            R256(d, e, f, g, hh, a, b, c, w[(t + 5) & 15] + g_k256[t + 5]);
-            R256(c, d, e, f, g, hh, a, b, w[(t + 6) & 15] + g_k256[t + 6]);
-            R256(b, c, d, e, f, g, hh, a, w[(t + 7) & 15] + g_k256[t + 7]);
+            R256(a, b, c, d, e, f, g, hh, w[(t + 0) & 15] + vg_sha256_k[t + 0]);
+            R256(hh, a, b, c, d, e, f, g, w[(t + 1) & 15] + vg_sha256_k[t + 1]);
+            R256(g, hh, a, b, c, d, e, f, w[(t + 2) & 15] + vg_sha256_k[t + 2]);
+            R256(f, g, hh, a, b, c, d, e, w[(t + 3) & 15] + vg_sha256_k[t + 3]);
+            R256(e, f, g, hh, a, b, c, d, w[(t + 4) & 15] + vg_sha256_k[t + 4]);
+            R256(d, e, f, g, hh, a, b, c, w[(t + 5) & 15] + vg_sha256_k[t + 5]);
+            R256(c, d, e, f, g, hh, a, b, w[(t + 6) & 15] + vg_sha256_k[t + 6]);
+            R256(b, c, d, e, f, g, hh, a, w[(t + 7) & 15] + vg_sha256_k[t + 7]);
         }
         h[0] += a;
         h[1] += b;

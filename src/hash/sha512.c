@@ -14,7 +14,7 @@
 
 /* FIPS 180-4 4.2.3: the first 64 bits of the fractional parts of the cube
  * roots of the first 80 primes. */
-static const uint64_t g_k512[80] = {
+const uint64_t vg_sha512_k[80] __attribute__((aligned(16))) = {
     0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
     0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
     0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
@@ -79,14 +79,14 @@ static void sha512_blocks_portable(uint64_t h[8], const uint8_t *in, size_t nblo
             if (t >= 16)
                 for (int i = 0; i < 8; i++)
                     SCHED512(w, t + i);
-            R512(a, b, c, d, e, f, g, hh, w[(t + 0) & 15] + g_k512[t + 0]);
-            R512(hh, a, b, c, d, e, f, g, w[(t + 1) & 15] + g_k512[t + 1]);
-            R512(g, hh, a, b, c, d, e, f, w[(t + 2) & 15] + g_k512[t + 2]);
-            R512(f, g, hh, a, b, c, d, e, w[(t + 3) & 15] + g_k512[t + 3]);
-            R512(e, f, g, hh, a, b, c, d, w[(t + 4) & 15] + g_k512[t + 4]);
-            R512(d, e, f, g, hh, a, b, c, w[(t + 5) & 15] + g_k512[t + 5]);
-            R512(c, d, e, f, g, hh, a, b, w[(t + 6) & 15] + g_k512[t + 6]);
-            R512(b, c, d, e, f, g, hh, a, w[(t + 7) & 15] + g_k512[t + 7]);
+            R512(a, b, c, d, e, f, g, hh, w[(t + 0) & 15] + vg_sha512_k[t + 0]);
+            R512(hh, a, b, c, d, e, f, g, w[(t + 1) & 15] + vg_sha512_k[t + 1]);
+            R512(g, hh, a, b, c, d, e, f, w[(t + 2) & 15] + vg_sha512_k[t + 2]);
+            R512(f, g, hh, a, b, c, d, e, w[(t + 3) & 15] + vg_sha512_k[t + 3]);
+            R512(e, f, g, hh, a, b, c, d, w[(t + 4) & 15] + vg_sha512_k[t + 4]);
+            R512(d, e, f, g, hh, a, b, c, w[(t + 5) & 15] + vg_sha512_k[t + 5]);
+            R512(c, d, e, f, g, hh, a, b, w[(t + 6) & 15] + vg_sha512_k[t + 6]);
+            R512(b, c, d, e, f, g, hh, a, w[(t + 7) & 15] + vg_sha512_k[t + 7]);
         }
         h[0] += a;
         h[1] += b;
