@@ -2,7 +2,9 @@
 #
 #   label ct       ctest -L ct          valgrind check, its leaky control (these
 #                                       two also carry label "valgrind"), and the
-#                                       short statistical test (10^5 per routine)
+#                                       short statistical test (10^5 per routine,
+#                                       2*10^4 per X25519 routine: a ladder call
+#                                       costs 45k-110k ticks)
 #   label ct-long  ctest -C Long -L ct-long
 #                                       the statistical test at 10^6 per routine;
 #                                       registered for the "Long" test configuration
@@ -10,10 +12,14 @@
 include(CheckIncludeFile)
 
 set(VG_CT_SAMPLES 100000 CACHE STRING "dudect measurements per routine, short ct test")
+set(VG_CT_HEAVY_SAMPLES 20000 CACHE STRING
+  "dudect measurements per X25519 routine (ladder, fixed-base), short ct test")
 set(VG_CT_LONG_SAMPLES 1000000 CACHE STRING "dudect measurements per routine, ct-long test")
 
 # Shared by both harnesses: the list of implementation variants.
-add_library(vg_ct_support STATIC ct/ct_impls.c ct/dudect.c)
+# fe51_twin.c: the portable X25519 compiled on its no-__int128 path, so the
+# harnesses check the "portable-noint128" twin too.
+add_library(vg_ct_support STATIC ct/ct_impls.c ct/dudect.c fe51_twin.c)
 target_link_libraries(vg_ct_support PUBLIC vgcrypto_internal m)
 target_include_directories(vg_ct_support PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
   ${CMAKE_CURRENT_SOURCE_DIR}/ct)
@@ -48,7 +54,7 @@ set_tests_properties(ct_valgrind ct_valgrind_leaky_control PROPERTIES
 # (b) dudect-style statistical test, run natively (covers SHA-NI, AVX-512).
 add_executable(test_dudect ct/test_dudect.c)
 target_link_libraries(test_dudect PRIVATE vg_ct_support)
-add_test(NAME ct_dudect COMMAND test_dudect ${VG_CT_SAMPLES})
+add_test(NAME ct_dudect COMMAND test_dudect ${VG_CT_SAMPLES} --heavy ${VG_CT_HEAVY_SAMPLES})
 set_tests_properties(ct_dudect PROPERTIES LABELS ct TIMEOUT 300)
 add_test(NAME ct_dudect_long COMMAND test_dudect ${VG_CT_LONG_SAMPLES} CONFIGURATIONS Long)
 set_tests_properties(ct_dudect_long PROPERTIES LABELS ct-long TIMEOUT 1800)

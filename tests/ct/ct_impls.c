@@ -4,6 +4,9 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "curve25519/fe25519.h"
+#include "curve25519/ge25519.h"
+#include "curve25519/x25519_ifma.h"
 #include "hash/keccak.h"
 #include "hash/sha2.h"
 
@@ -59,6 +62,22 @@ size_t vg_ct_variants(uint32_t available, struct vg_ct_variant *out, size_t cap)
             add(out, cap, &count, VG_CT_SHA512, "sha512", d ? d->name : NULL, d, s);
             add(out, cap, &count, VG_CT_KECCAK, "keccak", e ? e->name : NULL, e, s);
             add(out, cap, &count, VG_CT_KECCAK, "keccak", f ? f->name : NULL, f, s);
+            /* X25519 ladders. portable-noint128 is the test twin compiled
+             * from fe51.c by tests/fe51_twin.c (linked into vg_ct_support). */
+            const struct vg_x25519_impl *xl[] = {vg_x25519_portable_get(),
+                                                 vg_x25519_portablent_get(),
+                                                 vg_x25519_adx_get(), vg_x25519_ifma_get()};
+            for (size_t i = 0; i < sizeof xl / sizeof xl[0]; i++)
+                add(out, cap, &count, VG_CT_X25519, "x25519", xl[i] ? xl[i]->name : NULL, xl[i],
+                    s);
+            /* Fixed-base [k]B (X25519 public keys, Ed25519 [a]B).
+             * VG_CT_BASE_IFMA: add vg_x25519_base_ifma_get() here once
+             * ge25519.h declares it. */
+            const struct vg_x25519_base_impl *xb[] = {vg_x25519_base_portable_get(),
+                                                      vg_x25519_base_adx_get()};
+            for (size_t i = 0; i < sizeof xb / sizeof xb[0]; i++)
+                add(out, cap, &count, VG_CT_X25519_BASE, "x25519-base", xb[i] ? xb[i]->name : NULL,
+                    xb[i], s);
         }
     }
     vg_cpu_force(available);

@@ -17,12 +17,14 @@
 enum vg_ct_kind {
     VG_CT_SHA256, /* impl is a struct vg_sha256_impl */
     VG_CT_SHA512, /* impl is a struct vg_sha512_impl */
-    VG_CT_KECCAK  /* impl is a struct vg_keccak_impl */
+    VG_CT_KECCAK, /* impl is a struct vg_keccak_impl */
+    VG_CT_X25519, /* impl is a struct vg_x25519_impl (the ladder, RFC 7748 section 5) */
+    VG_CT_X25519_BASE /* impl is a struct vg_x25519_base_impl (fixed-base [k]B) */
 };
 
 struct vg_ct_variant {
     enum vg_ct_kind kind;
-    const char *family; /* "sha256", "sha512", "keccak" */
+    const char *family; /* "sha256", "sha512", "keccak", "x25519", "x25519-base" */
     const char *name;   /* the implementation's own name, e.g. "shani" */
     const void *impl;
     uint32_t needs;     /* smallest feature set (VG_CPU_*) under which _get returned it */
