@@ -35,12 +35,39 @@ enum ossl_md { MD_SHA256, MD_SHA512, MD_SHA3_256, MD_SHA3_512, MD_SHAKE128, MD_S
 static const char *const g_md_names[6] = {"SHA256",   "SHA512",   "SHA3-256",
                                           "SHA3-512", "SHAKE128", "SHAKE256"};
 
+/* OpenSSL X25519 through EVP_PKEY (EVP_PKEY_new_raw_private_key(3),
+ * EVP_PKEY_derive(3)); separate from the digests so that either can be
+ * missing without the other. */
+typedef struct evp_pkey_st EVP_PKEY;
+typedef struct evp_pkey_ctx_st EVP_PKEY_CTX;
+typedef struct engine_st ENGINE;
+#define OSSL_EVP_PKEY_X25519 1034 /* NID_X25519 in <openssl/obj_mac.h> */
+
+static struct {
+    int loaded;
+    EVP_PKEY *(*new_raw_private)(int, ENGINE *, const unsigned char *, size_t);
+    EVP_PKEY *(*new_raw_public)(int, ENGINE *, const unsigned char *, size_t);
+    int (*get_raw_public)(const EVP_PKEY *, unsigned char *, size_t *);
+    void (*pkey_free)(EVP_PKEY *);
+    EVP_PKEY_CTX *(*ctx_new)(EVP_PKEY *, ENGINE *);
+    void (*ctx_free)(EVP_PKEY_CTX *);
+    int (*derive_init)(EVP_PKEY_CTX *);
+    int (*derive_set_peer)(EVP_PKEY_CTX *, EVP_PKEY *);
+    int (*derive)(EVP_PKEY_CTX *, unsigned char *, size_t *);
+    /* The derive context prepared for the input `prepared_for` (scalar ||
+     * point), so that a timed call is EVP_PKEY_derive alone. */
+    EVP_PKEY *priv, *peer;
+    EVP_PKEY_CTX *dctx;
+    uint8_t prepared_for[64];
+} g_ossl_pk;
+
 /* ---- libsodium (libsodium.so.23) ---------------------------------------- */
 static struct {
     int loaded;
     int (*hash_sha256)(unsigned char *, const unsigned char *, unsigned long long);
     int (*hash_sha512)(unsigned char *, const unsigned char *, unsigned long long);
     int (*scalarmult)(unsigned char *, const unsigned char *, const unsigned char *);
+    int (*scalarmult_base)(unsigned char *, const unsigned char *);
     const char *(*version)(void);
 } g_sodium;
 
@@ -71,6 +98,16 @@ static void load_openssl(void)
         SYM(lib, "EVP_DigestFinalXOF", g_ossl.final_xof) ||
         SYM(lib, "OpenSSL_version", g_ossl.version))
         return; /* not a usable OpenSSL 3: stay unloaded (the mapping is kept) */
+    if (!SYM(lib, "EVP_PKEY_new_raw_private_key", g_ossl_pk.new_raw_private) &&
+        !SYM(lib, "EVP_PKEY_new_raw_public_key", g_ossl_pk.new_raw_public) &&
+        !SYM(lib, "EVP_PKEY_get_raw_public_key", g_ossl_pk.get_raw_public) &&
+        !SYM(lib, "EVP_PKEY_free", g_ossl_pk.pkey_free) &&
+        !SYM(lib, "EVP_PKEY_CTX_new", g_ossl_pk.ctx_new) &&
+        !SYM(lib, "EVP_PKEY_CTX_free", g_ossl_pk.ctx_free) &&
+        !SYM(lib, "EVP_PKEY_derive_init", g_ossl_pk.derive_init) &&
+        !SYM(lib, "EVP_PKEY_derive_set_peer", g_ossl_pk.derive_set_peer) &&
+        !SYM(lib, "EVP_PKEY_derive", g_ossl_pk.derive))
+        g_ossl_pk.loaded = 1;
     g_ossl.ctx = g_ossl.ctx_new();
     if (!g_ossl.ctx)
         return;
@@ -88,6 +125,7 @@ static void load_sodium(void)
     if (SYM(lib, "sodium_init", init) || SYM(lib, "crypto_hash_sha256", g_sodium.hash_sha256) ||
         SYM(lib, "crypto_hash_sha512", g_sodium.hash_sha512) ||
         SYM(lib, "crypto_scalarmult", g_sodium.scalarmult) ||
+        SYM(lib, "crypto_scalarmult_base", g_sodium.scalarmult_base) ||
         SYM(lib, "sodium_version_string", g_sodium.version))
         return;
     /* sodium_init: 0 on success, 1 when already initialised, -1 on failure. */
@@ -108,8 +146,24 @@ void vg_peers_load(int enable)
     load_sodium();
 }
 
+static void ossl_x25519_unprepare(void)
+{
+    if (g_ossl_pk.dctx)
+        g_ossl_pk.ctx_free(g_ossl_pk.dctx);
+    if (g_ossl_pk.priv)
+        g_ossl_pk.pkey_free(g_ossl_pk.priv);
+    if (g_ossl_pk.peer)
+        g_ossl_pk.pkey_free(g_ossl_pk.peer);
+    g_ossl_pk.dctx = NULL;
+    g_ossl_pk.priv = g_ossl_pk.peer = NULL;
+}
+
 void vg_peers_release(void)
 {
+    if (g_ossl_pk.loaded) {
+        ossl_x25519_unprepare();
+        g_ossl_pk.loaded = 0;
+    }
     if (!g_ossl.loaded)
         return;
     for (int i = 0; i < 6; i++)
@@ -187,4 +241,60 @@ int vg_peer_sodium_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_
     if (!g_sodium.loaded || out_len != 32 || in_len != 64)
         return -1;
     return g_sodium.scalarmult(out, in, in + 32) == 0 ? 0 : -1;
+}
+
+int vg_peer_sodium_x25519_base(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_sodium.loaded || out_len != 32 || in_len != 32)
+        return -1;
+    return g_sodium.scalarmult_base(out, in) == 0 ? 0 : -1;
+}
+
+/* Key objects and a derive context for in = scalar || point. 0 or -1. */
+static int ossl_x25519_prepare(const uint8_t in[64])
+{
+    ossl_x25519_unprepare();
+    g_ossl_pk.priv = g_ossl_pk.new_raw_private(OSSL_EVP_PKEY_X25519, NULL, in, 32);
+    g_ossl_pk.peer = g_ossl_pk.new_raw_public(OSSL_EVP_PKEY_X25519, NULL, in + 32, 32);
+    if (!g_ossl_pk.priv || !g_ossl_pk.peer)
+        goto fail;
+    g_ossl_pk.dctx = g_ossl_pk.ctx_new(g_ossl_pk.priv, NULL);
+    if (!g_ossl_pk.dctx || g_ossl_pk.derive_init(g_ossl_pk.dctx) != 1 ||
+        g_ossl_pk.derive_set_peer(g_ossl_pk.dctx, g_ossl_pk.peer) != 1)
+        goto fail;
+    memcpy(g_ossl_pk.prepared_for, in, 64);
+    return 0;
+fail:
+    ossl_x25519_unprepare();
+    return -1;
+}
+
+int vg_peer_openssl_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t n = out_len;
+    if (!g_ossl_pk.loaded || out_len != 32 || in_len != 64)
+        return -1;
+    /* The benchmark calls with one input throughout: after the first call
+     * only this 64-byte compare runs beside EVP_PKEY_derive. */
+    if ((!g_ossl_pk.dctx || memcmp(g_ossl_pk.prepared_for, in, 64) != 0) &&
+        ossl_x25519_prepare(in) != 0)
+        return -1;
+    return g_ossl_pk.derive(g_ossl_pk.dctx, out, &n) == 1 && n == 32 ? 0 : -1;
+}
+
+int vg_peer_openssl_x25519_base(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t n = out_len;
+    int rc = -1;
+    if (!g_ossl_pk.loaded || out_len != 32 || in_len != 32)
+        return -1;
+    /* OpenSSL computes the public key when the key object is created from
+     * the raw private key; there is no cheaper public entry point. */
+    EVP_PKEY *k = g_ossl_pk.new_raw_private(OSSL_EVP_PKEY_X25519, NULL, in, 32);
+    if (!k)
+        return -1;
+    if (g_ossl_pk.get_raw_public(k, out, &n) == 1 && n == 32)
+        rc = 0;
+    g_ossl_pk.pkey_free(k);
+    return rc;
 }

@@ -39,10 +39,23 @@ int vg_peer_openssl_sha3_512(uint8_t *out, size_t out_len, const uint8_t *in, si
 int vg_peer_openssl_shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 int vg_peer_openssl_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 
+/* X25519 (RFC 7748), in = scalar (32) || point (32), out 32 bytes. What is
+ * timed: EVP_PKEY_derive on a context prepared once per input
+ * (EVP_PKEY_new_raw_private_key / EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519),
+ * EVP_PKEY_derive_init, EVP_PKEY_derive_set_peer), plus a 64-byte compare
+ * that detects a new input; the least overhead OpenSSL's API allows. */
+int vg_peer_openssl_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* X25519 public key, in = scalar (32): EVP_PKEY_new_raw_private_key (which
+ * computes the public key) + EVP_PKEY_get_raw_public_key + EVP_PKEY_free;
+ * the figure includes the key object's creation and release. */
+int vg_peer_openssl_x25519_base(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
 /* libsodium (after sodium_init): crypto_hash_sha256 / crypto_hash_sha512. */
 int vg_peer_sodium_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 int vg_peer_sodium_sha512(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 /* crypto_scalarmult (X25519): in = scalar (32) || point (32), out 32 bytes. */
 int vg_peer_sodium_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* crypto_scalarmult_base: in = scalar (32), out = its public key (32). */
+int vg_peer_sodium_x25519_base(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 
 #endif /* VG_BENCH_PEERS_H */

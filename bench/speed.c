@@ -9,9 +9,13 @@
  * every column alike. Before timing, each peer's output is compared with
  * ours on the same input: a difference is reported and the exit code is 1.
  *
- * To add an operation (X25519, Ed25519, ML-KEM, ML-DSA), add a row to
- * g_rows: every operation is "out_len bytes from in_len bytes"; a setup
- * function can prepare a structured input (keys, a signature to verify).
+ * To add an operation (Ed25519, ML-KEM, ML-DSA), add a row to g_rows: every
+ * operation is "out_len bytes from in_len bytes"; a setup function can
+ * prepare a structured input (keys, a signature to verify). Rows named
+ * "op/variant" time one internal variant (its `_get`) against the same
+ * peers, so variant ratios come from one run; a row whose variant is
+ * unavailable in this build or on this CPU (VG_CPU_FEATURES included) is
+ * left out.
  */
 #define _XOPEN_SOURCE 700 /* clock_gettime in tsc.h's portable branch */
 
@@ -20,6 +24,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "curve25519/fe25519.h"
+#include "curve25519/ge25519.h"
+#include "curve25519/x25519_ifma.h"
 #include "peers.h"
 #include "speed.h"
 #include "tsc.h"
@@ -51,6 +58,62 @@ static int ours_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t
     return vg_shake256(out, out_len, in, in_len);
 }
 
+/* X25519 rows: in = scalar (32) || u-coordinate (32), out = 32 bytes. The
+ * API also checks the result for all zero, which the variants leave out;
+ * the input is pseudo-random, so never of small order. */
+static int ours_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    (void)in_len;
+    return vg_x25519(out, in, in + 32) == VG_OK ? 0 : -1;
+}
+/* Public key rows: in = scalar (32). */
+static int ours_x25519_base(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    (void)in_len;
+    return vg_x25519_public_key(out, in);
+}
+
+/* One function pair per variant: `present` for the row filter, the row
+ * function through the variant's `_get` (a pointer, looked up per call:
+ * a few ticks beside tens of thousands). */
+#define X25519_VARIANT(tag, get)                                                          \
+    static int present_x25519_##tag(void) { return get() != NULL; }                       \
+    static int ours_x25519_##tag(uint8_t *out, size_t out_len, const uint8_t *in,         \
+                                 size_t in_len)                                           \
+    {                                                                                     \
+        const struct vg_x25519_impl *impl = get();                                        \
+        (void)out_len;                                                                    \
+        (void)in_len;                                                                     \
+        if (!impl)                                                                        \
+            return -1;                                                                    \
+        impl->scalarmult(out, in, in + 32);                                               \
+        return 0;                                                                         \
+    }
+#define X25519_BASE_VARIANT(tag, get)                                                     \
+    static int present_x25519_base_##tag(void) { return get() != NULL; }                  \
+    static int ours_x25519_base_##tag(uint8_t *out, size_t out_len, const uint8_t *in,    \
+                                      size_t in_len)                                      \
+    {                                                                                     \
+        const struct vg_x25519_base_impl *impl = get();                                   \
+        (void)out_len;                                                                    \
+        (void)in_len;                                                                     \
+        if (!impl)                                                                        \
+            return -1;                                                                    \
+        impl->public_key(out, in);                                                        \
+        return 0;                                                                         \
+    }
+X25519_VARIANT(portable, vg_x25519_portable_get)
+X25519_VARIANT(adx, vg_x25519_adx_get)
+X25519_VARIANT(ifma, vg_x25519_ifma_get)
+X25519_BASE_VARIANT(portable, vg_x25519_base_portable_get)
+X25519_BASE_VARIANT(adx, vg_x25519_base_adx_get)
+/* VARIANT-SLOT x25519-public-key/ifma: when ge25519.h declares
+ * vg_x25519_base_ifma_get, add
+ *     X25519_BASE_VARIANT(ifma, vg_x25519_base_ifma_get)
+ * here and the matching row below (marked VARIANT-SLOT too). */
+
 /* ---- the rows ------------------------------------------------------------ */
 
 struct speed_row {
@@ -60,20 +123,46 @@ struct speed_row {
     /* Prepare the input; NULL: pseudo-random bytes. Returns 0 on success. */
     int (*setup)(uint8_t *in, size_t in_len);
     int compare; /* outputs are deterministic: ours must equal each peer's */
+    /* NULL: always shown; else the row is left out when it returns 0. */
+    int (*present)(void);
+    /* A footnote on what a column includes, or NULL. */
+    const char *note;
 };
+
+#define NOTE_OSSL_PUBKEY                                                                  \
+    "openssl = EVP_PKEY_new_raw_private_key + EVP_PKEY_get_raw_public_key + EVP_PKEY_free " \
+    "(includes creating the key object)"
 
 #define KIB16 16384
 static const struct speed_row g_rows[] = {
-    {"sha256-64", 64, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1},
-    {"sha256-16k", KIB16, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1},
-    {"sha512-64", 64, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1},
-    {"sha512-16k", KIB16, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1},
-    {"sha3-256-64", 64, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1},
-    {"sha3-256-16k", KIB16, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1},
-    {"shake128-16k", KIB16, 32, ours_shake128, vg_peer_openssl_shake128, NULL, NULL, 1},
-    {"shake256-16k", KIB16, 32, ours_shake256, vg_peer_openssl_shake256, NULL, NULL, 1},
-    /* A yardstick until our X25519 exists: in = scalar || point. */
-    {"x25519-libsodium", 64, 32, NULL, NULL, vg_peer_sodium_x25519, NULL, 1},
+    {"sha256-64", 64, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL},
+    {"sha256-16k", KIB16, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL},
+    {"sha512-64", 64, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL},
+    {"sha512-16k", KIB16, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL},
+    {"sha3-256-64", 64, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL},
+    {"sha3-256-16k", KIB16, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL},
+    {"shake128-16k", KIB16, 32, ours_shake128, vg_peer_openssl_shake128, NULL, NULL, 1, NULL, NULL},
+    {"shake256-16k", KIB16, 32, ours_shake256, vg_peer_openssl_shake256, NULL, NULL, 1, NULL, NULL},
+    /* X25519: also the yardstick the later issues compare against (the
+     * libsodium column is crypto_scalarmult). openssl = EVP_PKEY_derive on a
+     * prepared context (bench/peers.h). */
+    {"x25519", 64, 32, ours_x25519, vg_peer_openssl_x25519, vg_peer_sodium_x25519, NULL, 1, NULL,
+     NULL},
+    {"x25519/portable", 64, 32, ours_x25519_portable, vg_peer_openssl_x25519,
+     vg_peer_sodium_x25519, NULL, 1, present_x25519_portable, NULL},
+    {"x25519/adx", 64, 32, ours_x25519_adx, vg_peer_openssl_x25519, vg_peer_sodium_x25519, NULL,
+     1, present_x25519_adx, NULL},
+    {"x25519/ifma", 64, 32, ours_x25519_ifma, vg_peer_openssl_x25519, vg_peer_sodium_x25519, NULL,
+     1, present_x25519_ifma, NULL},
+    {"x25519-public-key", 32, 32, ours_x25519_base, vg_peer_openssl_x25519_base,
+     vg_peer_sodium_x25519_base, NULL, 1, NULL, NOTE_OSSL_PUBKEY},
+    {"x25519-public-key/portable", 32, 32, ours_x25519_base_portable, vg_peer_openssl_x25519_base,
+     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_portable, NOTE_OSSL_PUBKEY},
+    {"x25519-public-key/adx", 32, 32, ours_x25519_base_adx, vg_peer_openssl_x25519_base,
+     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_adx, NOTE_OSSL_PUBKEY},
+    /* VARIANT-SLOT: {"x25519-public-key/ifma", 32, 32, ours_x25519_base_ifma,
+     *   vg_peer_openssl_x25519_base, vg_peer_sodium_x25519_base, NULL, 1,
+     *   present_x25519_base_ifma, NOTE_OSSL_PUBKEY}, */
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 
@@ -255,7 +344,7 @@ static void print_header(size_t samples)
            vg_version(), vg_tsc_unit(), samples);
     printf("# vg_cpu_features() = \"%s\"; openssl: %s; libsodium: %s\n", feat[0] ? feat : "none",
            ossl ? ossl : "not loaded", sod ? sod : "not loaded");
-    printf("%-18s %12s %12s %13s %12s %15s\n", "operation", "ours", "openssl", "ours/openssl",
+    printf("%-26s %12s %12s %13s %12s %15s\n", "operation", "ours", "openssl", "ours/openssl",
            "libsodium", "ours/libsodium");
 }
 
@@ -267,11 +356,12 @@ static void print_row(const char *name, const struct result *r)
     cell_ratio(c, sizeof c, r, COL_OPENSSL);
     cell_ticks(d, sizeof d, r, COL_SODIUM);
     cell_ratio(e, sizeof e, r, COL_SODIUM);
-    printf("%-18s %12s %12s %13s %12s %15s\n", name, a, b, c, d, e);
+    printf("%-26s %12s %12s %13s %12s %15s\n", name, a, b, c, d, e);
     fflush(stdout); /* rows appear as they are measured */
 }
 
-static void print_json_row(const char *name, const struct result *r, int first)
+static void print_json_row(const char *name, const char *note, const struct result *r,
+                           int first)
 {
     const char *feat = vg_cpu_features();
     printf("%s\n  {\"operation\": \"%s\", \"unit\": \"%s\", \"cpu_features\": \"%s\", \"ours\": ",
@@ -285,6 +375,8 @@ static void print_json_row(const char *name, const struct result *r, int first)
     json_num(r, COL_SODIUM, 0);
     printf(", \"ours_libsodium\": ");
     json_num(r, COL_SODIUM, 1);
+    if (note)
+        printf(", \"note\": \"%s\"", note); /* notes hold no '"' or '\\' */
     printf("}");
 }
 
@@ -292,9 +384,10 @@ static void print_json_row(const char *name, const struct result *r, int first)
 
 int vg_cli_cmd_speed(int argc, char **argv)
 {
-    int json = 0, selected[N_ROWS], any_name = 0, rc = VG_CLI_EXIT_OK, first = 1;
+    int json = 0, selected[N_ROWS], shown[N_ROWS], any_name = 0, rc = VG_CLI_EXIT_OK, first = 1;
     size_t samples = 1001;
     memset(selected, 0, sizeof selected);
+    memset(shown, 0, sizeof shown);
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "--json") == 0) {
@@ -324,7 +417,7 @@ int vg_cli_cmd_speed(int argc, char **argv)
         print_header(samples);
     for (size_t r = 0; r < N_ROWS; r++) {
         struct result res;
-        if (any_name && !selected[r])
+        if ((any_name && !selected[r]) || (g_rows[r].present && !g_rows[r].present()))
             continue;
         if (measure_row(&g_rows[r], samples, &res) != 0) {
             rc = vg_cli_usage_error("speed: out of memory");
@@ -338,13 +431,27 @@ int vg_cli_cmd_speed(int argc, char **argv)
                         g_rows[r].name, g_col_names[c]);
             }
         if (json)
-            print_json_row(g_rows[r].name, &res, first);
+            print_json_row(g_rows[r].name, g_rows[r].note, &res, first);
         else
             print_row(g_rows[r].name, &res);
         first = 0;
+        shown[r] = 1;
     }
-    if (json)
+    if (json) {
         printf("\n]\n");
+    } else {
+        /* Each distinct note once, after the table, with the first row it applies to. */
+        for (size_t r = 0; r < N_ROWS; r++) {
+            int seen = 0;
+            if (!shown[r] || !g_rows[r].note)
+                continue;
+            for (size_t q = 0; q < r; q++)
+                if (shown[q] && g_rows[q].note && strcmp(g_rows[q].note, g_rows[r].note) == 0)
+                    seen = 1;
+            if (!seen)
+                printf("# %s...: %s\n", g_rows[r].name, g_rows[r].note);
+        }
+    }
     vg_peers_release();
     return rc;
 }

@@ -127,10 +127,159 @@ check "-o failures leave no temporary file" [ "$(ls -A "$T/o" | tr '\n' ' ')" = 
 check "-o failures leave nothing beside the inputs" \
     [ "$(ls -A "$T" | grep -c '^\.')" = 0 ]
 
+# ---- keygen x25519 and x25519 (RFC 7748) ------------------------------------
+# Independent reference: OpenSSL's command line, fed raw X25519 keys in their
+# fixed DER wrappings (RFC 8410: PKCS#8 private key, SubjectPublicKeyInfo).
+X_PRIV_DER=302e020100300506032b656e04220420
+X_PUB_DER=302a300506032b656e032100
+unhex() { printf '%s' "$1" | sed 's/../\\x&/g' | xargs -0 printf '%b'; }
+ossl_pub() { # secret file (raw) -> hex public key
+    { unhex $X_PRIV_DER; cat "$1"; } >"$T/x/priv.der"
+    openssl pkey -inform DER -in "$T/x/priv.der" -pubout -outform DER 2>/dev/null | tail -c 32 |
+        od -An -v -tx1 | tr -d ' \n'
+}
+ossl_shared() { # secret file (raw), peer public file (raw) -> hex shared secret
+    { unhex $X_PRIV_DER; cat "$1"; } >"$T/x/priv.der"
+    { unhex $X_PUB_DER; cat "$2"; } >"$T/x/peer.der"
+    openssl pkeyutl -derive -keyform DER -inkey "$T/x/priv.der" -peerform DER \
+        -peerkey "$T/x/peer.der" 2>/dev/null | od -An -v -tx1 | tr -d ' \n'
+}
+mkdir "$T/x"
+# RFC 7748 section 6.1.
+A_SK=77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a
+A_PK=8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a
+B_SK=5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb
+B_PK=de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f
+K=4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742
+NINE=0900000000000000000000000000000000000000000000000000000000000000
+echo $A_SK >"$T/x/a.skh"; echo $B_SK >"$T/x/b.skh"
+echo $A_PK >"$T/x/a.pkh"; echo $B_PK >"$T/x/b.pkh"
+echo $NINE >"$T/x/nine.h"
+unhex $A_SK >"$T/x/a.sk"; unhex $B_SK >"$T/x/b.sk"; unhex $B_PK >"$T/x/b.pk"
+unhex $NINE >"$T/x/nine"
+check "reference: openssl public key of RFC 7748 Alice" [ "$(ossl_pub "$T/x/a.sk")" = $A_PK ]
+"$V" x25519 --hex -s "$T/x/a.skh" -p "$T/x/nine.h" -o "$T/x/o"
+check "RFC 7748 6.1 Alice's public key" [ "$(cat "$T/x/o")" = $A_PK ]
+"$V" x25519 --hex -s "$T/x/b.skh" -p "$T/x/nine.h" -o "$T/x/o"
+check "RFC 7748 6.1 Bob's public key" [ "$(cat "$T/x/o")" = $B_PK ]
+"$V" x25519 --hex -s "$T/x/a.skh" -p "$T/x/b.pkh" -o "$T/x/o"
+check "RFC 7748 6.1 K from Alice's side (hex)" [ "$(cat "$T/x/o")" = $K ]
+"$V" x25519 --hex -s "$T/x/b.skh" -p "$T/x/a.pkh" -o "$T/x/o"
+check "RFC 7748 6.1 K from Bob's side (hex)" [ "$(cat "$T/x/o")" = $K ]
+"$V" x25519 -s "$T/x/a.sk" -p "$T/x/b.pk" -o "$T/x/k"
+check "RFC 7748 6.1 K raw" [ "$(hexof "$T/x/k")" = $K ]
+check "raw shared secret is 32 bytes" [ "$(stat -c %s "$T/x/k")" = 32 ]
+# Upper-case hex and CRLF are accepted; the output is lower case.
+printf '%s\r\n' "$(echo $A_SK | tr a-f A-F)" >"$T/x/a.skH"
+"$V" x25519 --hex -s "$T/x/a.skH" -p "$T/x/b.pkh" -o "$T/x/o"
+check "upper-case CRLF hex input" [ "$(cat "$T/x/o")" = $K ]
+# Standard input and output.
+got=$("$V" x25519 --hex -s - -p "$T/x/b.pkh" -o - <"$T/x/a.skh")
+check "x25519 secret from stdin, shared to stdout" [ "$got" = $K ]
+# Each variant through the CLI (VG_CPU_FEATURES), the same K.
+for f in none bmi2,adx; do
+    got=$(VG_CPU_FEATURES=$f "$V" x25519 --hex -s "$T/x/a.skh" -p "$T/x/b.pkh" -o -)
+    check "RFC 7748 K with VG_CPU_FEATURES=$f" [ "$got" = $K ]
+done
+
+# keygen: two pairs, the public keys recomputed three ways (X25519 with
+# u = 9, OpenSSL), and the shared secret equal in both directions.
+"$V" keygen x25519 -s "$T/x/k1.sk" -p "$T/x/k1.pk"
+check "keygen rc 0" [ $? = 0 ]
+"$V" keygen x25519 --secret "$T/x/k2.sk" --public="$T/x/k2.pk"
+check "keygen long options rc 0" [ $? = 0 ]
+check "keygen sizes" [ "$(stat -c %s "$T/x/k1.sk" "$T/x/k1.pk" | tr '\n' ' ')" = "32 32 " ]
+check "keygen secret file mode 0600" [ "$(stat -c %a "$T/x/k1.sk")" = 600 ]
+check "keygen gives fresh keys" [ "$(hexof "$T/x/k1.sk")" != "$(hexof "$T/x/k2.sk")" ]
+"$V" x25519 -s "$T/x/k1.sk" -p "$T/x/nine" -o "$T/x/k1.pk2"
+check "keygen public key = X25519(secret, 9)" cmp -s "$T/x/k1.pk" "$T/x/k1.pk2"
+check "keygen public key = OpenSSL's" [ "$(hexof "$T/x/k2.pk")" = "$(ossl_pub "$T/x/k2.sk")" ]
+"$V" x25519 -s "$T/x/k1.sk" -p "$T/x/k2.pk" -o "$T/x/s12"
+"$V" x25519 -s "$T/x/k2.sk" -p "$T/x/k1.pk" -o "$T/x/s21"
+check "shared secret both directions" cmp -s "$T/x/s12" "$T/x/s21"
+check "shared secret = OpenSSL's" [ "$(hexof "$T/x/s12")" = "$(ossl_shared "$T/x/k1.sk" "$T/x/k2.pk")" ]
+# --hex round trip: hex keys, hex shared secret equal to the raw one.
+"$V" keygen x25519 --hex -s "$T/x/h.sk" -p "$T/x/h.pk"
+check "keygen --hex: 64 digits and a newline" \
+    grep -Eqx '[0-9a-f]{64}' "$T/x/h.sk" "$T/x/h.pk"
+check "keygen --hex sizes" [ "$(stat -c %s "$T/x/h.sk" "$T/x/h.pk" | tr '\n' ' ')" = "65 65 " ]
+check "keygen --hex secret file mode 0600" [ "$(stat -c %a "$T/x/h.sk")" = 600 ]
+unhex "$(cat "$T/x/h.sk")" >"$T/x/h.skr"
+unhex "$(cat "$T/x/h.pk")" >"$T/x/h.pkr"
+check "keygen --hex public key = OpenSSL's" [ "$(cat "$T/x/h.pk")" = "$(ossl_pub "$T/x/h.skr")" ]
+"$V" x25519 --hex -s "$T/x/h.sk" -p "$T/x/b.pkh" -o "$T/x/hs"
+"$V" x25519 -s "$T/x/h.skr" -p "$T/x/b.pk" -o "$T/x/rs"
+check "--hex and raw give the same shared secret" [ "$(cat "$T/x/hs")" = "$(hexof "$T/x/rs")" ]
+"$V" x25519 -s "$T/x/b.sk" -p "$T/x/h.pkr" -o "$T/x/rs2"
+check "--hex pair, other direction" cmp -s "$T/x/rs" "$T/x/rs2"
+
+# reject_case DESCRIPTION COMMAND...: exit 1, one stderr line, no stdout.
+reject_case() {
+    local d=$1; shift
+    "$@" >"$T/out" 2>"$T/err" </dev/null
+    local rc=$?
+    if [ $rc = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] && [ ! -s "$T/out" ]; then
+        ok
+    else
+        bad "$d: rc=$rc stderr=$(cat "$T/err") stdout=$(head -c 200 "$T/out")"
+    fi
+}
+# All-zero results: u = 0, u = 1 and a point of order 8 (RFC 7748 6.1).
+head -c 32 /dev/zero >"$T/x/zero"
+unhex 0100000000000000000000000000000000000000000000000000000000000000 >"$T/x/one"
+unhex e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800 >"$T/x/ord8"
+for p in zero one ord8; do
+    reject_case "x25519 all-zero result ($p)" "$V" x25519 -s "$T/x/a.sk" -p "$T/x/$p" -o "$T/x/z"
+    check "x25519 all-zero ($p) writes nothing" [ ! -e "$T/x/z" ]
+done
+cp "$T/x/k" "$T/x/keep"
+reject_case "x25519 all-zero keeps an existing output" \
+    "$V" x25519 -s "$T/x/a.sk" -p "$T/x/zero" -o "$T/x/keep"
+check "existing output untouched" cmp -s "$T/x/k" "$T/x/keep"
+head -c 31 /dev/urandom >"$T/x/short"
+head -c 33 /dev/urandom >"$T/x/long"
+reject_case "x25519 31-byte secret" "$V" x25519 -s "$T/x/short" -p "$T/x/b.pk" -o "$T/x/z"
+reject_case "x25519 33-byte peer key" "$V" x25519 -s "$T/x/a.sk" -p "$T/x/long" -o "$T/x/z"
+reject_case "x25519 raw key given as hex" "$V" x25519 -s "$T/x/a.skh" -p "$T/x/b.pk" -o "$T/x/z"
+reject_case "x25519 --hex with a raw key" "$V" x25519 --hex -s "$T/x/a.sk" -p "$T/x/b.pkh" -o "$T/x/z"
+echo ${A_SK}0 >"$T/x/bad1"; echo ${A_SK%?}g >"$T/x/bad2"; echo " $A_SK" >"$T/x/bad3"
+for b in bad1 bad2 bad3; do
+    reject_case "x25519 --hex malformed ($b)" "$V" x25519 --hex -s "$T/x/$b" -p "$T/x/b.pkh" -o "$T/x/z"
+done
+check "rejected inputs write nothing" [ ! -e "$T/x/z" ]
+error_case "x25519 missing secret file" "$V" x25519 -s "$T/x/nonexistent" -p "$T/x/b.pk" -o "$T/x/z"
+error_case "x25519 missing peer file" "$V" x25519 -s "$T/x/a.sk" -p "$T/x/nonexistent" -o "$T/x/z"
+error_case "x25519 secret is a directory" "$V" x25519 -s "$T/x" -p "$T/x/b.pk" -o "$T/x/z"
+error_case "x25519 missing -o" "$V" x25519 -s "$T/x/a.sk" -p "$T/x/b.pk"
+error_case "x25519 missing -p" "$V" x25519 -s "$T/x/a.sk" -o "$T/x/z"
+error_case "x25519 missing -s" "$V" x25519 -p "$T/x/b.pk" -o "$T/x/z"
+error_case "x25519 no options" "$V" x25519
+error_case "x25519 -s without value" "$V" x25519 -p "$T/x/b.pk" -o "$T/x/z" -s
+error_case "x25519 option twice" "$V" x25519 -s "$T/x/a.sk" -s "$T/x/a.sk" -p "$T/x/b.pk" -o "$T/x/z"
+error_case "x25519 unknown option" "$V" x25519 --frob -s "$T/x/a.sk" -p "$T/x/b.pk" -o "$T/x/z"
+error_case "x25519 stray argument" "$V" x25519 extra -s "$T/x/a.sk" -p "$T/x/b.pk" -o "$T/x/z"
+error_case "x25519 both inputs stdin" "$V" x25519 -s - -p - -o "$T/x/z"
+error_case "x25519 output into a missing directory" \
+    "$V" x25519 -s "$T/x/a.sk" -p "$T/x/b.pk" -o "$T/x/nodir/z"
+check "usage errors write nothing" [ ! -e "$T/x/z" ]
+error_case "keygen no algorithm" "$V" keygen
+error_case "keygen options but no algorithm" "$V" keygen -s "$T/x/n.sk" -p "$T/x/n.pk"
+error_case "keygen unknown algorithm" "$V" keygen rsa -s "$T/x/n.sk" -p "$T/x/n.pk"
+error_case "keygen missing -p" "$V" keygen x25519 -s "$T/x/n.sk"
+error_case "keygen missing -s" "$V" keygen x25519 -p "$T/x/n.pk"
+error_case "keygen same file twice" "$V" keygen x25519 -s "$T/x/n.k" -p "$T/x/n.k"
+error_case "keygen --hex=1" "$V" keygen x25519 --hex=1 -s "$T/x/n.sk" -p "$T/x/n.pk"
+error_case "keygen public key unwritable" "$V" keygen x25519 -s "$T/x/n.sk" -p "$T/x/nodir/n.pk"
+check "keygen failure leaves no secret key" [ ! -e "$T/x/n.sk" ]
+error_case "keygen secret key unwritable" "$V" keygen x25519 -s "$T/x/nodir/n.sk" -p "$T/x/n.pk"
+check "keygen failure leaves no public key" [ ! -e "$T/x/n.pk" ]
+check "x25519 and keygen leave no temporary files" [ "$(ls -A "$T/x" | grep -c '^\.')" = 0 ]
+check "help documents the exit codes" grep -q 'all-zero X25519 result' <("$V" help)
+
 # ---- usage errors and unreadable inputs: exit 2, one line ----------------
 error_case "no command" "$V"
 error_case "unknown command" "$V" frobnicate
-error_case "planned command" "$V" keygen
+error_case "planned command" "$V" sign
 error_case "bad global option" "$V" --frob
 error_case "hash without algorithm" "$V" hash
 error_case "hash option before algorithm" "$V" hash --hex
@@ -192,11 +341,34 @@ for r in rows:
 else
     check "speed --json has two rows" [ "$(grep -c '"operation"' "$T/out")" = 2 ]
 fi
+"$V" speed x25519 --json --samples 31 >"$T/out" 2>"$T/err"
+check "speed x25519 --json rc 0" [ $? = 0 ]
+check "speed x25519 --json silent on stderr" [ ! -s "$T/err" ]
+if command -v python3 >/dev/null; then
+    check "speed x25519 --json has the x25519 rows" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+names = [r["operation"] for r in rows]
+assert names[0] == "x25519" and "x25519-public-key" in names, names
+assert "x25519/portable" in names and "x25519-public-key/portable" in names, names
+assert all(n.startswith("x25519") for n in names), names
+for r in rows:
+    assert r["ours"] > 0, r
+    if sys.argv[2] == "1":
+        assert r["openssl"] > 0 and r["ours_openssl"] > 0, r
+    if sys.argv[3] == "1":
+        assert r["libsodium"] > 0 and r["ours_libsodium"] > 0, r
+' "$T/out" "$([ -e /usr/lib/x86_64-linux-gnu/libcrypto.so.3 ] && echo 1)" \
+        "$([ -e /usr/lib/x86_64-linux-gnu/libsodium.so.23 ] && echo 1)"
+fi
+VG_CPU_FEATURES=none "$V" speed x25519 --samples 11 >"$T/out" 2>"$T/err"
+check "speed x25519 with VG_CPU_FEATURES=none: portable rows only" \
+    [ "$(grep -c '^x25519' "$T/out"):$(grep -c '/adx\|/ifma' "$T/out")" = 4:0 ]
 VG_SPEED_NO_PEERS=1 "$V" speed --samples 21 >"$T/out" 2>"$T/err"
 check "speed without peers rc 0" [ $? = 0 ]
 check "speed without peers: header" grep -q 'openssl: not loaded; libsodium: not loaded' "$T/out"
 check "speed without peers: sha3 row" grep -Eq '^sha3-256-16k +[0-9.]+ +- +- +- +-$' "$T/out"
-check "speed without peers: yardstick row all -" grep -Eq '^x25519-libsodium +- +- +- +- +-$' "$T/out"
+check "speed without peers: x25519 row, ours only" grep -Eq '^x25519 +[0-9.]+ +- +- +- +-$' "$T/out"
 check "speed without peers: all rows" [ "$(grep -c -- '-16k\|-64 ' "$T/out")" = 8 ]
 "$V" speed shake --samples 21 >"$T/out" 2>"$T/err"
 check "speed prefix filter" [ "$(grep -c '^shake' "$T/out"):$(grep -c '^sha' "$T/out")" = 2:2 ]

@@ -39,6 +39,8 @@ int vg_cli_parse_size(const char *s, size_t min, size_t max, size_t *out);
 
 int vg_cli_cmd_cpu(int argc, char **argv);
 int vg_cli_cmd_hash(int argc, char **argv);
+int vg_cli_cmd_keygen(int argc, char **argv);
+int vg_cli_cmd_x25519(int argc, char **argv);
 int vg_cli_cmd_speed(int argc, char **argv); /* bench/speed.c */
 
 #endif /* VG_CLI_H */

@@ -318,3 +318,15 @@ int vg_cli_write_file(const char *path, const uint8_t *data, size_t len, int hex
     errno = saved;
     return rc;
 }
+
+int vg_cli_save(const char *what, const char *path, const uint8_t *data, size_t len, int hex)
+{
+    if (vg_cli_write_file(path, data, len, hex) == VG_CLI_IO_OK)
+        return 0;
+    if (strcmp(path, "-") == 0)
+        fprintf(stderr, "vgcrypto: cannot write %s to standard output: %s\n", what,
+                strerror(errno));
+    else
+        fprintf(stderr, "vgcrypto: cannot write %s '%s': %s\n", what, path, strerror(errno));
+    return 2;
+}

@@ -39,6 +39,11 @@ int vg_cli_read_key_file(const char *path, uint8_t *out, size_t len, int hex);
  * 1 rejected content (VG_CLI_EXIT_REJECT), 2 unreadable file. */
 int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len, int hex);
 
+/* vg_cli_write_file, then on failure print one line on stderr naming
+ * `what` and path. Returns the exit code: 0 success, 2 (VG_CLI_EXIT_USAGE)
+ * when the file could not be written (path then untouched). */
+int vg_cli_save(const char *what, const char *path, const uint8_t *data, size_t len, int hex);
+
 /* Read a whole file (path "-" is standard input) of at most max bytes into
  * a fresh malloc'd buffer (*data, *n; *data non-NULL even when *n == 0).
  * VG_CLI_IO_ETOOBIG when the file holds more than max bytes (at most max + 1

@@ -24,15 +24,29 @@ void vg_cli_print_usage(FILE *f)
             "        prints \"<hex>  <name>\" per FILE (standard input when none or \"-\");\n"
             "        --length N: output bytes for shake128 (default 32), shake256 (default 64);\n"
             "        -o OUT: write the raw digests to OUT atomically (--hex: the printed lines)\n"
+            "  keygen ALG -s SECRET -p PUBLIC [--hex]\n"
+            "        ALG: x25519; writes a fresh secret key to SECRET and its public key\n"
+            "        to PUBLIC (both atomically, mode 0600)\n"
+            "  x25519 -s SECRET -p PEER_PUBLIC -o SHARED [--hex]\n"
+            "        RFC 7748 shared secret of SECRET and the peer's public key; an all-zero\n"
+            "        result (peer key of small order) is rejected and nothing is written\n"
             "  speed [NAME...] [--json] [--samples N]\n"
             "        median TSC ticks of our code beside OpenSSL (libcrypto.so.3) and\n"
             "        libsodium (libsodium.so.23), loaded with dlopen when present;\n"
-            "        NAME selects rows by prefix; VG_SPEED_NO_PEERS=1 skips the peers\n"
+            "        NAME selects rows by prefix (e.g. x25519); VG_SPEED_NO_PEERS=1 skips\n"
+            "        the peers\n"
             "  cpu   version, detected and active CPU features, variant per primitive\n"
             "  help  this text\n"
             "\n"
-            "planned: keygen sign verify encaps decaps x25519 (keys as raw files, --hex for hex)\n"
-            "exit status: 0 success, 1 verification failure or rejected input, 2 usage error\n"
+            "keys and outputs are files, raw bytes by default; --hex reads and writes\n"
+            "lowercase hex (input: either case, optionally one trailing newline);\n"
+            "\"-\" is standard input or output; outputs are replaced atomically\n"
+            "planned: sign verify encaps decaps, keygen ed25519 and ml-kem-768\n"
+            "exit status: 0 success;\n"
+            "             1 verification failure or rejected input (a key of the wrong\n"
+            "               length or with bad hex, an all-zero X25519 result);\n"
+            "             2 usage error, unreadable input or unwritable output file,\n"
+            "               random source failure\n"
             "environment: VG_CPU_FEATURES=none|bmi2,adx,avx2,avx512ifma,sha,... restricts the\n"
             "             CPU features the library may use\n");
 }
@@ -81,12 +95,14 @@ struct command {
 
 static const struct command g_commands[] = {
     {"hash", vg_cli_cmd_hash},
+    {"keygen", vg_cli_cmd_keygen},
+    {"x25519", vg_cli_cmd_x25519},
     {"speed", vg_cli_cmd_speed},
     {"cpu", vg_cli_cmd_cpu},
 };
 
 /* Subcommands of DESIGN.md section 4 that later issues add. */
-static const char *const g_planned[] = {"keygen", "sign", "verify", "encaps", "decaps", "x25519"};
+static const char *const g_planned[] = {"sign", "verify", "encaps", "decaps"};
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,40 @@
+/*
+ * Option parsing shared by the key commands (keygen, x25519, and later sign,
+ * verify, encaps, decaps): each command describes its options in a table
+ * and gets one uniform behaviour and one uniform error line.
+ *
+ * Accepted forms: "-s FILE", "--secret FILE", "--secret=FILE" for options
+ * with a value; "--hex" for flags; "--" ends the options. Anything else
+ * starting with '-' (except "-" itself) is an unknown option.
+ */
+#ifndef VG_CLI_ARGS_H
+#define VG_CLI_ARGS_H
+
+#include <stddef.h>
+
+struct vg_cli_opt {
+    char short_name;        /* 's' for "-s", or 0 for none */
+    const char *long_name;  /* "secret" for "--secret" */
+    const char **value;     /* option with a value: where it goes; NULL for a flag */
+    int *flag;              /* flag: set to 1 when present; NULL for a value option */
+    int required;           /* a value option that must be given */
+    const char *what;       /* for the error line, e.g. "secret key file" */
+};
+
+/* Parse argv[first..argc) against opts[0..n_opts). Positional arguments are
+ * stored in order into pos[0..max_pos) and counted in *n_pos (pos may be
+ * NULL when max_pos is 0). cmd names the command in error lines.
+ * Pre: every *value is NULL and every *flag is 0 on entry.
+ * Post: 0 (VG_CLI_EXIT_OK), or VG_CLI_EXIT_USAGE after one stderr line:
+ * unknown option, missing value, an option given twice, too many
+ * positional arguments, or a required option absent. */
+int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
+                      const struct vg_cli_opt *opts, size_t n_opts, const char **pos,
+                      size_t max_pos, size_t *n_pos);
+
+/* Two paths that name the same output would lose one of the outputs: a usage
+ * error (printed) when a and b are equal strings. Returns 0 or VG_CLI_EXIT_USAGE.
+ * (Different spellings of one file are not detected: "k" and "./k".) */
+int vg_cli_distinct_outputs(const char *cmd, const char *a, const char *b);
+
+#endif /* VG_CLI_ARGS_H */
