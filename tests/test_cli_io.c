@@ -266,6 +266,20 @@ static void test_files(const char *dir)
     rmdir(q);
     /* The earlier file is intact. */
     CHECK(vg_cli_read_key_file(p, out, 32, 1) == 0 && memcmp(out, key, 32) == 0);
+
+    /* The exit codes of the printing wrappers (DESIGN.md section 4): content
+     * rejected -> 1, unreadable or unwritable file -> 2. Each failure prints
+     * one line on stderr (expected in this test's output). */
+    int entries = count_entries(dir);
+    CHECK(vg_cli_load_key("test key", p, out, 32, 1) == 0 && memcmp(out, key, 32) == 0);
+    CHECK(vg_cli_load_key("test key", p, out, 32, 0) == 1 && all_zero(out, 32));
+    snprintf(q, sizeof q, "%s/missing.key", dir);
+    CHECK(vg_cli_load_key("test key", q, out, 32, 0) == 2);
+    snprintf(q, sizeof q, "%s/nodir/out.key", dir);
+    CHECK(vg_cli_save("test output", q, key, 32, 0) == 2 && access(q, F_OK) != 0);
+    CHECK(vg_cli_save("test output", p, key, 32, 0) == 0);
+    CHECK(read_raw(p, big, sizeof big) == 32 && memcmp(big, key, 32) == 0);
+    CHECK(count_entries(dir) == entries); /* no temporary file left */
 }
 
 int main(void)
