@@ -1,6 +1,8 @@
 /*
  * Fixed-base scalar multiplication on edwards25519 (src/curve25519/
- * ge25519_base*.c), every variant (portable; adx when the CPU has BMI2+ADX):
+ * ge25519_base*.c), every variant (portable; adx when the CPU has BMI2+ADX;
+ * ifma when it has AVX-512F/VL/IFMA, run twice: with its final inversion on
+ * the ADX field and, with ADX masked out, on the portable field):
  *  - public_key (X25519(k, 9), RFC 7748 section 5) against libsodium's
  *    crypto_scalarmult_base and OpenSSL's X25519 public key derivation on
  *    random secrets, and on edge scalars (zero, all ones, single bits,
@@ -12,8 +14,10 @@
  *    [s]B) on the RFC 8032 section 7.1 vectors and the 1024 seeds of
  *    ed25519-sign-input/sign.input;
  *  - the table: every entry (j + 1) 16^(2i) B re-derived from libsodium's
- *    [n]B encodings (x, y decoded with GMP), including 2 d x y;
- *  - adx equal to portable; the signed radix-16 recoding; the dispatch.
+ *    [n]B encodings (x, y decoded with GMP), including 2 d x y, in all
+ *    three forms (fe51, fe64, IFMA lanes);
+ *  - every variant equal to portable; the signed radix-16 recoding; the
+ *    dispatch.
  */
 #include <gmp.h>
 #include <openssl/evp.h>
@@ -25,12 +29,16 @@
 #define VG_GE25519_TABLE_FE51 1
 #if defined(VG_X86_64)
 #define VG_GE25519_TABLE_FE64 1
+#define VG_GE25519_TABLE_IFMA 1
 #endif
 #include "curve25519/ge25519_base_table.h"
 
-#define MAXIMPL 2
+#define MAXIMPL 4
 static const struct vg_x25519_base_impl *g_impl[MAXIMPL];
 static int g_nimpl;
+/* The CPU mask each variant runs under: the ifma variant's inversion
+ * follows the mask (ADX field or portable field). */
+static uint32_t g_mask[MAXIMPL];
 
 #define NRANDOM 10000
 
@@ -385,11 +393,24 @@ static void test_table(void)
             CHECK_MSG(check_coord(e64->ypx, 4, 64, ypx) && check_coord(e64->ymx, 4, 64, ymx) &&
                           check_coord(e64->t2d, 4, 64, t2d),
                       "table64[%d][%d] = (j+1) 16^(2i) B", i, j);
+            {
+                /* lane form: limb k = (y - x, y + x, 2 d x y, 0) */
+                uint64_t c[4][5];
+                for (int l = 0; l < 4; l++)
+                    for (int k = 0; k < 5; k++)
+                        c[l][k] = vg_ge25519_base_table_ifma[i][j][k][l];
+                mpz_t zero;
+                mpz_init_set_ui(zero, 0);
+                CHECK_MSG(check_coord(c[0], 5, 51, ymx) && check_coord(c[1], 5, 51, ypx) &&
+                              check_coord(c[2], 5, 51, t2d) && check_coord(c[3], 5, 51, zero),
+                          "table_ifma[%d][%d] = (j+1) 16^(2i) B", i, j);
+                mpz_clear(zero);
+            }
 #endif
             n++;
         }
     }
-    printf("  table: %d entries re-derived from libsodium's [n]B (both forms)\n", n);
+    printf("  table: %d entries re-derived from libsodium's [n]B (every form)\n", n);
     mpz_clears(x, y, ypx, ymx, t2d, g_p, g_d, NULL);
 }
 
@@ -430,40 +451,56 @@ static void test_recode(void)
     CHECK_MSG(ok, "recode16: digits in range and sum e_i 16^i = a");
 }
 
+/* Every variant against g_impl[0] (portable) on the same random scalars. */
 static void test_cross(void)
 {
-    if (g_nimpl < 2)
-        return;
-    uint64_t seed = 0x082efa98ec4e6c89u;
-    uint8_t k[32], o0[32], o1[32];
-    int same = 1;
-    for (int n = 0; n < NRANDOM; n++) {
-        vgtest_randbytes(&seed, k, 32);
-        g_impl[0]->public_key(o0, k);
-        g_impl[1]->public_key(o1, k);
-        same &= memcmp(o0, o1, 32) == 0;
-        k[31] &= 127;
-        g_impl[0]->ed25519_base(o0, k);
-        g_impl[1]->ed25519_base(o1, k);
-        same &= memcmp(o0, o1, 32) == 0;
+    for (int v = 1; v < g_nimpl; v++) {
+        uint64_t seed = 0x082efa98ec4e6c89u;
+        uint8_t k[32], o0[32], o1[32];
+        int same = 1;
+        vg_cpu_force(g_mask[v]);
+        for (int n = 0; n < NRANDOM; n++) {
+            vgtest_randbytes(&seed, k, 32);
+            g_impl[0]->public_key(o0, k);
+            g_impl[v]->public_key(o1, k);
+            same &= memcmp(o0, o1, 32) == 0;
+            k[31] &= 127;
+            g_impl[0]->ed25519_base(o0, k);
+            g_impl[v]->ed25519_base(o1, k);
+            same &= memcmp(o0, o1, 32) == 0;
+        }
+        vg_cpu_force(vg_cpu_detected());
+        CHECK_MSG(same, "%s equals %s (mask %#x)", g_impl[v]->name, g_impl[0]->name, (unsigned)g_mask[v]);
+        printf("  %s = %s on %d random scalars (both functions, mask %#x)\n", g_impl[v]->name,
+               g_impl[0]->name, NRANDOM, (unsigned)g_mask[v]);
     }
-    CHECK_MSG(same, "%s equals %s", g_impl[1]->name, g_impl[0]->name);
-    printf("  %s = %s on %d random scalars (both functions)\n", g_impl[1]->name, g_impl[0]->name, NRANDOM);
 }
 
 static void test_dispatch(void)
 {
     uint32_t saved = vg_cpu_active();
 #if defined(VG_X86_64)
+    const uint32_t ifma_need = VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA;
     int adx = vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX);
-    CHECK(strcmp(vg_x25519_base_active()->name, adx ? "adx" : "portable") == 0);
+    int ifma = vg_cpu_has(ifma_need);
+    CHECK(strcmp(vg_x25519_base_active()->name, ifma ? "ifma" : adx ? "adx" : "portable") == 0);
     CHECK((vg_x25519_base_adx_get() != NULL) == adx);
+    CHECK((vg_x25519_base_ifma_get() != NULL) == ifma);
+    if (ifma) {
+        vg_cpu_force(saved & ~ifma_need);
+        CHECK(vg_x25519_base_ifma_get() == NULL);
+        CHECK(strcmp(vg_x25519_base_active()->name, adx ? "adx" : "portable") == 0);
+        vg_cpu_force(saved & ~VG_CPU_AVX512IFMA);
+        CHECK(vg_x25519_base_ifma_get() == NULL);
+    }
 #else
     CHECK(vg_x25519_base_adx_get() == NULL);
+    CHECK(vg_x25519_base_ifma_get() == NULL);
     CHECK(strcmp(vg_x25519_base_active()->name, "portable") == 0);
 #endif
     vg_cpu_force(0);
     CHECK(vg_x25519_base_adx_get() == NULL);
+    CHECK(vg_x25519_base_ifma_get() == NULL);
     CHECK(strcmp(vg_x25519_base_active()->name, "portable") == 0);
     vg_cpu_force(saved);
     printf("  dispatch: \"%s\"\n", vg_x25519_base_active()->name);
@@ -475,9 +512,17 @@ int main(void)
         fprintf(stderr, "sodium_init failed\n");
         return 2;
     }
+    uint32_t all = vg_cpu_detected();
+    g_mask[g_nimpl] = all;
     g_impl[g_nimpl++] = vg_x25519_base_portable_get();
-    if (vg_x25519_base_adx_get())
+    if (vg_x25519_base_adx_get()) {
+        g_mask[g_nimpl] = all;
         g_impl[g_nimpl++] = vg_x25519_base_adx_get();
+    }
+    if (vg_x25519_base_ifma_get()) {
+        g_mask[g_nimpl] = all;
+        g_impl[g_nimpl++] = vg_x25519_base_ifma_get();
+    }
     printf("  variants:");
     for (int i = 0; i < g_nimpl; i++)
         printf(" %s", g_impl[i]->name);
@@ -485,10 +530,29 @@ int main(void)
     test_recode();
     test_table();
     for (int i = 0; i < g_nimpl; i++) {
+        vg_cpu_force(g_mask[i]);
         test_public_edges(g_impl[i]);
         test_public_random(g_impl[i]);
         test_ed_random(g_impl[i]);
         test_rfc8032(g_impl[i]);
+        vg_cpu_force(all);
+    }
+    /* The ifma variant once more with ADX masked out: its final inversion
+     * then runs on the portable field. */
+    if (vg_x25519_base_ifma_get() && (all & VG_CPU_ADX)) {
+        vg_cpu_force(all & ~(VG_CPU_ADX | VG_CPU_BMI2));
+        const struct vg_x25519_base_impl *im = vg_x25519_base_ifma_get();
+        CHECK(im != NULL);
+        if (im) {
+            printf("  ifma with BMI2/ADX masked out:\n");
+            test_public_edges(im);
+            test_public_random(im);
+            test_ed_random(im);
+            test_rfc8032(im);
+            g_mask[g_nimpl] = all & ~(VG_CPU_ADX | VG_CPU_BMI2);
+            g_impl[g_nimpl++] = im;
+        }
+        vg_cpu_force(all);
     }
     test_cross();
     test_dispatch();

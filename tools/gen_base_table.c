@@ -8,8 +8,9 @@
  *
  * Entry [i][j] is the affine point (j + 1) 16^(2 i) B for i in 0..31 and
  * j in 0..7, in the form (y + x, y - x, 2 d x y) mod p, each coordinate
- * reduced below p; written twice: as five 51-bit limbs (portable field,
- * vg_fe51) and as four 64-bit words (BMI2/ADX field).
+ * reduced below p; written three times: as five 51-bit limbs (portable
+ * field, vg_fe51), as four 64-bit words (BMI2/ADX field), and as five
+ * lane vectors (y - x, y + x, 2 d x y, 0) of 51-bit limbs (AVX-512 IFMA).
  *
  * Specification: RFC 8032 section 5.1 (p = 2^255 - 19,
  * d = -121665 / 121666, B = (x, 4/5) with x even, "positive"), the affine
@@ -19,6 +20,8 @@
  * Simple and slow: the table is public data, made once.
  */
 #include <gmp.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -120,6 +123,20 @@ static void base_point(struct pt *b)
     mpz_clears(u, v, e, t, NULL);
 }
 
+/* The five 51-bit limbs of v (0 <= v < p). */
+static void limbs51(uint64_t out[5], const mpz_t v)
+{
+    mpz_t t, m;
+    mpz_inits(t, m, NULL);
+    mpz_set(t, v);
+    for (int k = 0; k < 5; k++) {
+        mpz_fdiv_r_2exp(m, t, 51);
+        mpz_fdiv_q_2exp(t, t, 51);
+        out[k] = (uint64_t)mpz_get_ui(m);
+    }
+    mpz_clears(t, m, NULL);
+}
+
 /* Limbs of v (0 <= v < p): n limbs of `bits` bits each. */
 static void print_limbs(const mpz_t v, int n, int bits)
 {
@@ -179,7 +196,9 @@ int main(void)
            " * (RFC 8032 section 5.1), affine, as (y + x, y - x, 2 d x y) mod p, each\n"
            " * coordinate fully reduced below p. Define VG_GE25519_TABLE_FE51 for\n"
            " * the radix-2^51 form (five limbs < 2^51) and/or VG_GE25519_TABLE_FE64\n"
-           " * for the four 64-bit words, before including this file.\n"
+           " * for the four 64-bit words, and/or VG_GE25519_TABLE_IFMA for the lane\n"
+           " * form of the AVX-512 IFMA variant (limb k of an entry as the vector\n"
+           " * (y - x, y + x, 2 d x y, 0) of 51-bit limbs), before including it.\n"
            " */\n"
            "#include \"ge25519.h\"\n\n");
     for (int form = 0; form < 2; form++) {
@@ -213,6 +232,36 @@ int main(void)
         }
         printf("};\n#endif\n\n");
     }
+    /* The lane form for the AVX-512 IFMA variant (ge25519_base_ifma.c):
+     * limb k of an entry is one 32-byte vector (y - x, y + x, 2 d x y, 0),
+     * the lane order of its mixed addition, so that a lookup is whole-vector
+     * loads and masks with no shuffling. */
+    printf("#if defined(VG_GE25519_TABLE_IFMA)\n");
+    printf("static const _Alignas(64) uint64_t vg_ge25519_base_table_ifma[32][8][5][4] = {\n");
+    for (int i = 0; i < 32; i++) {
+        printf("    { /* 16^%d B */\n", 2 * i);
+        for (int j = 0; j < 8; j++) {
+            const struct pt *a = &tab[i][j];
+            uint64_t l[3][5];
+            mpz_add(ypx, a->y, a->x);
+            mpz_mod(ypx, ypx, g_p);
+            mpz_sub(ymx, a->y, a->x);
+            mpz_mod(ymx, ymx, g_p);
+            mpz_mul(t2d, a->x, a->y);
+            mpz_mul(t2d, t2d, g_d);
+            mpz_mul_2exp(t2d, t2d, 1);
+            mpz_mod(t2d, t2d, g_p);
+            limbs51(l[0], ymx);
+            limbs51(l[1], ypx);
+            limbs51(l[2], t2d);
+            printf("        {");
+            for (int k = 0; k < 5; k++)
+                printf("{0x%013" PRIx64 "u, 0x%013" PRIx64 "u, 0x%013" PRIx64 "u, 0}%s", l[0][k],
+                       l[1][k], l[2][k], k < 4 ? ",\n         " : "},\n");
+        }
+        printf("    },\n");
+    }
+    printf("};\n#endif\n");
     for (int i = 0; i < 32; i++)
         for (int j = 0; j < 8; j++)
             pt_clear(&tab[i][j]);

@@ -42,7 +42,7 @@ typedef struct {
 } vg_ge64_niels;
 
 struct vg_x25519_base_impl {
-    const char *name; /* "portable", "adx" */
+    const char *name; /* "portable", "adx", "ifma" */
     /* out = the u-coordinate of [clamp(k)]B, i.e. X25519(k, 9) of RFC 7748
      * section 5 (k clamped by decodeScalar25519), canonical encoding.
      * Constant time in k. Any aliasing of out and k. */
@@ -57,7 +57,10 @@ struct vg_x25519_base_impl {
 
 const struct vg_x25519_base_impl *vg_x25519_base_portable_get(void); /* never NULL */
 const struct vg_x25519_base_impl *vg_x25519_base_adx_get(void);      /* NULL without BMI2+ADX */
-/* The dispatch: adx when vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX), else portable. */
+/* NULL without AVX-512F, AVX-512VL and AVX-512 IFMA (ge25519_base_ifma.c);
+ * its final inversion uses the BMI2+ADX field when the CPU has it. */
+const struct vg_x25519_base_impl *vg_x25519_base_ifma_get(void);
+/* The dispatch: ifma when the CPU has it, else adx, else portable. */
 const struct vg_x25519_base_impl *vg_x25519_base_active(void);
 
 /* Signed radix-16 recoding shared by the variants (ge25519_base.c).
