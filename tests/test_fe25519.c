@@ -350,6 +350,27 @@ static void test_fe64(const struct vg_fe64_ops *ops)
         CHECK_MSG(memcmp(s, s2, 32) == 0, "%s tobytes input %d", ops->name, i);
         n += 3;
 
+        /* nsqr: h = f^(2^n) for run lengths the inversion chain uses, 0 (a copy)
+         * and 1; all fixed inputs (the bounds 2^256 - 1, 2^256 - 38, ...), then
+         * a sample of the random ones. Also with h aliasing f. */
+        if (i < FE64_NFIXED + 500 || i % 20 == 0) {
+            static const unsigned runs[] = {0, 1, 2, 3, 5, 10, 20, 50, 100, 254};
+            for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+                mpz_set_ui(b, 1);
+                mpz_mul_2exp(b, b, runs[k]);
+                mpz_powm(e, a, b, g_p);
+                if (k & 1) {
+                    ops->nsqr(h, f, runs[k]);
+                } else {
+                    memcpy(h, f, sizeof h);
+                    ops->nsqr(h, h, runs[k]);
+                }
+                mpz_from_fe64(r, h);
+                CHECK_MSG(congruent(r, e), "%s nsqr %u input %d", ops->name, runs[k], i);
+                n++;
+            }
+        }
+
         if (i < FE64_NFIXED + 2000 || i % 10 == 0) {
             ops->invert(h, f);
             mpz_mod(e, a, g_p);

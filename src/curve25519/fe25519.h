@@ -71,6 +71,8 @@ struct vg_fe64_ops {
     void (*sqr)(uint64_t h[4], const uint64_t f[4]);
     void (*mul121666)(uint64_t h[4], const uint64_t f[4]);
     void (*invert)(uint64_t h[4], const uint64_t f[4]);
+    /* h = f^(2^n): n squarings in a row (n = 0 copies f). n is public. */
+    void (*nsqr)(uint64_t h[4], const uint64_t f[4], unsigned n);
 };
 
 /* NULL unless the build has x86-64 code and the CPU has BMI2 and ADX. */

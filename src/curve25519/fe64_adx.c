@@ -338,11 +338,112 @@ static void fe64_tobytes(uint8_t s[32], const uint64_t f[4])
     vg_wipe(t, sizeof t);
 }
 
-static void fe64_nsqr(uint64_t h[4], const uint64_t f[4], int n)
+/* void fe64_nsqr(uint64_t h[4], const uint64_t f[4], unsigned n);
+ * h = f^(2^n) folded below 2^256 (n = 0 copies f). Input: any value below
+ * 2^256; h may alias f. n is public (the loop count is not secret).
+ * Why: the inversion chain is 254 squarings in runs of up to 100; keeping the
+ * value in registers across a run saves the store and the reload (a
+ * store-to-load forwarding delay) that fe64_sqr pays on every call.
+ * Registers: a0..a3 the value (in and out); r0..r6, t0, t1 scratch; the
+ * 512-bit square is r0..r6 plus a0 (a0 is dead once a0^2 is taken, so it
+ * becomes the top word) and a1 becomes the zero word once a1^2 is taken;
+ * rdx the MULX multiplier; the counter in memory (13 allocatable registers
+ * and rdx, so that the kernel also builds with a frame pointer at -O0). */
+static void fe64_nsqr(uint64_t h[4], const uint64_t f[4], unsigned n)
 {
-    fe64_sqr(h, f);
-    for (int i = 1; i < n; i++)
-        fe64_sqr(h, h);
+    uint64_t a0 = f[0], a1 = f[1], a2 = f[2], a3 = f[3];
+    uint64_t r0, r1, r2, r3, r4, r5, r6, t0, t1;
+    if (n == 0) {
+        h[0] = a0, h[1] = a1, h[2] = a2, h[3] = a3;
+        return;
+    }
+    __asm__ volatile("1:\n\t"
+            "movq %[a0], %%rdx\n\t"
+            "mulxq %[a1], %[r1], %[r2]\n\t" /* a0 a1 at word 1 */
+            "mulxq %[a2], %[t0], %[r3]\n\t" /* a0 a2 at word 2 */
+            "addq %[t0], %[r2]\n\t"
+            "mulxq %[a3], %[t0], %[r4]\n\t" /* a0 a3 at word 3 */
+            "adcq %[t0], %[r3]\n\t"
+            "movq %[a1], %%rdx\n\t"
+            "mulxq %[a3], %[t0], %[r5]\n\t" /* a1 a3 at word 4 */
+            "adcq %[t0], %[r4]\n\t"
+            "movq %[a2], %%rdx\n\t"
+            "mulxq %[a3], %[t0], %[r6]\n\t" /* a2 a3 at word 5 */
+            "adcq %[t0], %[r5]\n\t"
+            /* a0 (a1 2^64 + a2 2^128 + a3 2^192) + a1 a3 2^256 + a2 a3 2^320 < 2^448: */
+            /* the carry into r6 does not overflow it */
+            "adcq $0, %[r6]\n\t"
+            "movq %[a1], %%rdx\n\t"
+            "mulxq %[a2], %[t0], %[t1]\n\t" /* a1 a2 at word 3 */
+            "addq %[t0], %[r3]\n\t"
+            "adcq %[t1], %[r4]\n\t"
+            "adcq $0, %[r5]\n\t"
+            /* all six cross products: sum < 2^448 (as in fe64_sqr), no carry out of r6 */
+            "adcq $0, %[r6]\n\t"
+            /* double (CF chain) and add the squares (OF chain) */
+            "xorl %k[t0], %k[t0]\n\t" /* CF = OF = 0 */
+            "movq %[a0], %%rdx\n\t"
+            "mulxq %%rdx, %[r0], %[t1]\n\t"
+            "adcxq %[r1], %[r1]\n\t"
+            "adoxq %[t1], %[r1]\n\t"
+            "movq %[a1], %%rdx\n\t"
+            "mulxq %%rdx, %[t0], %[t1]\n\t"
+            "adcxq %[r2], %[r2]\n\t"
+            "adoxq %[t0], %[r2]\n\t"
+            "adcxq %[r3], %[r3]\n\t"
+            "adoxq %[t1], %[r3]\n\t"
+            "movq %[a2], %%rdx\n\t"
+            "mulxq %%rdx, %[t0], %[t1]\n\t"
+            "adcxq %[r4], %[r4]\n\t"
+            "adoxq %[t0], %[r4]\n\t"
+            "adcxq %[r5], %[r5]\n\t"
+            "adoxq %[t1], %[r5]\n\t"
+            "movq %[a3], %%rdx\n\t"
+            "mulxq %%rdx, %[t0], %[a0]\n\t" /* a0 := top word r7 */
+            "adcxq %[r6], %[r6]\n\t"
+            "adoxq %[t0], %[r6]\n\t"
+            "movl $0, %k[a1]\n\t" /* a1 := zero word; MOV leaves the flags */
+            /* f^2 < 2^512: the top word takes both carries without overflow */
+            "adcxq %[a1], %[a0]\n\t"
+            "adoxq %[a1], %[a0]\n\t"
+            /* fold: (r0..r3) + 38 (r4, r5, r6, a0), as FE64_REDUCE_512 */
+            "movl $38, %%edx\n\t"
+            "xorl %k[a1], %k[a1]\n\t" /* a1 = 0, CF = OF = 0 */
+            "mulxq %[r4], %[t0], %[t1]\n\t"
+            "adcxq %[t0], %[r0]\n\t"
+            "adoxq %[t1], %[r1]\n\t"
+            "mulxq %[r5], %[t0], %[t1]\n\t"
+            "adcxq %[t0], %[r1]\n\t"
+            "adoxq %[t1], %[r2]\n\t"
+            "mulxq %[r6], %[t0], %[t1]\n\t"
+            "adcxq %[t0], %[r2]\n\t"
+            "adoxq %[t1], %[r3]\n\t"
+            "mulxq %[a0], %[t0], %[r4]\n\t"
+            "adcxq %[t0], %[r3]\n\t"
+            /* lo + 38 hi < 39 * 2^256: the top word r4 ends at most 38, no carry out */
+            "adoxq %[a1], %[r4]\n\t"
+            "adcxq %[a1], %[r4]\n\t"
+            "imulq $38, %[r4], %[r4]\n\t" /* 38 * top <= 1444 */
+            "addq %[r4], %[r0]\n\t"
+            "adcq %[a1], %[r1]\n\t"
+            "adcq %[a1], %[r2]\n\t"
+            "adcq %[a1], %[r3]\n\t"
+            /* sum < 2^256 + 1444: CF is 0 or 1; when it is 1 the wrapped value is */
+            /* below 1444, so r0 + 38 cannot carry */
+            "sbbq %[t0], %[t0]\n\t"
+            "andq $38, %[t0]\n\t"
+            "leaq (%[r0], %[t0]), %[a0]\n\t"
+            "movq %[r1], %[a1]\n\t"
+            "movq %[r2], %[a2]\n\t"
+            "movq %[r3], %[a3]\n\t"
+            "decl %[n]\n\t"
+            "jnz 1b\n\t"
+            : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [r0] "=&r"(r0),
+              [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4), [r5] "=&r"(r5),
+              [r6] "=&r"(r6), [t0] "=&r"(t0), [t1] "=&r"(t1), [n] "+m"(n)
+            :
+            : "rdx", "cc");
+    h[0] = a0, h[1] = a1, h[2] = a2, h[3] = a3;
 }
 
 /* h = f^(p-2) = f^(2^255 - 21) (Fermat): the same fixed chain as
@@ -350,11 +451,11 @@ static void fe64_nsqr(uint64_t h[4], const uint64_t f[4], int n)
 static void fe64_invert(uint64_t h[4], const uint64_t f[4])
 {
     uint64_t t0[4], t1[4], t2[4], t3[4];
-    fe64_sqr(t0, f);         /* 2 */
+    fe64_nsqr(t0, f, 1);     /* 2 */
     fe64_nsqr(t1, t0, 2);    /* 8 */
     fe64_mul(t1, f, t1);     /* 9 */
     fe64_mul(t0, t0, t1);    /* 11 */
-    fe64_sqr(t2, t0);        /* 22 */
+    fe64_nsqr(t2, t0, 1);    /* 22 */
     fe64_mul(t1, t1, t2);    /* 2^5 - 1 */
     fe64_nsqr(t2, t1, 5);
     fe64_mul(t1, t2, t1);    /* 2^10 - 1 */
@@ -383,11 +484,13 @@ static void fe64_add_fn(uint64_t h[4], const uint64_t f[4], const uint64_t g[4])
 static void fe64_sub_fn(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]) { fe64_sub(h, f, g); }
 static void fe64_mul_fn(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]) { fe64_mul(h, f, g); }
 static void fe64_sqr_fn(uint64_t h[4], const uint64_t f[4]) { fe64_sqr(h, f); }
+static void fe64_nsqr_fn(uint64_t h[4], const uint64_t f[4], unsigned n) { fe64_nsqr(h, f, n); }
 static void fe64_mul121666_fn(uint64_t h[4], const uint64_t f[4]) { fe64_mul121666(h, f); }
 
 static const struct vg_fe64_ops g_fe64_adx_ops = {
     "adx",       fe64_frombytes, fe64_tobytes, fe64_add_fn,        fe64_sub_fn,
     fe64_mul_fn, fe64_sqr_fn,    fe64_mul121666_fn, fe64_invert,
+    fe64_nsqr_fn,
 };
 
 const struct vg_fe64_ops *vg_fe64_adx_get(void)
