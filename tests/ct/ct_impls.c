@@ -70,11 +70,10 @@ size_t vg_ct_variants(uint32_t available, struct vg_ct_variant *out, size_t cap)
             for (size_t i = 0; i < sizeof xl / sizeof xl[0]; i++)
                 add(out, cap, &count, VG_CT_X25519, "x25519", xl[i] ? xl[i]->name : NULL, xl[i],
                     s);
-            /* Fixed-base [k]B (X25519 public keys, Ed25519 [a]B).
-             * VG_CT_BASE_IFMA: add vg_x25519_base_ifma_get() here once
-             * ge25519.h declares it. */
+            /* Fixed-base [k]B (X25519 public keys, Ed25519 [a]B). */
             const struct vg_x25519_base_impl *xb[] = {vg_x25519_base_portable_get(),
-                                                      vg_x25519_base_adx_get()};
+                                                      vg_x25519_base_adx_get(),
+                                                      vg_x25519_base_ifma_get()};
             for (size_t i = 0; i < sizeof xb / sizeof xb[0]; i++)
                 add(out, cap, &count, VG_CT_X25519_BASE, "x25519-base", xb[i] ? xb[i]->name : NULL,
                     xb[i], s);
