@@ -33,13 +33,21 @@ typedef struct {
     __m256i v[5];
 } fe4;
 
+/* Always inlined: gcc 12 otherwise keeps fe4_mul and fe4_addsub out of
+ * line, and every call then passes its operands through memory. */
+#if defined(__GNUC__)
+#define FE4_INLINE static inline __attribute__((always_inline))
+#else
+#define FE4_INLINE static inline
+#endif
+
 #define MASK51 ((UINT64_C(1) << 51) - 1)
 
 /* h = (sum r[i] 2^(51 i)) mod-equivalent, one parallel carry round.
  * Precondition: r[i] < 2^64. Postcondition: h T (r[i] >> 51 < 2^13, so
  * h[i] < 2^51 + 2^13 for i >= 1 and h[0] < 2^51 + 19 * 2^13 < 2^51 + 2^18).
  * The carry out of limb 4 has weight 2^255 = 19 mod p. */
-static inline void fe4_carry(fe4 *h, const __m256i r[5])
+FE4_INLINE void fe4_carry(fe4 *h, const __m256i r[5])
 {
     const __m256i m51 = _mm256_set1_epi64x((long long)MASK51);
     const __m256i k19 = _mm256_set1_epi64x(19);
@@ -54,7 +62,7 @@ static inline void fe4_carry(fe4 *h, const __m256i r[5])
 }
 
 /* 4 p in radix 2^51: limb 0 is 4 (2^51 - 19), the others 4 (2^51 - 1). */
-static inline __m256i fe4_4p(int i)
+FE4_INLINE __m256i fe4_4p(int i)
 {
     return _mm256_set1_epi64x(i == 0 ? (long long)((UINT64_C(1) << 53) - 76)
                                      : (long long)((UINT64_C(1) << 53) - 4));
@@ -63,7 +71,7 @@ static inline __m256i fe4_4p(int i)
 /* h = a + (lanes in `neg` ? 4p - b : b), carried.
  * Precondition: a, b limbs < 2^52 (4p limbs are >= 2^53 - 76 > b, so no
  * lane goes negative; sums < 2^54). Postcondition: h T. */
-static inline void fe4_addsub(fe4 *h, const fe4 *a, const fe4 *b, __mmask8 neg)
+FE4_INLINE void fe4_addsub(fe4 *h, const fe4 *a, const fe4 *b, __mmask8 neg)
 {
     __m256i r[5];
     for (int i = 0; i < 5; i++) {
@@ -80,7 +88,7 @@ static inline void fe4_addsub(fe4 *h, const fe4 *a, const fe4 *b, __mmask8 neg)
  * Column sums: L[k], H[k] < 5 * 2^52. Then, folding 2^255 = 19:
  *   r[k] = L[k] + 2 H[k-1] + 19 (L[k+5] + 2 H[k+4])
  *        < 15 * 2^52 + 19 * 15 * 2^52 < 2^61, within 64 bits. */
-static inline void fe4_mul(fe4 *h, const fe4 *a, const fe4 *b)
+FE4_INLINE void fe4_mul(fe4 *h, const fe4 *a, const fe4 *b)
 {
     const __m256i zero = _mm256_setzero_si256();
     __m256i lo[9], hi[9], r[5];
@@ -114,7 +122,7 @@ static inline void fe4_mul(fe4 *h, const fe4 *a, const fe4 *b)
  * x[i] c = lo + 2^52 hi with hi < 2^17; hi has weight 2 * 2^(51(i+1)), and
  * for i = 4, 2 * 2^255 = 38. Sums < 2^52 + 2^52 + 2^18 + 38 * 2^17 < 2^54.
  * Postcondition: h T. */
-static inline void fe4_mulsmall(fe4 *h, const fe4 *base, const fe4 *x, __m256i c)
+FE4_INLINE void fe4_mulsmall(fe4 *h, const fe4 *base, const fe4 *x, __m256i c)
 {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i k38 = _mm256_set1_epi64x(38);
@@ -133,7 +141,7 @@ static inline void fe4_mulsmall(fe4 *h, const fe4 *base, const fe4 *x, __m256i c
  * a ^ ((a ^ b) & mask). Written with plain AND/XOR rather than the
  * VPTERNLOGQ intrinsic (which compilers emit anyway) so that MemorySanitizer
  * propagates the secret through it instead of reporting the intrinsic. */
-static inline void fe4_select(fe4 *h, const fe4 *a, const fe4 *b, __m256i mask)
+FE4_INLINE void fe4_select(fe4 *h, const fe4 *a, const fe4 *b, __m256i mask)
 {
     for (int i = 0; i < 5; i++)
         h->v[i] = _mm256_xor_si256(a->v[i], _mm256_and_si256(_mm256_xor_si256(a->v[i], b->v[i]), mask));
@@ -143,7 +151,7 @@ static inline void fe4_select(fe4 *h, const fe4 *a, const fe4 *b, __m256i mask)
  * Precondition: v T. Then v[0..3] contribute < 2^52 2^153 2 = 2^206 and
  * v[4] < (2^51 + 2^18) 2^204, so the value is < 2^255 + 2^223 < 2^256 and
  * fits; the carries ride in a 128-bit accumulator. */
-static inline void fe4_pack64(uint64_t h[4], const uint64_t v[5])
+FE4_INLINE void fe4_pack64(uint64_t h[4], const uint64_t v[5])
 {
     typedef unsigned __int128 u128;
     u128 acc = (u128)v[0] + ((u128)v[1] << 51); /* bits 0..103 */
