@@ -330,8 +330,8 @@ static void test_api(void)
     CHECK(vg_x25519_adx_get() == NULL);
     vg_cpu_force(saved);
     int adx = vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX);
-    int ifma = vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA);
 #if defined(VG_X86_64)
+    int ifma = vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA);
     /* IFMA is preferred over ADX where both exist (x25519.c). */
     CHECK(strcmp(vg_implementation("x25519"), ifma ? "ifma" : adx ? "adx" : "portable") == 0);
     vg_cpu_force(saved & ~(uint32_t)VG_CPU_AVX512IFMA);
