@@ -39,11 +39,13 @@ int vg_x25519(uint8_t shared[32], const uint8_t secret[32], const uint8_t peer_p
         return VG_ERR_INPUT;
     vg_x25519_active()->scalarmult(shared, secret, peer_public);
     /* RFC 7748 section 6.1: an all-zero result means the peer sent a point of
-     * small order. The OR runs over every byte; only the verdict, which is
-     * the public return value, is branched on. */
+     * small order. The OR runs over every byte and the code is selected by a
+     * mask, so no branch depends on the shared secret here; the verdict itself
+     * is public (the caller branches on it). */
     for (int i = 0; i < 32; i++)
         acc |= shared[i];
-    return vg_ct_mask_nonzero_u64(acc) ? VG_OK : VG_ERR_INPUT;
+    uint64_t is_zero = ~vg_ct_mask_nonzero_u64(acc);
+    return (int)(int32_t)((uint32_t)is_zero & (uint32_t)VG_ERR_INPUT);
 }
 
 /* [k]9 by the fixed-base Edwards path (ge25519_base*.c): a precomputed
