@@ -109,10 +109,7 @@ X25519_VARIANT(adx, vg_x25519_adx_get)
 X25519_VARIANT(ifma, vg_x25519_ifma_get)
 X25519_BASE_VARIANT(portable, vg_x25519_base_portable_get)
 X25519_BASE_VARIANT(adx, vg_x25519_base_adx_get)
-/* VARIANT-SLOT x25519-public-key/ifma: when ge25519.h declares
- * vg_x25519_base_ifma_get, add
- *     X25519_BASE_VARIANT(ifma, vg_x25519_base_ifma_get)
- * here and the matching row below (marked VARIANT-SLOT too). */
+X25519_BASE_VARIANT(ifma, vg_x25519_base_ifma_get)
 
 /* ---- the rows ------------------------------------------------------------ */
 
@@ -160,9 +157,8 @@ static const struct speed_row g_rows[] = {
      vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_portable, NOTE_OSSL_PUBKEY},
     {"x25519-public-key/adx", 32, 32, ours_x25519_base_adx, vg_peer_openssl_x25519_base,
      vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_adx, NOTE_OSSL_PUBKEY},
-    /* VARIANT-SLOT: {"x25519-public-key/ifma", 32, 32, ours_x25519_base_ifma,
-     *   vg_peer_openssl_x25519_base, vg_peer_sodium_x25519_base, NULL, 1,
-     *   present_x25519_base_ifma, NOTE_OSSL_PUBKEY}, */
+    {"x25519-public-key/ifma", 32, 32, ours_x25519_base_ifma, vg_peer_openssl_x25519_base,
+     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_ifma, NOTE_OSSL_PUBKEY},
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 

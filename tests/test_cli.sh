@@ -361,6 +361,12 @@ for r in rows:
 ' "$T/out" "$([ -e /usr/lib/x86_64-linux-gnu/libcrypto.so.3 ] && echo 1)" \
         "$([ -e /usr/lib/x86_64-linux-gnu/libsodium.so.23 ] && echo 1)"
 fi
+# A row per variant the dispatch can run here: the active one has its row.
+for prim in x25519:x25519 x25519-base:x25519-public-key; do
+    impl=$("$V" cpu | awk -v p="${prim%%:*}" '$1 == p { print $2 }')
+    check "speed has a row for the active ${prim%%:*} variant ($impl)" \
+        grep -q "\"operation\": \"${prim#*:}/$impl\"" "$T/out"
+done
 VG_CPU_FEATURES=none "$V" speed x25519 --samples 11 >"$T/out" 2>"$T/err"
 check "speed x25519 with VG_CPU_FEATURES=none: portable rows only" \
     [ "$(grep -c '^x25519' "$T/out"):$(grep -c '/adx\|/ifma' "$T/out")" = 4:0 ]
