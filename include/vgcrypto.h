@@ -60,6 +60,29 @@ VG_API int vg_x25519_public_key(uint8_t public_key[32], const uint8_t secret[32]
  * outputs are zeroed. */
 VG_API int vg_x25519_keypair(uint8_t public_key[32], uint8_t secret[32]);
 
+/* Ed25519, RFC 8032. Secret key = seed || public key, as in libsodium. */
+#define VG_ED25519_SEEDBYTES 32
+#define VG_ED25519_PUBLICKEYBYTES 32
+#define VG_ED25519_SECRETKEYBYTES 64
+#define VG_ED25519_SIGBYTES 64
+/* RFC 8032 5.1.5 from a 32-byte seed. VG_ERR_INPUT for a NULL pointer. */
+VG_API int vg_ed25519_keypair_from_seed(uint8_t public_key[32], uint8_t secret_key[64],
+                                        const uint8_t seed[32]);
+/* A random seed from the OS; on VG_ERR_RANDOM both outputs are zeroed. */
+VG_API int vg_ed25519_keypair(uint8_t public_key[32], uint8_t secret_key[64]);
+/* RFC 8032 5.1.6. msg may be NULL when msg_len is 0. VG_ERR_INPUT for a
+ * NULL pointer (sig zeroed). */
+VG_API int vg_ed25519_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                           const uint8_t secret_key[64]);
+/* RFC 8032 5.1.7, cofactorless: VG_OK or VG_ERR_VERIFY. Rules in
+ * docs/ed25519-verdicts.md. */
+VG_API int vg_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                             const uint8_t public_key[32]);
+/* [8][S]B = [8]R + [8][k]A, same decoding rules; for agreement with batch
+ * verifiers. */
+VG_API int vg_ed25519_verify_cofactored(const uint8_t sig[64], const uint8_t *msg,
+                                        size_t msg_len, const uint8_t public_key[32]);
+
 #ifdef __cplusplus
 }
 #endif

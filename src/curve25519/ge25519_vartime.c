@@ -1,0 +1,407 @@
+/*
+ * Variable-time edwards25519 arithmetic for Ed25519 verification, portable
+ * radix-2^51 field (fe51.c through vg_fe51_get()).
+ *
+ * Specification: RFC 8032 section 5.1 (curve, base point), 5.1.3 (decoding),
+ * 5.1.7 (verification). Formulas: Hisil, Wong, Carter, Dawson, "Twisted
+ * Edwards curves revisited" (2008), section 3 (a = -1): extended
+ * coordinates, the unified addition with a "cached" second operand
+ * (Y + X, Y - X, Z, 2 d T), and doubling, both through the completed form
+ * (E : F : G : H) with x = E/G, y = H/F: X = E F, Y = G H, Z = F G, T = E H.
+ * The addition law is complete on edwards25519 (d is not a square), so
+ * small-order inputs and equal operands need no special case.
+ *
+ * Only public data passes through here; the code branches on it freely.
+ * Bounds (fe25519.h): "tight" limbs <= 2^51 (mul/sqr outputs), "loose"
+ * limbs < 2^54 (what mul/sqr accept); each local add/sub states its bound.
+ */
+#include <string.h>
+
+#include "common.h"
+#include "fe25519.h"
+#include "ge25519_vartime.h"
+
+typedef const struct vg_fe51_ops fe_ops;
+
+/* d = -121665/121666, 2d and sqrt(-1) = 2^((p-1)/4) mod p, radix 2^51
+ * (computed from their definitions in RFC 8032 5.1 and 5.1.3). */
+static const vg_fe51 fe_d = {{0x34dca135978a3, 0x1a8283b156ebd, 0x5e7a26001c029, 0x739c663a03cbb,
+                              0x52036cee2b6ff}};
+static const vg_fe51 fe_d2 = {{0x69b9426b2f159, 0x35050762add7a, 0x3cf44c0038052, 0x6738cc7407977,
+                               0x2406d9dc56dff}};
+static const vg_fe51 fe_sqrtm1 = {{0x61b274a0ea0b0, 0xd5a5fc8f189d, 0x7ef5e9cbd0c60, 0x78595a6804c9e,
+                                   0x2b8324804fc1d}};
+/* B = (x, 4/5) with x even (RFC 8032 5.1), and T = x y. */
+static const vg_ge51_p3 ge_base = {
+    {{0x62d608f25d51a, 0x412a4b4f6592a, 0x75b7171a4b31d, 0x1ff60527118fe, 0x216936d3cd6e5}},
+    {{0x6666666666658, 0x4cccccccccccc, 0x1999999999999, 0x3333333333333, 0x6666666666666}},
+    {{1, 0, 0, 0, 0}},
+    {{0x68ab3a5b7dda3, 0xeea2a5eadbb, 0x2af8df483c27e, 0x332b375274732, 0x67875f0fd78b7}}};
+
+/* ---- field helpers ------------------------------------------------------- */
+
+/* h = f + g, limb-wise; the caller states the bound. */
+static void fe_add(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
+{
+    for (int i = 0; i < 5; i++)
+        h->v[i] = f->v[i] + g->v[i];
+}
+
+/* h = f + 2p - g. Precondition: g limbs <= 2^52 - 38 (the limbs of 2p are
+ * 2^52 - 38, then 2^52 - 2), so no limb wraps; h limbs < f limbs + 2^52. */
+static void fe_sub(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
+{
+    h->v[0] = (f->v[0] + ((UINT64_C(1) << 52) - 38)) - g->v[0];
+    for (int i = 1; i < 5; i++)
+        h->v[i] = (f->v[i] + ((UINT64_C(1) << 52) - 2)) - g->v[i];
+}
+
+/* Carry h to tight form. Precondition: limbs < 2^63. After one pass limbs
+ * 1..4 are < 2^51 and limb 0 < 2^51 + 19 2^12; the second carry out of
+ * limb 0 is at most 1, so limb 1 ends <= 2^51: tight. */
+static void fe_carry(vg_fe51 *h)
+{
+    const uint64_t m = (UINT64_C(1) << 51) - 1;
+    for (int i = 0; i < 4; i++) {
+        h->v[i + 1] += h->v[i] >> 51;
+        h->v[i] &= m;
+    }
+    h->v[0] += 19 * (h->v[4] >> 51);
+    h->v[4] &= m;
+    h->v[1] += h->v[0] >> 51;
+    h->v[0] &= m;
+}
+
+/* 1 when f and g (loose) are equal mod p. */
+static int fe_equal(fe_ops *F, const vg_fe51 *f, const vg_fe51 *g)
+{
+    uint8_t a[32], b[32];
+    F->tobytes(a, f);
+    F->tobytes(b, g);
+    return memcmp(a, b, 32) == 0;
+}
+
+static int fe_is_zero(fe_ops *F, const vg_fe51 *f)
+{
+    static const vg_fe51 zero = {{0, 0, 0, 0, 0}};
+    return fe_equal(F, f, &zero);
+}
+
+/* h = f^(2^n) for n >= 1 (f loose, h tight). */
+static void fe_sqr_n(fe_ops *F, vg_fe51 *h, const vg_fe51 *f, int n)
+{
+    F->sqr(h, f);
+    for (int i = 1; i < n; i++)
+        F->sqr(h, h);
+}
+
+/* h = z^((p-5)/8) = z^(2^252 - 3), the exponent of RFC 8032 5.1.3 step 3.
+ * Chain: z^(2^k - 1) for k = 5, 10, 20, 40, 50, 100, 200, 250, then
+ * two squarings and a multiplication by z. z loose, h tight. */
+static void fe_pow22523(fe_ops *F, vg_fe51 *h, const vg_fe51 *z)
+{
+    vg_fe51 t0, t1, t2;
+    F->sqr(&t0, z);              /* z^2 */
+    fe_sqr_n(F, &t1, &t0, 2);    /* z^8 */
+    F->mul(&t1, z, &t1);         /* z^9 */
+    F->mul(&t0, &t0, &t1);       /* z^11 */
+    F->sqr(&t0, &t0);            /* z^22 */
+    F->mul(&t0, &t1, &t0);       /* z^(2^5 - 1) */
+    fe_sqr_n(F, &t1, &t0, 5);
+    F->mul(&t0, &t1, &t0);       /* z^(2^10 - 1) */
+    fe_sqr_n(F, &t1, &t0, 10);
+    F->mul(&t1, &t1, &t0);       /* z^(2^20 - 1) */
+    fe_sqr_n(F, &t2, &t1, 20);
+    F->mul(&t1, &t2, &t1);       /* z^(2^40 - 1) */
+    fe_sqr_n(F, &t1, &t1, 10);
+    F->mul(&t0, &t1, &t0);       /* z^(2^50 - 1) */
+    fe_sqr_n(F, &t1, &t0, 50);
+    F->mul(&t1, &t1, &t0);       /* z^(2^100 - 1) */
+    fe_sqr_n(F, &t2, &t1, 100);
+    F->mul(&t1, &t2, &t1);       /* z^(2^200 - 1) */
+    fe_sqr_n(F, &t1, &t1, 50);
+    F->mul(&t0, &t1, &t0);       /* z^(2^250 - 1) */
+    fe_sqr_n(F, &t0, &t0, 2);    /* z^(2^252 - 4) */
+    F->mul(h, &t0, z);           /* z^(2^252 - 3) */
+}
+
+/* ---- point formulas ------------------------------------------------------- */
+
+typedef struct {
+    vg_fe51 E, F, G, H; /* completed: x = E/G, y = H/F; loose */
+} ge_p1p1;
+
+typedef struct {
+    vg_fe51 ypx, ymx, z, t2d; /* Y + X (<= 2^52), Y - X (< 2^53), Z, 2 d T (tight) */
+} ge_cached;
+
+static void p1p1_to_p3(fe_ops *F, vg_ge51_p3 *r, const ge_p1p1 *c)
+{
+    F->mul(&r->X, &c->E, &c->F);
+    F->mul(&r->Y, &c->G, &c->H);
+    F->mul(&r->Z, &c->F, &c->G);
+    F->mul(&r->T, &c->E, &c->H);
+}
+
+/* Without T, for a point that is only doubled next (T left stale). */
+static void p1p1_to_p2(fe_ops *F, vg_ge51_p3 *r, const ge_p1p1 *c)
+{
+    F->mul(&r->X, &c->E, &c->F);
+    F->mul(&r->Y, &c->G, &c->H);
+    F->mul(&r->Z, &c->F, &c->G);
+}
+
+/* Precondition: p tight. */
+static void p3_to_cached(fe_ops *F, ge_cached *c, const vg_ge51_p3 *p)
+{
+    fe_add(&c->ypx, &p->Y, &p->X); /* <= 2^52 */
+    fe_sub(&c->ymx, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    c->z = p->Z;
+    F->mul(&c->t2d, &p->T, &fe_d2);
+}
+
+/* c = p + q (neg = 0) or p - q (neg = 1); -(x, y) = (-x, y) swaps Y + X
+ * with Y - X and negates T. A = (Y1 - X1)(Y2 - X2), B = (Y1 + X1)(Y2 + X2),
+ * C = T1 2d T2, D = 2 Z1 Z2; E = B - A, F = D - C, G = D + C, H = B + A.
+ * Precondition: p tight, q as ge_cached. Postcondition: c loose. */
+static void ge_add(fe_ops *F, ge_p1p1 *c, const vg_ge51_p3 *p, const ge_cached *q, int neg)
+{
+    vg_fe51 a, b, cc, d;
+    fe_sub(&a, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    fe_add(&b, &p->Y, &p->X); /* <= 2^52 */
+    F->mul(&a, &a, neg ? &q->ypx : &q->ymx); /* A, tight */
+    F->mul(&b, &b, neg ? &q->ymx : &q->ypx); /* B, tight */
+    F->mul(&cc, &p->T, &q->t2d);              /* C, tight */
+    F->mul(&d, &p->Z, &q->z);
+    fe_add(&d, &d, &d);       /* D <= 2^52 */
+    fe_sub(&c->E, &b, &a);    /* < 2^51 + 2^52 */
+    fe_add(&c->H, &b, &a);    /* <= 2^52 */
+    if (neg) {
+        fe_add(&c->F, &d, &cc); /* <= 2^52 + 2^51 */
+        fe_sub(&c->G, &d, &cc); /* < 2^53 */
+    } else {
+        fe_sub(&c->F, &d, &cc);
+        fe_add(&c->G, &d, &cc);
+    }
+}
+
+/* c = 2 p from X, Y, Z (HWCD 3.3, a = -1): E = 2 X Y, G = Y^2 - X^2,
+ * H = Y^2 + X^2, F = 2 Z^2 - Y^2 + X^2. Precondition: X, Y, Z tight.
+ * Postcondition: c loose. */
+static void ge_dbl(fe_ops *F, ge_p1p1 *c, const vg_ge51_p3 *p)
+{
+    vg_fe51 a, b, zz, s;
+    F->sqr(&a, &p->X);
+    F->sqr(&b, &p->Y);
+    F->sqr(&zz, &p->Z);
+    fe_add(&s, &p->X, &p->Y); /* <= 2^52 */
+    F->sqr(&s, &s);
+    fe_sub(&s, &s, &a);        /* < 2^51 + 2^52 */
+    fe_sub(&c->E, &s, &b);     /* < 2^51 + 2^53 */
+    fe_sub(&c->G, &b, &a);     /* < 2^51 + 2^52 */
+    fe_add(&c->H, &a, &b);     /* <= 2^52 */
+    fe_add(&zz, &zz, &zz);     /* <= 2^52 */
+    fe_add(&zz, &zz, &a);      /* <= 3 2^51 */
+    fe_sub(&c->F, &zz, &b);    /* < 5 2^51 */
+}
+
+static void ge_identity(vg_ge51_p3 *p)
+{
+    memset(p, 0, sizeof *p);
+    p->Y.v[0] = 1;
+    p->Z.v[0] = 1;
+}
+
+/* ---- decoding and encoding (RFC 8032 5.1.3, 5.1.2) ------------------------ */
+
+int vg_ge25519_frombytes_vartime(vg_ge51_p3 *h, const uint8_t s[32])
+{
+    fe_ops *F = vg_fe51_get();
+    static const vg_fe51 one = {{1, 0, 0, 0, 0}};
+    static const vg_fe51 zero = {{0, 0, 0, 0, 0}};
+    vg_fe51 u, v, v3, vxx, t;
+    uint8_t b[32];
+    unsigned sign = s[31] >> 7;
+
+    /* Step 1: y is bits 0..254; reject y >= p. frombytes keeps y mod
+     * 2^255 and tobytes reduces mod p, so the round trip changes the
+     * bytes exactly when y >= p. */
+    F->frombytes(&h->Y, s);
+    F->tobytes(b, &h->Y);
+    b[31] = (uint8_t)(b[31] | (sign << 7));
+    if (memcmp(b, s, 32) != 0)
+        return -1;
+
+    /* Step 2: u = y^2 - 1, v = d y^2 + 1 (both carried to tight). */
+    F->sqr(&u, &h->Y);
+    F->mul(&v, &u, &fe_d);
+    fe_sub(&u, &u, &one);
+    fe_carry(&u);
+    fe_add(&v, &v, &one);
+    fe_carry(&v);
+    /* Step 3: x = u v^3 (u v^7)^((p-5)/8). */
+    F->sqr(&v3, &v);
+    F->mul(&v3, &v3, &v);      /* v^3 */
+    F->sqr(&t, &v3);
+    F->mul(&t, &t, &v);        /* v^7 */
+    F->mul(&t, &t, &u);        /* u v^7 */
+    fe_pow22523(F, &t, &t);
+    F->mul(&t, &t, &v3);
+    F->mul(&h->X, &t, &u);
+    /* Step 3 cases: v x^2 = u: x is a root; v x^2 = -u: x sqrt(-1) is;
+     * otherwise no root: reject. */
+    F->sqr(&vxx, &h->X);
+    F->mul(&vxx, &vxx, &v);
+    if (!fe_equal(F, &vxx, &u)) {
+        fe_sub(&t, &zero, &u); /* -u; u tight */
+        if (!fe_equal(F, &vxx, &t))
+            return -1;
+        F->mul(&h->X, &h->X, &fe_sqrtm1);
+    }
+    /* Step 4: x = 0 with sign bit 1 is rejected; fix the sign of x. */
+    F->tobytes(b, &h->X);
+    if (fe_is_zero(F, &h->X) && sign)
+        return -1;
+    if ((unsigned)(b[0] & 1) != sign) {
+        fe_sub(&h->X, &zero, &h->X); /* X tight */
+        fe_carry(&h->X);
+    }
+    h->Z = one;
+    F->mul(&h->T, &h->X, &h->Y);
+    return 0;
+}
+
+void vg_ge25519_tobytes_vartime(uint8_t s[32], const vg_ge51_p3 *p)
+{
+    fe_ops *F = vg_fe51_get();
+    vg_fe51 zi, x, y;
+    uint8_t xb[32];
+    F->invert(&zi, &p->Z);
+    F->mul(&x, &p->X, &zi);
+    F->mul(&y, &p->Y, &zi);
+    F->tobytes(xb, &x);
+    F->tobytes(s, &y);
+    s[31] = (uint8_t)(s[31] | ((xb[0] & 1) << 7));
+}
+
+/* ---- double-scalar multiplication ----------------------------------------- */
+
+#define VG_WNAF_W 5 /* digits odd in (-16, 16): tables of 8 odd multiples */
+
+/* r[i] for i < 256: the width-5 non-adjacent form of s < 2^253, digits odd
+ * in [-15, 15] or 0, sum r[i] 2^i = s. Walk the bits upward with a carry:
+ * where the running value is odd, take the next 5 bits (plus the carry) as
+ * a digit, signed when it reaches 16, and skip past them. For s < 2^253 no
+ * carry leaves bit 255: a window starting at i >= 249 holds at most
+ * 2^(253 - i) - 1 + 1 <= 15 (odd), so it stays positive. */
+static void ge_wnaf(int8_t r[256], const uint8_t s[32])
+{
+    unsigned carry = 0;
+    memset(r, 0, 256);
+    for (int i = 0; i < 256;) {
+        unsigned bit = (s[i >> 3] >> (i & 7)) & 1;
+        if (bit == carry) { /* running value even here: digit 0 */
+            i++;
+            continue;
+        }
+        unsigned word = carry;
+        for (int j = 0; j < VG_WNAF_W && i + j < 256; j++)
+            word += (unsigned)((s[(i + j) >> 3] >> ((i + j) & 7)) & 1) << j;
+        if (word & (1u << (VG_WNAF_W - 1))) {
+            r[i] = (int8_t)((int)word - (1 << VG_WNAF_W));
+            carry = 1;
+        } else {
+            r[i] = (int8_t)word;
+            carry = 0;
+        }
+        i += VG_WNAF_W;
+    }
+}
+
+/* t[j] = (2 j + 1) p for j < 8, cached. Precondition: p tight. */
+static void ge_odd_multiples(fe_ops *F, ge_cached t[8], const vg_ge51_p3 *p)
+{
+    ge_p1p1 c;
+    vg_ge51_p3 p2, q;
+    ge_cached c2;
+    p3_to_cached(F, &t[0], p);
+    ge_dbl(F, &c, p);
+    p1p1_to_p3(F, &p2, &c);
+    p3_to_cached(F, &c2, &p2);
+    q = *p;
+    for (int j = 1; j < 8; j++) {
+        ge_add(F, &c, &q, &c2, 0);
+        p1p1_to_p3(F, &q, &c);
+        p3_to_cached(F, &t[j], &q);
+    }
+}
+
+void vg_ge25519_double_scalarmult_vartime(vg_ge51_p3 *r, const uint8_t k[32],
+                                          const vg_ge51_p3 *a, const uint8_t s[32])
+{
+    fe_ops *F = vg_fe51_get();
+    int8_t ks[256], ss[256];
+    ge_cached ta[8], tb[8];
+    ge_p1p1 c;
+    int i;
+
+    ge_wnaf(ks, k);
+    ge_wnaf(ss, s);
+    ge_identity(r);
+    for (i = 255; i >= 0 && ks[i] == 0 && ss[i] == 0; i--)
+        ;
+    if (i < 0)
+        return;
+    ge_odd_multiples(F, ta, a);
+    ge_odd_multiples(F, tb, &ge_base);
+    /* r stays a valid (X : Y : Z) through the loop; T is refreshed
+     * (p1p1_to_p3) only before an addition, which needs it. */
+    for (; i >= 0; i--) {
+        ge_dbl(F, &c, r);
+        if (ss[i]) {
+            p1p1_to_p3(F, r, &c);
+            ge_add(F, &c, r, &tb[(ss[i] < 0 ? -ss[i] : ss[i]) / 2], ss[i] < 0);
+        }
+        if (ks[i]) { /* minus [k]A: the opposite sign */
+            p1p1_to_p3(F, r, &c);
+            ge_add(F, &c, r, &ta[(ks[i] < 0 ? -ks[i] : ks[i]) / 2], ks[i] > 0);
+        }
+        if (i > 0)
+            p1p1_to_p2(F, r, &c);
+        else
+            p1p1_to_p3(F, r, &c);
+    }
+}
+
+/* ---- comparisons ------------------------------------------------------------ */
+
+int vg_ge25519_equal_vartime(const vg_ge51_p3 *p, const vg_ge51_p3 *q)
+{
+    fe_ops *F = vg_fe51_get();
+    vg_fe51 l, r;
+    /* X1/Z1 = X2/Z2 and Y1/Z1 = Y2/Z2, cross-multiplied (Z never 0). */
+    F->mul(&l, &p->X, &q->Z);
+    F->mul(&r, &q->X, &p->Z);
+    if (!fe_equal(F, &l, &r))
+        return 0;
+    F->mul(&l, &p->Y, &q->Z);
+    F->mul(&r, &q->Y, &p->Z);
+    return fe_equal(F, &l, &r);
+}
+
+int vg_ge25519_equal_cofactored_vartime(const vg_ge51_p3 *p, const vg_ge51_p3 *q)
+{
+    fe_ops *F = vg_fe51_get();
+    ge_cached qc;
+    ge_p1p1 c;
+    vg_ge51_p3 d;
+    p3_to_cached(F, &qc, q);
+    ge_add(F, &c, p, &qc, 1);
+    for (int j = 0; j < 3; j++) {
+        p1p1_to_p2(F, &d, &c);
+        ge_dbl(F, &c, &d);
+    }
+    p1p1_to_p2(F, &d, &c);
+    /* identity (0 : 1 : 1): X = 0 and Y = Z */
+    return fe_is_zero(F, &d.X) && fe_equal(F, &d.Y, &d.Z);
+}
