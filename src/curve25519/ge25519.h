@@ -21,6 +21,10 @@
  *  - each table lookup reads all 8 entries of its row and selects with
  *    masks (constant time), then negates conditionally.
  *
+ * The AVX-512 IFMA variant (ge25519_base_ifma.c) keeps X, Y, Z, T in the
+ * four lanes of a vector and reads the table in a lane form, (y - x, y + x,
+ * 2 d x y, 0) per limb.
+ *
  * Every variant is a `struct vg_x25519_base_impl`, reachable on its own
  * (`_get`, NULL when the build or the CPU lacks it); vg_x25519_base_active
  * is the dispatch.

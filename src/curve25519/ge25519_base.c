@@ -59,7 +59,8 @@ const struct vg_x25519_base_impl *vg_x25519_base_ifma_get(void) { return NULL; }
 /* Recomputed from the active CPU mask at each call (cheap), so it follows
  * vg_cpu_force in tests. The fastest available first; X25519 public key,
  * median TSC ticks on Zen 4 (KVM), one run alternating with libsodium's
- * crypto_scalarmult_base (71.4k): ifma 15.3k, adx 28.9k, portable 35.3k. */
+ * crypto_scalarmult_base (71.4k), gcc 12: ifma 15.1k (0.21x), adx 27.7k,
+ * portable 35.3k. */
 const struct vg_x25519_base_impl *vg_x25519_base_active(void)
 {
     const struct vg_x25519_base_impl *impl = vg_x25519_base_ifma_get();
