@@ -41,6 +41,8 @@ int vg_cli_cmd_cpu(int argc, char **argv);
 int vg_cli_cmd_hash(int argc, char **argv);
 int vg_cli_cmd_keygen(int argc, char **argv);
 int vg_cli_cmd_x25519(int argc, char **argv);
+int vg_cli_cmd_sign(int argc, char **argv);   /* cmd_sign.c */
+int vg_cli_cmd_verify(int argc, char **argv); /* cmd_sign.c */
 int vg_cli_cmd_speed(int argc, char **argv); /* bench/speed.c */
 
 #endif /* VG_CLI_H */

@@ -7,8 +7,15 @@
  * 0600. If the public key cannot be written, the secret key file just
  * written is removed again, so a failure leaves no half of a pair behind.
  *
- * The algorithms are the rows of g_algs: a later issue adds Ed25519 or
- * ML-KEM-768 with one row (sizes and the library's keypair function).
+ * The algorithms are the rows of g_algs: a later issue adds ML-KEM-768 or
+ * ML-DSA with one row (sizes and the library's keypair function).
+ *
+ * Key formats (the library's, DESIGN.md section 2):
+ *   x25519   secret 32 bytes (the scalar), public 32 bytes (RFC 7748)
+ *   ed25519  secret 64 bytes = seed (32) || public key (32), as libsodium
+ *            stores it; public 32 bytes (RFC 8032 section 5.1.5). The seed
+ *            alone is RFC 8032's "private key"; `sign` checks that the
+ *            second half is the public key of the first (cmd_sign.c).
  */
 #define _XOPEN_SOURCE 700
 
@@ -37,8 +44,14 @@ static int keypair_x25519(uint8_t *public_key, uint8_t *secret_key)
     return vg_x25519_keypair(public_key, secret_key);
 }
 
+static int keypair_ed25519(uint8_t *public_key, uint8_t *secret_key)
+{
+    return vg_ed25519_keypair(public_key, secret_key);
+}
+
 static const struct keygen_alg g_algs[] = {
     {"x25519", VG_X25519_BYTES, VG_X25519_BYTES, keypair_x25519},
+    {"ed25519", VG_ED25519_SECRETKEYBYTES, VG_ED25519_PUBLICKEYBYTES, keypair_ed25519},
 };
 #define N_ALGS (sizeof g_algs / sizeof g_algs[0])
 

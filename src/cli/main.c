@@ -25,11 +25,22 @@ void vg_cli_print_usage(FILE *f)
             "        --length N: output bytes for shake128 (default 32), shake256 (default 64);\n"
             "        -o OUT: write the raw digests to OUT atomically (--hex: the printed lines)\n"
             "  keygen ALG -s SECRET -p PUBLIC [--hex]\n"
-            "        ALG: x25519; writes a fresh secret key to SECRET and its public key\n"
-            "        to PUBLIC (both atomically, mode 0600)\n"
+            "        ALG: x25519 ed25519; writes a fresh secret key to SECRET and its public\n"
+            "        key to PUBLIC (both atomically, mode 0600). Sizes in bytes:\n"
+            "          x25519   secret 32, public 32 (RFC 7748)\n"
+            "          ed25519  secret 64 = seed (32) || public key (32), as in libsodium;\n"
+            "                   public 32 (RFC 8032)\n"
             "  x25519 -s SECRET -p PEER_PUBLIC -o SHARED [--hex]\n"
             "        RFC 7748 shared secret of SECRET and the peer's public key; an all-zero\n"
             "        result (peer key of small order) is rejected and nothing is written\n"
+            "  sign ALG -s SECRET -i MESSAGE -o SIG [--hex]\n"
+            "        ALG: ed25519; signs the whole file MESSAGE (at most 1 GiB, read into\n"
+            "        memory) and writes the 64-byte signature to SIG; a secret key whose\n"
+            "        second half is not the public key of its seed is rejected (exit 1)\n"
+            "  verify ALG -p PUBLIC -i MESSAGE -S SIG [--hex] [--cofactored]\n"
+            "        ALG: ed25519; prints \"OK\" and exits 0 for a valid signature, exits 1\n"
+            "        with one line on stderr for an invalid one; --cofactored checks\n"
+            "        [8][S]B = [8]R + [8][k]A instead of [S]B = R + [k]A (RFC 8032 5.1.7)\n"
             "  speed [NAME...] [--json] [--samples N]\n"
             "        median TSC ticks of our code beside OpenSSL (libcrypto.so.3) and\n"
             "        libsodium (libsodium.so.23), loaded with dlopen when present;\n"
@@ -40,13 +51,16 @@ void vg_cli_print_usage(FILE *f)
             "\n"
             "keys and outputs are files, raw bytes by default; --hex reads and writes\n"
             "lowercase hex (input: either case, optionally one trailing newline);\n"
-            "\"-\" is standard input or output; outputs are replaced atomically\n"
-            "planned: sign verify encaps decaps, keygen ed25519 and ml-kem-768\n"
+            "--hex does not apply to messages, which are always read byte for byte;\n"
+            "\"-\" is standard input (for one input) or output; outputs are replaced\n"
+            "atomically\n"
+            "planned: encaps decaps, keygen ml-kem-768 and ml-dsa\n"
             "exit status: 0 success;\n"
-            "             1 verification failure or rejected input (a key of the wrong\n"
-            "               length or with bad hex, an all-zero X25519 result);\n"
+            "             1 verification failure or rejected input (a key or signature\n"
+            "               of the wrong length or with bad hex, an all-zero X25519\n"
+            "               result, an inconsistent Ed25519 secret key);\n"
             "             2 usage error, unreadable input or unwritable output file,\n"
-            "               random source failure\n"
+            "               a message over 1 GiB, random source failure\n"
             "environment: VG_CPU_FEATURES=none|bmi2,adx,avx2,avx512ifma,sha,... restricts the\n"
             "             CPU features the library may use\n");
 }
@@ -97,12 +111,14 @@ static const struct command g_commands[] = {
     {"hash", vg_cli_cmd_hash},
     {"keygen", vg_cli_cmd_keygen},
     {"x25519", vg_cli_cmd_x25519},
+    {"sign", vg_cli_cmd_sign},
+    {"verify", vg_cli_cmd_verify},
     {"speed", vg_cli_cmd_speed},
     {"cpu", vg_cli_cmd_cpu},
 };
 
 /* Subcommands of DESIGN.md section 4 that later issues add. */
-static const char *const g_planned[] = {"sign", "verify", "encaps", "decaps"};
+static const char *const g_planned[] = {"encaps", "decaps"};
 
 int main(int argc, char **argv)
 {
