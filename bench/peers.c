@@ -61,8 +61,37 @@ static struct {
     uint8_t prepared_for[64];
 } g_ossl_pk;
 
+/* OpenSSL Ed25519 through EVP_PKEY and one-shot EVP_DigestSign /
+ * EVP_DigestVerify (EVP_DigestSignInit(3), EVP_DigestVerifyInit(3),
+ * EVP_PKEY_new_raw_private_key(3)); Ed25519 takes no digest (NULL md). */
+#define OSSL_EVP_PKEY_ED25519 1087 /* NID_ED25519 in <openssl/obj_mac.h> */
+
+static struct {
+    int loaded;
+    EVP_MD_CTX *(*md_ctx_new)(void);
+    void (*md_ctx_free)(EVP_MD_CTX *);
+    int (*sign_init)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *, EVP_PKEY *);
+    int (*sign)(EVP_MD_CTX *, unsigned char *, size_t *, const unsigned char *, size_t);
+    int (*verify_init)(EVP_MD_CTX *, EVP_PKEY_CTX **, const EVP_MD *, ENGINE *, EVP_PKEY *);
+    int (*verify)(EVP_MD_CTX *, const unsigned char *, size_t, const unsigned char *, size_t);
+    /* One context per operation, each reused by every call (Init resets
+     * it). A context that has signed cannot be re-initialised for
+     * verification in OpenSSL 3.0 (EVP_DigestVerify then fails), hence two. */
+    EVP_MD_CTX *sctx, *vctx;
+    /* Key objects prepared for the seed / public key they were made from,
+     * so that a timed call is Init + DigestSign (or DigestVerify) alone. */
+    EVP_PKEY *priv, *pub;
+    uint8_t priv_for[32], pub_for[32];
+} g_ossl_ed;
+
 /* ---- libsodium (libsodium.so.23) ---------------------------------------- */
 static struct {
+    int ed_loaded; /* the crypto_sign_* entry points below */
+    int (*sign_seed_keypair)(unsigned char *, unsigned char *, const unsigned char *);
+    int (*sign_detached)(unsigned char *, unsigned long long *, const unsigned char *,
+                         unsigned long long, const unsigned char *);
+    int (*sign_verify_detached)(const unsigned char *, const unsigned char *, unsigned long long,
+                                const unsigned char *);
     int loaded;
     int (*hash_sha256)(unsigned char *, const unsigned char *, unsigned long long);
     int (*hash_sha512)(unsigned char *, const unsigned char *, unsigned long long);
@@ -108,6 +137,15 @@ static void load_openssl(void)
         !SYM(lib, "EVP_PKEY_derive_set_peer", g_ossl_pk.derive_set_peer) &&
         !SYM(lib, "EVP_PKEY_derive", g_ossl_pk.derive))
         g_ossl_pk.loaded = 1;
+    if (g_ossl_pk.loaded && !SYM(lib, "EVP_MD_CTX_new", g_ossl_ed.md_ctx_new) &&
+        !SYM(lib, "EVP_MD_CTX_free", g_ossl_ed.md_ctx_free) &&
+        !SYM(lib, "EVP_DigestSignInit", g_ossl_ed.sign_init) &&
+        !SYM(lib, "EVP_DigestSign", g_ossl_ed.sign) &&
+        !SYM(lib, "EVP_DigestVerifyInit", g_ossl_ed.verify_init) &&
+        !SYM(lib, "EVP_DigestVerify", g_ossl_ed.verify) &&
+        (g_ossl_ed.sctx = g_ossl_ed.md_ctx_new()) != NULL &&
+        (g_ossl_ed.vctx = g_ossl_ed.md_ctx_new()) != NULL)
+        g_ossl_ed.loaded = 1;
     g_ossl.ctx = g_ossl.ctx_new();
     if (!g_ossl.ctx)
         return;
@@ -132,6 +170,10 @@ static void load_sodium(void)
     if (init() < 0)
         return;
     g_sodium.loaded = 1;
+    if (!SYM(lib, "crypto_sign_seed_keypair", g_sodium.sign_seed_keypair) &&
+        !SYM(lib, "crypto_sign_detached", g_sodium.sign_detached) &&
+        !SYM(lib, "crypto_sign_verify_detached", g_sodium.sign_verify_detached))
+        g_sodium.ed_loaded = 1;
 }
 
 void vg_peers_load(int enable)
@@ -158,8 +200,23 @@ static void ossl_x25519_unprepare(void)
     g_ossl_pk.priv = g_ossl_pk.peer = NULL;
 }
 
+static void ossl_ed_unprepare(void)
+{
+    if (g_ossl_ed.priv)
+        g_ossl_pk.pkey_free(g_ossl_ed.priv);
+    if (g_ossl_ed.pub)
+        g_ossl_pk.pkey_free(g_ossl_ed.pub);
+    g_ossl_ed.priv = g_ossl_ed.pub = NULL;
+}
+
 void vg_peers_release(void)
 {
+    if (g_ossl_ed.loaded) {
+        ossl_ed_unprepare();
+        g_ossl_ed.md_ctx_free(g_ossl_ed.sctx);
+        g_ossl_ed.md_ctx_free(g_ossl_ed.vctx);
+        memset(&g_ossl_ed, 0, sizeof g_ossl_ed);
+    }
     if (g_ossl_pk.loaded) {
         ossl_x25519_unprepare();
         g_ossl_pk.loaded = 0;
@@ -297,4 +354,96 @@ int vg_peer_openssl_x25519_base(uint8_t *out, size_t out_len, const uint8_t *in,
         rc = 0;
     g_ossl_pk.pkey_free(k);
     return rc;
+}
+
+/* ---- Ed25519 ------------------------------------------------------------- */
+
+int vg_peer_sodium_ed25519_keypair(uint8_t *out, size_t out_len, const uint8_t *in,
+                                   size_t in_len)
+{
+    uint8_t sk[64];
+    int rc;
+    if (!g_sodium.ed_loaded || out_len != 32 || in_len != 32)
+        return -1;
+    rc = g_sodium.sign_seed_keypair(out, sk, in) == 0 ? 0 : -1;
+    memset(sk, 0, sizeof sk); /* benchmark data, but keep the habit cheap */
+    return rc;
+}
+
+int vg_peer_sodium_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    unsigned long long n = 0;
+    if (!g_sodium.ed_loaded || out_len != 64 || in_len < 64)
+        return -1;
+    if (g_sodium.sign_detached(out, &n, in + 64, (unsigned long long)(in_len - 64), in) != 0)
+        return -1;
+    return n == 64 ? 0 : -1;
+}
+
+int vg_peer_sodium_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in,
+                                  size_t in_len)
+{
+    if (!g_sodium.ed_loaded || out_len != 1 || in_len < 96)
+        return -1;
+    out[0] = g_sodium.sign_verify_detached(in + 32, in + 96, (unsigned long long)(in_len - 96),
+                                           in) == 0;
+    return 0;
+}
+
+int vg_peer_openssl_ed25519_keypair(uint8_t *out, size_t out_len, const uint8_t *in,
+                                    size_t in_len)
+{
+    size_t n = out_len;
+    int rc = -1;
+    if (!g_ossl_ed.loaded || out_len != 32 || in_len != 32)
+        return -1;
+    /* As for X25519: the public key is computed when the key object is
+     * created from the raw private key (the seed). */
+    EVP_PKEY *k = g_ossl_pk.new_raw_private(OSSL_EVP_PKEY_ED25519, NULL, in, 32);
+    if (!k)
+        return -1;
+    if (g_ossl_pk.get_raw_public(k, out, &n) == 1 && n == 32)
+        rc = 0;
+    g_ossl_pk.pkey_free(k);
+    return rc;
+}
+
+int vg_peer_openssl_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t n = out_len;
+    if (!g_ossl_ed.loaded || out_len != 64 || in_len < 64)
+        return -1;
+    /* The key object for this seed (in[0..31]), made once. */
+    if (!g_ossl_ed.priv || memcmp(g_ossl_ed.priv_for, in, 32) != 0) {
+        if (g_ossl_ed.priv)
+            g_ossl_pk.pkey_free(g_ossl_ed.priv);
+        g_ossl_ed.priv = g_ossl_pk.new_raw_private(OSSL_EVP_PKEY_ED25519, NULL, in, 32);
+        if (!g_ossl_ed.priv)
+            return -1;
+        memcpy(g_ossl_ed.priv_for, in, 32);
+    }
+    if (g_ossl_ed.sign_init(g_ossl_ed.sctx, NULL, NULL, NULL, g_ossl_ed.priv) != 1 ||
+        g_ossl_ed.sign(g_ossl_ed.sctx, out, &n, in + 64, in_len - 64) != 1)
+        return -1;
+    return n == 64 ? 0 : -1;
+}
+
+int vg_peer_openssl_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in,
+                                   size_t in_len)
+{
+    if (!g_ossl_ed.loaded || out_len != 1 || in_len < 96)
+        return -1;
+    if (!g_ossl_ed.pub || memcmp(g_ossl_ed.pub_for, in, 32) != 0) {
+        if (g_ossl_ed.pub)
+            g_ossl_pk.pkey_free(g_ossl_ed.pub);
+        g_ossl_ed.pub = g_ossl_pk.new_raw_public(OSSL_EVP_PKEY_ED25519, NULL, in, 32);
+        if (!g_ossl_ed.pub)
+            return -1;
+        memcpy(g_ossl_ed.pub_for, in, 32);
+    }
+    if (g_ossl_ed.verify_init(g_ossl_ed.vctx, NULL, NULL, NULL, g_ossl_ed.pub) != 1)
+        return -1;
+    /* EVP_DigestVerify: 1 valid, 0 invalid, negative on other errors. */
+    out[0] = g_ossl_ed.verify(g_ossl_ed.vctx, in + 32, 64, in + 96, in_len - 96) == 1;
+    return 0;
 }

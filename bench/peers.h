@@ -58,4 +58,30 @@ int vg_peer_sodium_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size_
 /* crypto_scalarmult_base: in = scalar (32), out = its public key (32). */
 int vg_peer_sodium_x25519_base(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 
+/* Ed25519 (RFC 8032). Inputs of the three operations:
+ *   keypair: in = seed (32), out = public key (32);
+ *   sign:    in = secret key (64, seed || public key) || message, out = the
+ *            signature (64);
+ *   verify:  in = public key (32) || signature (64) || message, out[0] = 1
+ *            when the signature is valid, 0 when not (out_len 1).
+ * libsodium: crypto_sign_seed_keypair, crypto_sign_detached,
+ * crypto_sign_verify_detached.
+ * OpenSSL: keypair = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519) +
+ * EVP_PKEY_get_raw_public_key + EVP_PKEY_free (includes creating the key
+ * object). sign = EVP_DigestSignInit + EVP_DigestSign on a reused
+ * EVP_MD_CTX, with the key object made once per seed (from in[0..31]);
+ * verify = EVP_DigestVerifyInit + EVP_DigestVerify likewise, the key object
+ * made once per public key. Init per message is OpenSSL's normal one-shot
+ * usage (a context signs or verifies once after Init). */
+int vg_peer_openssl_ed25519_keypair(uint8_t *out, size_t out_len, const uint8_t *in,
+                                    size_t in_len);
+int vg_peer_openssl_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_openssl_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in,
+                                   size_t in_len);
+int vg_peer_sodium_ed25519_keypair(uint8_t *out, size_t out_len, const uint8_t *in,
+                                   size_t in_len);
+int vg_peer_sodium_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in,
+                                  size_t in_len);
+
 #endif /* VG_BENCH_PEERS_H */

@@ -6,8 +6,9 @@
  * batches (the TSC advances in steps of ~26 ticks) and the sample divided
  * by the batch; ours and the peers alternate in chunks of a few samples
  * within the same run, after a warm-up, so that clock boost and noise hit
- * every column alike. Before timing, each peer's output is compared with
- * ours on the same input: a difference is reported and the exit code is 1.
+ * every column alike. Before and after timing, each peer's output is
+ * compared with ours on the same input: a difference (or a failing call
+ * after the timing) is reported and the exit code is 1.
  *
  * To add an operation (Ed25519, ML-KEM, ML-DSA), add a row to g_rows: every
  * operation is "out_len bytes from in_len bytes"; a setup function can
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "common.h"
 #include "curve25519/fe25519.h"
 #include "curve25519/ge25519.h"
 #include "curve25519/x25519_ifma.h"
@@ -111,6 +113,61 @@ X25519_BASE_VARIANT(portable, vg_x25519_base_portable_get)
 X25519_BASE_VARIANT(adx, vg_x25519_base_adx_get)
 X25519_BASE_VARIANT(ifma, vg_x25519_base_ifma_get)
 
+/* Ed25519 rows (peers.h gives the layouts): keypair in = seed (32), out =
+ * public key; sign in = secret key (64) || message (64), out = signature;
+ * verify in = public key (32) || signature (64) || message (64), out[0] =
+ * 1 for valid. The message is 64 bytes, a typical hash-and-sign size. */
+#define ED_MSG 64
+static int ours_ed25519_keypair(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    uint8_t sk[VG_ED25519_SECRETKEYBYTES];
+    (void)out_len;
+    (void)in_len;
+    int rc = vg_ed25519_keypair_from_seed(out, sk, in);
+    vg_wipe(sk, sizeof sk);
+    return rc;
+}
+static int ours_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_ed25519_sign(out, in + 64, in_len - 64, in);
+}
+static int ours_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    out[0] = vg_ed25519_verify(in + 32, in + 96, in_len - 96, in) == VG_OK;
+    return 0;
+}
+/* The pseudo-random first 32 bytes become a seed; the secret key derived
+ * from it replaces them (sign) or the public key and a signature of the
+ * message do (verify). Post: 0, and for verify the signature is one we
+ * accept, so that the peers' agreement check compares "valid" verdicts. */
+static int setup_ed25519_sign(uint8_t *in, size_t in_len)
+{
+    uint8_t pk[VG_ED25519_PUBLICKEYBYTES], sk[VG_ED25519_SECRETKEYBYTES];
+    if (in_len < 64 || vg_ed25519_keypair_from_seed(pk, sk, in) != VG_OK)
+        return -1;
+    memcpy(in, sk, sizeof sk);
+    vg_wipe(sk, sizeof sk);
+    return 0;
+}
+static int setup_ed25519_verify(uint8_t *in, size_t in_len)
+{
+    uint8_t pk[VG_ED25519_PUBLICKEYBYTES], sk[VG_ED25519_SECRETKEYBYTES];
+    uint8_t sig[VG_ED25519_SIGBYTES];
+    int rc = -1;
+    if (in_len < 96)
+        return -1;
+    if (vg_ed25519_keypair_from_seed(pk, sk, in) == VG_OK &&
+        vg_ed25519_sign(sig, in + 96, in_len - 96, sk) == VG_OK) {
+        memcpy(in, pk, sizeof pk);
+        memcpy(in + 32, sig, sizeof sig);
+        rc = vg_ed25519_verify(sig, in + 96, in_len - 96, pk) == VG_OK ? 0 : -1;
+    }
+    vg_wipe(sk, sizeof sk);
+    return rc;
+}
+
 /* ---- the rows ------------------------------------------------------------ */
 
 struct speed_row {
@@ -129,6 +186,13 @@ struct speed_row {
 #define NOTE_OSSL_PUBKEY                                                                  \
     "openssl = EVP_PKEY_new_raw_private_key + EVP_PKEY_get_raw_public_key + EVP_PKEY_free " \
     "(includes creating the key object)"
+
+#define NOTE_OSSL_ED_SIGN                                                                 \
+    "openssl = EVP_DigestSignInit + EVP_DigestSign per message (key object made once); "  \
+    "64-byte message"
+#define NOTE_OSSL_ED_VERIFY                                                               \
+    "openssl = EVP_DigestVerifyInit + EVP_DigestVerify per message (key object made "     \
+    "once); 64-byte message"
 
 #define KIB16 16384
 static const struct speed_row g_rows[] = {
@@ -159,6 +223,14 @@ static const struct speed_row g_rows[] = {
      vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_adx, NOTE_OSSL_PUBKEY},
     {"x25519-public-key/ifma", 32, 32, ours_x25519_base_ifma, vg_peer_openssl_x25519_base,
      vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_ifma, NOTE_OSSL_PUBKEY},
+    /* Ed25519 (RFC 8032); signatures are deterministic, so compared byte for
+     * byte; verify compares the verdicts (all "valid", setup_ed25519_verify). */
+    {"ed25519-keypair", 32, 32, ours_ed25519_keypair, vg_peer_openssl_ed25519_keypair,
+     vg_peer_sodium_ed25519_keypair, NULL, 1, NULL, NOTE_OSSL_PUBKEY},
+    {"ed25519-sign", 64 + ED_MSG, 64, ours_ed25519_sign, vg_peer_openssl_ed25519_sign,
+     vg_peer_sodium_ed25519_sign, setup_ed25519_sign, 1, NULL, NOTE_OSSL_ED_SIGN},
+    {"ed25519-verify", 96 + ED_MSG, 1, ours_ed25519_verify, vg_peer_openssl_ed25519_verify,
+     vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1, NULL, NOTE_OSSL_ED_VERIFY},
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 
@@ -277,6 +349,18 @@ static int measure_row(const struct speed_row *row, size_t samples, struct resul
     for (int c = 0; c < N_COLS; c++)
         if (res->avail[c])
             res->median[c] = (double)median_u64(t[c], samples) / (double)batch;
+    /* Agreement again after the timed calls: a peer whose reused context
+     * went stale (an error after the first call) would otherwise be timed
+     * failing fast. The output buffer is cleared so that a call that writes
+     * nothing cannot pass on another column's bytes. */
+    for (int c = 0; c < N_COLS; c++) {
+        if (!res->avail[c])
+            continue;
+        memset(out, 0, row->out_len);
+        if (fn[c](out, row->out_len, in, row->in_len) != 0 ||
+            (row->compare && memcmp(ref, out, row->out_len) != 0))
+            res->mismatch[c] = 1;
+    }
 done:
     rc = 0;
 out:
