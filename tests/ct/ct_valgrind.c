@@ -18,7 +18,12 @@
  * Secrets: hash message bytes and state; X25519 scalars k and peer
  * u-coordinates u (u is often derived from secrets, e.g. an ephemeral key,
  * so it is marked too); fixed-base scalars (X25519 secret keys, Ed25519
- * secret scalars and nonces).
+ * secret scalars and nonces); Ed25519 seeds and secret keys (key generation
+ * and signing, once per fixed-base variant, which the signing path reaches
+ * through vg_x25519_base_active(): the CPU mask is forced per variant); the
+ * inputs of the scalar routines mod L (sc25519.h). Ed25519 messages,
+ * signatures and public keys are public; verification is variable time by
+ * design and runs once on public inputs, unmarked, for coverage only.
  *
  * Variants valgrind 3.19 cannot execute (AVX-512: SIGILL on the EVEX prefix
  * 0x62; SHA-NI: "unhandled instruction bytes 0x0F 0x38 0xCB") are skipped
@@ -34,6 +39,7 @@
 #include "ct_impls.h"
 #include "curve25519/fe25519.h"
 #include "curve25519/ge25519.h"
+#include "curve25519/sc25519.h"
 #include "hash/keccak.h"
 #include "hash/sha2.h"
 #include "vgtest.h"
@@ -349,6 +355,173 @@ static void run_api(void)
            vg_implementation("sha256"), vg_implementation("sha512"), vg_implementation("keccak"));
 }
 
+/* ---- Ed25519 (RFC 8032 section 5.1) ------------------------------------------ */
+
+/* Seeds: generic bytes, all zero, all 0xff. Messages (public): lengths 0
+ * (RFC 8032 7.1 TEST 1 style), 1, 64, and 200 (SHA-512 over more than one
+ * block together with the 32-byte prefix). */
+#define N_ED_SEEDS 3
+static uint8_t g_ed_seed[N_ED_SEEDS][32];
+static const size_t g_ed_msg_lens[] = {0, 1, 64, 200};
+#define N_ED_MSGS (sizeof g_ed_msg_lens / sizeof g_ed_msg_lens[0])
+/* Reference outputs, computed before any secret is marked (portable path). */
+static uint8_t g_ed_ref_pk[N_ED_SEEDS][32], g_ed_ref_sk[N_ED_SEEDS][64];
+static uint8_t g_ed_ref_sig[N_ED_SEEDS][N_ED_MSGS][64];
+
+static void init_ed25519(void)
+{
+    for (int n = 0; n < N_ED_SEEDS; n++)
+        for (int i = 0; i < 32; i++)
+            g_ed_seed[n][i] = (uint8_t)(0x4d * (i + 3) + 0x29 * n + 1);
+    memset(g_ed_seed[1], 0, 32);
+    memset(g_ed_seed[2], 0xff, 32);
+    vg_cpu_force(0); /* portable everything: the reference */
+    for (int n = 0; n < N_ED_SEEDS; n++) {
+        CHECK(vg_ed25519_keypair_from_seed(g_ed_ref_pk[n], g_ed_ref_sk[n], g_ed_seed[n]) == VG_OK);
+        for (size_t m = 0; m < N_ED_MSGS; m++)
+            CHECK(vg_ed25519_sign(g_ed_ref_sig[n][m], g_msg, g_ed_msg_lens[m], g_ed_ref_sk[n]) ==
+                  VG_OK);
+    }
+}
+
+/* Key generation from a secret seed and signing with a secret key, with the
+ * CPU mask forced so that vg_x25519_base_active() is `impl`. The outputs
+ * (public key, signature) are public; they are declassified only to be
+ * compared with the reference. */
+static void run_ed25519(const struct vg_x25519_base_impl *impl, uint32_t mask, const char *label)
+{
+    uint8_t seed[32], pk[32], sk[64], sig[64];
+    char fn[48];
+    vg_cpu_force(mask);
+    if (vg_x25519_base_active() != impl) {
+        CHECK_MSG(0, "ed25519 %s: mask 0x%03x does not select it", label, (unsigned)mask);
+        return;
+    }
+    for (int n = 0; n < N_ED_SEEDS; n++) {
+        memcpy(seed, g_ed_seed[n], 32);
+        VG_CT_SECRET(seed, 32);
+        int rc = vg_ed25519_keypair_from_seed(pk, sk, seed);
+        CHECK(rc == VG_OK); /* a constant: defined unless the routine made it depend on the seed */
+        /* Declassify: the public key is public output, and sk[32..63] is a
+         * copy of it; compared only after the routine has returned. */
+        VG_CT_DECLASSIFY(pk, 32);
+        VG_CT_DECLASSIFY(sk + 32, 32);
+        snprintf(fn, sizeof fn, "keypair_from_seed #%d", n);
+        CHECK_MSG(memcmp(pk, g_ed_ref_pk[n], 32) == 0 && memcmp(sk + 32, g_ed_ref_pk[n], 32) == 0,
+                  "%s %s: public key differs from the portable reference", label, fn);
+        /* Aliasing allowed by the API: seed in secret_key's first half. */
+        memcpy(sk, g_ed_seed[n], 32);
+        VG_CT_SECRET(sk, 32);
+        CHECK(vg_ed25519_keypair_from_seed(pk, sk, sk) == VG_OK);
+        VG_CT_DECLASSIFY(pk, 32); /* public output, as above */
+        CHECK_MSG(memcmp(pk, g_ed_ref_pk[n], 32) == 0, "%s %s alias: public key differs", label,
+                  fn);
+
+        for (size_t m = 0; m < N_ED_MSGS; m++) {
+            /* The whole 64-byte secret key marked, the public-key half too
+             * (stricter than needed: it is public). The message is public. */
+            memcpy(sk, g_ed_ref_sk[n], 64);
+            VG_CT_SECRET(sk, 64);
+            rc = vg_ed25519_sign(sig, g_msg, g_ed_msg_lens[m], sk);
+            CHECK(rc == VG_OK);
+            /* Declassify: the signature is public output (R = [r]B and
+             * S = r + k s mod L are sent to the verifier); a branch or index
+             * on the nonce or the scalar inside vg_ed25519_sign has been
+             * reported by the time this line runs. */
+            VG_CT_DECLASSIFY(sig, 64);
+            snprintf(fn, sizeof fn, "sign #%d len %zu", n, g_ed_msg_lens[m]);
+            CHECK_MSG(memcmp(sig, g_ed_ref_sig[n][m], 64) == 0,
+                      "%s %s: signature differs from the portable reference", label, fn);
+        }
+    }
+    printf("  checked ed25519 keygen+sign via %-10s (mask 0x%03x; %d seeds, %zu messages)\n",
+           impl->name, (unsigned)mask, N_ED_SEEDS, N_ED_MSGS);
+}
+
+/* The largest of a few feature masks (subsets of `runnable`) under which the
+ * dispatch picks `impl`; 0 with *found = 0 when none does. */
+static uint32_t mask_for_base(const struct vg_x25519_base_impl *impl, uint32_t runnable,
+                              int *found)
+{
+    const uint32_t avx512 = NO_VALGRIND_AVX512;
+    const uint32_t cand[] = {runnable, runnable & ~VG_CPU_AVX512IFMA, runnable & ~avx512,
+                             runnable & ~(avx512 | VG_CPU_ADX | VG_CPU_BMI2), 0};
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+        vg_cpu_force(cand[i]);
+        if (vg_x25519_base_active() == impl) {
+            *found = 1;
+            return cand[i];
+        }
+    }
+    *found = 0;
+    return 0;
+}
+
+/* The scalar routines mod L on secret inputs: SHA-512 outputs (nonce r,
+ * challenge k) reduced, S = r + k s, and the canonical check. Edge inputs:
+ * 0, all-ones, L-ish values, generic bytes. */
+static void run_sc25519(void)
+{
+    static const uint8_t l_le[32] = {0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58,
+                                     0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+                                     0,    0,    0,    0,    0,    0,    0,    0,
+                                     0,    0,    0,    0,    0,    0,    0,    0x10};
+    uint8_t in[4][64], x[64], a[32], b[32], c[32], out[32];
+    for (int i = 0; i < 64; i++)
+        in[0][i] = (uint8_t)(0x3b * i + 0x11);
+    memset(in[1], 0, 64);
+    memset(in[2], 0xff, 64);
+    memset(in[3], 0, 64);
+    memcpy(in[3], l_le, 32); /* L */
+    for (int n = 0; n < 4; n++) {
+        memcpy(x, in[n], 64);
+        VG_CT_SECRET(x, 64);
+        vg_sc25519_reduce64(out, x);
+        vg_sc25519_reduce64(x, x); /* aliased */
+        for (int m = 0; m < 4; m++) {
+            memcpy(a, in[n], 32);
+            memcpy(b, in[m], 32);
+            memcpy(c, in[(n + m) & 3] + 32, 32);
+            VG_CT_SECRET(a, 32);
+            VG_CT_SECRET(b, 32);
+            VG_CT_SECRET(c, 32);
+            vg_sc25519_muladd(out, a, b, c);
+            vg_sc25519_muladd(a, a, b, c); /* aliased */
+        }
+        memcpy(a, in[n], 32);
+        VG_CT_SECRET(a, 32);
+        int canon = vg_sc25519_is_canonical(a);
+        /* Declassify the verdict: on the signing side nobody asks it of a
+         * secret, but the routine itself must not branch on its input, which
+         * memcheck has checked by now. */
+        VG_CT_DECLASSIFY(&canon, sizeof canon);
+        /* only the all-zero input is below L (in[0] ends in 0x36, in[3] = L) */
+        CHECK(canon == (n == 1));
+    }
+    printf("  checked sc25519: reduce64, muladd, is_canonical on secret inputs\n");
+}
+
+/* Verification is variable time by design (public inputs only): run it once,
+ * unmarked, so the harness covers the path and would see it crash. */
+static void run_ed25519_verify_public(void)
+{
+    for (int n = 0; n < N_ED_SEEDS; n++)
+        for (size_t m = 0; m < N_ED_MSGS; m++) {
+            CHECK(vg_ed25519_verify(g_ed_ref_sig[n][m], g_msg, g_ed_msg_lens[m], g_ed_ref_pk[n]) ==
+                  VG_OK);
+            CHECK(vg_ed25519_verify_cofactored(g_ed_ref_sig[n][m], g_msg, g_ed_msg_lens[m],
+                                               g_ed_ref_pk[n]) == VG_OK);
+        }
+    /* vg_ed25519_keypair: the seed comes from the OS inside the call and
+     * cannot be marked (as for vg_x25519_keypair): run only. */
+    uint8_t pk[32], sk[64], sig[64];
+    CHECK(vg_ed25519_keypair(pk, sk) == VG_OK);
+    CHECK(vg_ed25519_sign(sig, g_msg, 10, sk) == VG_OK);
+    CHECK(vg_ed25519_verify(sig, g_msg, 10, pk) == VG_OK);
+    printf("  ran ed25519 verify (public inputs, unmarked: variable time by design) and "
+           "vg_ed25519_keypair (run only)\n");
+}
+
 /* ---- leaky control --------------------------------------------------------- */
 
 static volatile unsigned g_sink;
@@ -414,6 +587,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < MAX_LEN; i++)
         g_msg[i] = (uint8_t)(i * 131 + 7);
     init_x25519();
+    init_ed25519();
 
     /* Every variant that any subset of the CPU's features reaches. */
     static struct vg_ct_variant v[VG_CT_MAX_VARIANTS];
@@ -438,5 +612,27 @@ int main(int argc, char **argv)
     vg_cpu_force(runnable);
     run_api();
     run_api_x25519();
+
+    /* Ed25519 keygen and signing once per fixed-base variant valgrind can
+     * run, selected through the dispatch by forcing the CPU mask. */
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].kind != VG_CT_X25519_BASE)
+            continue;
+        char label[48];
+        vg_ct_variant_label(&v[i], label, sizeof label);
+        if (on_valgrind && (v[i].needs & NO_VALGRIND_AVX512)) {
+            printf("  SKIP    ed25519 via %-10s needs AVX-512, which valgrind 3.19 cannot "
+                   "execute (covered by test_dudect)\n", v[i].name);
+            continue;
+        }
+        int found;
+        uint32_t mask = mask_for_base(v[i].impl, runnable, &found);
+        CHECK_MSG(found, "ed25519: no CPU mask selects %s", label);
+        if (found)
+            run_ed25519(v[i].impl, mask, label);
+    }
+    vg_cpu_force(runnable);
+    run_sc25519();
+    run_ed25519_verify_public();
     return vgtest_done("ct_valgrind");
 }
