@@ -3,8 +3,10 @@
 #   label ct       ctest -L ct          valgrind check, its leaky control (these
 #                                       two also carry label "valgrind"), and the
 #                                       short statistical test (10^5 per routine,
-#                                       2*10^4 per X25519 routine: a ladder call
-#                                       costs 45k-110k ticks)
+#                                       2*10^4 per X25519 and Ed25519 routine: a
+#                                       ladder call costs 42k-380k ticks, a
+#                                       signature 18k-40k plus an untimed key
+#                                       generation per random-class input)
 #   label ct-long  ctest -C Long -L ct-long
 #                                       the statistical test at 10^6 per routine;
 #                                       registered for the "Long" test configuration
@@ -13,7 +15,7 @@ include(CheckIncludeFile)
 
 set(VG_CT_SAMPLES 100000 CACHE STRING "dudect measurements per routine, short ct test")
 set(VG_CT_HEAVY_SAMPLES 20000 CACHE STRING
-  "dudect measurements per X25519 routine (ladder, fixed-base), short ct test")
+  "dudect measurements per X25519/Ed25519 routine (ladder, fixed-base, keygen, sign), short ct test")
 set(VG_CT_LONG_SAMPLES 1000000 CACHE STRING "dudect measurements per routine, ct-long test")
 
 # Shared by both harnesses: the list of implementation variants.

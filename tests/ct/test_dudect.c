@@ -6,8 +6,9 @@
  * Usage: test_dudect [SAMPLES] [--heavy SAMPLES] [--only SUBSTRING]
  *   SAMPLES: measurements per routine (default 100000; the ct-long test uses
  *   1000000). --heavy: measurements per routine for the expensive ones (the
- *   X25519 ladders and fixed-base multiplications, 25k-110k ticks per call;
- *   default: SAMPLES), so that the short CI run stays fast. --only: run the
+ *   X25519 ladders and fixed-base multiplications, Ed25519 key generation
+ *   and signing, 15k-380k ticks per call; default: SAMPLES), so that the
+ *   short CI run stays fast. --only: run the
  *   controls and the routines whose name contains SUBSTRING. --u-zero: the
  *   X25519 u rows compare u = 0 with random u (see prep_x25519_u).
  *
@@ -23,6 +24,7 @@
 #include "ct_impls.h"
 #include "curve25519/fe25519.h"
 #include "curve25519/ge25519.h"
+#include "curve25519/sc25519.h"
 #include "dudect.h"
 #include "hash/keccak.h"
 #include "hash/sha2.h"
@@ -192,6 +194,68 @@ static void meas_base_ed(void *ctx, const uint8_t *in)
 static void meas_api_x25519(void *ctx, const uint8_t *in) { (void)ctx; g_sink = vg_x25519(g_out, in, g_xfixed); }
 static void meas_api_x25519_pk(void *ctx, const uint8_t *in) { (void)ctx; g_sink = vg_x25519_public_key(g_out, in); }
 
+/* ---- Ed25519 (RFC 8032 section 5.1) -------------------------------------
+ * Secrets: the seed (key generation) and the secret key seed || pk
+ * (signing). The signing rows run once per fixed-base variant: vg_ed25519_*
+ * reach [a]B through vg_x25519_base_active(), so the driver forces a CPU
+ * mask that selects the variant for the whole row (struct entry .mask).
+ * Sign: class 0 a fixed secret key (from the all-zero seed), class 1 the
+ * secret key of a random seed (made in prepare, untimed, so the public half
+ * matches the seed as in real use); the message is a fixed 64-byte string
+ * in both classes (public). Key generation: class 0 the all-zero seed,
+ * class 1 random seeds. The scalar routines mod L (sc25519.h): all-zero
+ * inputs vs random ones. */
+
+static uint8_t g_ed_sk0[64], g_ed_msg[64];
+
+static void prep_ed25519_sk(void *ctx, int cls, uint8_t *in)
+{
+    (void)ctx;
+    if (cls == 0) {
+        memcpy(in, g_ed_sk0, 64);
+    } else {
+        uint8_t seed[32], pk[32];
+        vg_dudect_randombytes(seed, 32);
+        vg_ed25519_keypair_from_seed(pk, in, seed);
+    }
+}
+
+static void meas_ed25519_sign(void *ctx, const uint8_t *in)
+{
+    (void)ctx;
+    g_sink = vg_ed25519_sign(g_out, g_ed_msg, sizeof g_ed_msg, in);
+}
+
+static void meas_ed25519_keypair(void *ctx, const uint8_t *in)
+{
+    (void)ctx;
+    g_sink = vg_ed25519_keypair_from_seed(g_out, g_out + 32, in);
+}
+
+/* in = x (64 bytes). */
+static void meas_sc_reduce(void *ctx, const uint8_t *in)
+{
+    (void)ctx;
+    vg_sc25519_reduce64(g_out, in);
+}
+
+/* in = a || b || c (96 bytes). */
+static void meas_sc_muladd(void *ctx, const uint8_t *in)
+{
+    (void)ctx;
+    vg_sc25519_muladd(g_out, in, in + 32, in + 64);
+}
+
+/* Class 0 all zero, class 1 random, for any length (up to g_out's). */
+static void prep_zero_random96(void *ctx, int cls, uint8_t *in)
+{
+    (void)ctx;
+    if (cls == 0)
+        memset(in, 0, 96);
+    else
+        vg_dudect_randombytes(in, 96);
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 enum role { ROLE_LEAKY, ROLE_NULL, ROLE_TARGET };
@@ -200,6 +264,8 @@ struct entry {
     struct vg_dudect_routine r;
     enum role role;
     int heavy; /* measured with the --heavy sample count */
+    int has_mask;  /* run with the CPU mask forced to `mask` (else all detected features) */
+    uint32_t mask;
     char label[64];
 };
 
@@ -224,12 +290,42 @@ static void add_len(const char *name, enum role role, void (*prep)(void *, int, 
     e->r.ctx = ctx;
     e->role = role;
     e->heavy = heavy;
+    e->has_mask = 0;
+    e->mask = 0;
 }
 
 static void add(const char *name, enum role role, void (*prep)(void *, int, uint8_t *),
                 void (*meas)(void *, const uint8_t *), void *ctx)
 {
     add_len(name, role, prep, meas, ctx, INPUT_LEN, 0);
+}
+
+/* Ed25519 keygen and sign rows through the dispatch, with a CPU mask (a
+ * subset of the detected features) that makes vg_x25519_base_active()
+ * return `impl`. */
+static void add_ed25519(const void *impl, const char *name)
+{
+    const uint32_t det = vg_cpu_detected();
+    const uint32_t avx512 = VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW |
+                            VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA;
+    const uint32_t cand[] = {det, det & ~VG_CPU_AVX512IFMA, det & ~avx512,
+                             det & ~(avx512 | VG_CPU_ADX | VG_CPU_BMI2), 0};
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
+        vg_cpu_force(cand[i]);
+        if ((const void *)vg_x25519_base_active() != impl)
+            continue;
+        char l2[80];
+        snprintf(l2, sizeof l2, "ed25519/%s sign", name);
+        add_len(l2, ROLE_TARGET, prep_ed25519_sk, meas_ed25519_sign, NULL, 64, 1);
+        g_entries[g_n - 1].has_mask = 1;
+        g_entries[g_n - 1].mask = cand[i];
+        snprintf(l2, sizeof l2, "ed25519/%s keygen", name);
+        add_len(l2, ROLE_TARGET, prep_x25519, meas_ed25519_keypair, NULL, 32, 1);
+        g_entries[g_n - 1].has_mask = 1;
+        g_entries[g_n - 1].mask = cand[i];
+        break;
+    }
+    vg_cpu_force(det);
 }
 
 static void add_variants(void)
@@ -258,6 +354,7 @@ static void add_variants(void)
             add_len(l2, ROLE_TARGET, prep_x25519, meas_base_pk, impl, 32, 1);
             snprintf(l2, sizeof l2, "%s ed", label);
             add_len(l2, ROLE_TARGET, prep_ed25519_scalar, meas_base_ed, impl, 32, 1);
+            add_ed25519(v[i].impl, v[i].name);
             break;
         }
         }
@@ -305,7 +402,16 @@ int main(int argc, char **argv)
     add("control/leaky-memcmp", ROLE_LEAKY, prep_leaky, meas_leaky, NULL);
     add("control/null", ROLE_NULL, prep_null, meas_leaky, NULL);
     add("common/vg_ct_memcmp", ROLE_TARGET, prep_fixed_random, meas_ct_memcmp, NULL);
+    /* Ed25519 fixed inputs: the secret key of the all-zero seed, and a
+     * fixed message (seeded random bytes, the same in both classes). */
+    {
+        uint8_t seed0[32] = {0}, pk0[32];
+        vg_ed25519_keypair_from_seed(pk0, g_ed_sk0, seed0);
+        vg_dudect_randombytes(g_ed_msg, sizeof g_ed_msg);
+    }
     add_variants(); /* leaves every detected feature active */
+    add_len("sc25519/reduce64", ROLE_TARGET, prep_fixed_random, meas_sc_reduce, NULL, 64, 0);
+    add_len("sc25519/muladd", ROLE_TARGET, prep_zero_random96, meas_sc_muladd, NULL, 96, 0);
     add("api/vg_sha256", ROLE_TARGET, prep_fixed_random, meas_api_sha256, NULL);
     add("api/vg_sha512", ROLE_TARGET, prep_fixed_random, meas_api_sha512, NULL);
     add("api/vg_sha3_256", ROLE_TARGET, prep_fixed_random, meas_api_sha3_256, NULL);
@@ -317,7 +423,7 @@ int main(int argc, char **argv)
 
     char feat[96];
     vg_cpu_format(vg_cpu_active(), feat, sizeof feat);
-    printf("test_dudect: %zu measurements per routine (%zu for X25519), threshold |t| < %.1f, "
+    printf("test_dudect: %zu measurements per routine (%zu for X25519/Ed25519), threshold |t| < %.1f, "
            "features %s; api: x25519 %s, x25519-base %s\n",
            samples, heavy, VG_DUDECT_THRESHOLD, feat[0] ? feat : "(none)",
            vg_x25519_active()->name, vg_x25519_base_active()->name);
@@ -329,6 +435,7 @@ int main(int argc, char **argv)
         if (only && e->role == ROLE_TARGET && !strstr(e->label, only))
             continue;
         struct vg_dudect_result res;
+        vg_cpu_force(e->has_mask ? e->mask : vg_cpu_detected());
         if (vg_dudect_run(&e->r, e->heavy ? heavy : samples, 0x5eed0000u + i, &res) != 0) {
             fprintf(stderr, "test_dudect: out of memory\n");
             return 2;
