@@ -2,7 +2,9 @@
 # Tests of the vgcrypto command: test_cli.sh /path/to/vgcrypto
 #
 # Digests are checked against independent tools: coreutils sha256sum and
-# sha512sum, and OpenSSL's `openssl dgst` for SHA-3 and SHAKE (-xoflen).
+# sha512sum, and OpenSSL's `openssl dgst` for SHA-3 and SHAKE (-xoflen);
+# X25519 and Ed25519 against RFC 7748 / RFC 8032 vectors and OpenSSL's
+# `openssl pkey` / `pkeyutl` (Ed25519 with -rawin).
 # Every error path must exit 2 with exactly one line on stderr; -o must write
 # atomically and leave nothing behind on failure. `speed` runs with the peers
 # and without them (VG_SPEED_NO_PEERS=1).
@@ -276,10 +278,211 @@ check "keygen failure leaves no public key" [ ! -e "$T/x/n.pk" ]
 check "x25519 and keygen leave no temporary files" [ "$(ls -A "$T/x" | grep -c '^\.')" = 0 ]
 check "help documents the exit codes" grep -q 'all-zero X25519 result' <("$V" help)
 
+# ---- keygen ed25519, sign, verify (RFC 8032) ----------------------------------
+# Independent reference: OpenSSL's command line with Ed25519 keys in their
+# RFC 8410 DER wrappings (PKCS#8 around the 32-byte seed; SubjectPublicKeyInfo)
+# and `pkeyutl -rawin` (Ed25519 signs the message itself, no digest).
+E_PRIV_DER=302e020100300506032b657004220420
+E_PUB_DER=302a300506032b6570032100
+mkdir "$T/e"
+e_priv_der() { { unhex $E_PRIV_DER; head -c 32 "$1"; } >"$T/e/priv.der"; } # seed = sk[0..31]
+e_pub_der() { { unhex $E_PUB_DER; cat "$1"; } >"$T/e/pub.der"; }
+ossl_ed_pub() { # raw secret key file -> hex public key of its seed
+    e_priv_der "$1"
+    openssl pkey -inform DER -in "$T/e/priv.der" -pubout -outform DER 2>/dev/null | tail -c 32 |
+        od -An -v -tx1 | tr -d ' \n'
+}
+ossl_ed_sign() { # raw secret key file, message file -> hex signature
+    e_priv_der "$1"
+    openssl pkeyutl -sign -rawin -keyform DER -inkey "$T/e/priv.der" -in "$2" 2>/dev/null |
+        od -An -v -tx1 | tr -d ' \n'
+}
+ossl_ed_verify() { # raw public key file, message file, raw signature file -> rc
+    e_pub_der "$1"
+    openssl pkeyutl -verify -rawin -pubin -keyform DER -inkey "$T/e/pub.der" -in "$2" \
+        -sigfile "$3" >/dev/null 2>&1
+}
+ossl_ed_rejects() { ! ossl_ed_verify "$@"; }
+# RFC 8032 section 7.1, TEST 1 (empty message) and TEST 2 (one byte 0x72).
+# The secret key file is seed || public key (64 bytes).
+R1_SEED=9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60
+R1_PK=d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a
+R1_SIG=e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b
+R2_SEED=4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb
+R2_PK=3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c
+R2_SIG=92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00
+: >"$T/e/m1"
+printf '\162' >"$T/e/m2"
+for t in 1 2; do
+    eval "seed=\$R${t}_SEED pk=\$R${t}_PK sig=\$R${t}_SIG"
+    echo $seed$pk >"$T/e/r$t.skh"; echo $pk >"$T/e/r$t.pkh"; echo $sig >"$T/e/r$t.sigh"
+    unhex $seed$pk >"$T/e/r$t.sk"; unhex $pk >"$T/e/r$t.pk"; unhex $sig >"$T/e/r$t.sig"
+    check "reference: openssl public key of RFC 8032 TEST $t" [ "$(ossl_ed_pub "$T/e/r$t.sk")" = $pk ]
+    # `openssl pkeyutl -rawin` (3.0) cannot take an empty message ("could not
+    # allocate 0 bytes for oneshot sign/verify buffer"): TEST 2 only.
+    [ -s "$T/e/m$t" ] && check "reference: openssl signature of RFC 8032 TEST $t" \
+        [ "$(ossl_ed_sign "$T/e/r$t.sk" "$T/e/m$t")" = $sig ]
+    "$V" sign ed25519 --hex -s "$T/e/r$t.skh" -i "$T/e/m$t" -o "$T/e/o"
+    check "RFC 8032 TEST $t: sign --hex gives the RFC signature" [ "$(cat "$T/e/o")" = $sig ]
+    "$V" sign ed25519 -s "$T/e/r$t.sk" -i "$T/e/m$t" -o "$T/e/o"
+    check "RFC 8032 TEST $t: sign raw gives the RFC signature" cmp -s "$T/e/o" "$T/e/r$t.sig"
+    check "RFC 8032 TEST $t: raw signature is 64 bytes" [ "$(stat -c %s "$T/e/o")" = 64 ]
+    got=$("$V" verify ed25519 -p "$T/e/r$t.pk" -i "$T/e/m$t" -S "$T/e/r$t.sig" 2>"$T/err"; echo "rc=$?")
+    check "RFC 8032 TEST $t: verify prints OK, exit 0" [ "$got" = "OK
+rc=0" ]
+    check "RFC 8032 TEST $t: verify silent on stderr" [ ! -s "$T/err" ]
+    got=$("$V" verify ed25519 --hex -p "$T/e/r$t.pkh" -i "$T/e/m$t" -S "$T/e/r$t.sigh"; echo "rc=$?")
+    check "RFC 8032 TEST $t: verify --hex" [ "$got" = "OK
+rc=0" ]
+    got=$("$V" verify ed25519 --cofactored -p "$T/e/r$t.pk" -i "$T/e/m$t" -S "$T/e/r$t.sig"; echo "rc=$?")
+    check "RFC 8032 TEST $t: verify --cofactored" [ "$got" = "OK
+rc=0" ]
+done
+# The portable code through the CLI too.
+got=$(VG_CPU_FEATURES=none "$V" sign ed25519 --hex -s "$T/e/r2.skh" -i "$T/e/m2" -o -)
+check "RFC 8032 TEST 2 with VG_CPU_FEATURES=none" [ "$got" = $R2_SIG ]
+# Standard input: the message, or a key; the signature to standard output.
+got=$("$V" sign ed25519 --hex -s "$T/e/r2.skh" -i - -o - <"$T/e/m2")
+check "sign: message from stdin, signature to stdout" [ "$got" = $R2_SIG ]
+got=$("$V" sign ed25519 --hex -s - -i "$T/e/m2" -o - <"$T/e/r2.skh")
+check "sign: secret key from stdin" [ "$got" = $R2_SIG ]
+got=$("$V" verify ed25519 -p "$T/e/r2.pk" -i - -S "$T/e/r2.sig" <"$T/e/m2")
+check "verify: message from stdin" [ "$got" = OK ]
+got=$("$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2" -S - <"$T/e/r2.sig")
+check "verify: signature from stdin" [ "$got" = OK ]
+
+# keygen -> sign -> verify, against OpenSSL both ways.
+"$V" keygen ed25519 -s "$T/e/k1.sk" -p "$T/e/k1.pk"
+check "keygen ed25519 rc 0" [ $? = 0 ]
+"$V" keygen ed25519 --secret "$T/e/k2.sk" --public="$T/e/k2.pk"
+check "keygen ed25519 sizes (64, 32)" [ "$(stat -c %s "$T/e/k1.sk" "$T/e/k1.pk" | tr '\n' ' ')" = "64 32 " ]
+check "keygen ed25519 secret file mode 0600" [ "$(stat -c %a "$T/e/k1.sk")" = 600 ]
+check "keygen ed25519 gives fresh keys" [ "$(hexof "$T/e/k1.sk")" != "$(hexof "$T/e/k2.sk")" ]
+check "keygen ed25519: secret key = seed || public key" \
+    [ "$(tail -c 32 "$T/e/k1.sk" | od -An -v -tx1 | tr -d ' \n')" = "$(hexof "$T/e/k1.pk")" ]
+check "keygen ed25519 public key = OpenSSL's from the seed" \
+    [ "$(hexof "$T/e/k2.pk")" = "$(ossl_ed_pub "$T/e/k2.sk")" ]
+for m in empty abc r135 big; do
+    "$V" sign ed25519 -s "$T/e/k1.sk" -i "$T/$m" -o "$T/e/s.$m"
+    check "sign $m rc 0" [ $? = 0 ]
+    got=$("$V" verify ed25519 -p "$T/e/k1.pk" -i "$T/$m" -S "$T/e/s.$m"; echo "rc=$?")
+    check "keygen -> sign -> verify ($m)" [ "$got" = "OK
+rc=0" ]
+    [ -s "$T/$m" ] || continue # OpenSSL's pkeyutl -rawin refuses an empty message
+    check "signature of $m = OpenSSL's" [ "$(hexof "$T/e/s.$m")" = "$(ossl_ed_sign "$T/e/k1.sk" "$T/$m")" ]
+    check "OpenSSL verifies our signature of $m" ossl_ed_verify "$T/e/k1.pk" "$T/$m" "$T/e/s.$m"
+done
+check "signature file mode 0600 (as every output)" [ "$(stat -c %a "$T/e/s.abc")" = 600 ]
+# --hex round trip: 128 + 64 hex digits, and the same signature as raw.
+"$V" keygen ed25519 --hex -s "$T/e/h.sk" -p "$T/e/h.pk"
+check "keygen ed25519 --hex: 128 and 64 digits" \
+    [ "$(grep -Ecx '[0-9a-f]{128}' "$T/e/h.sk"):$(grep -Ecx '[0-9a-f]{64}' "$T/e/h.pk")" = 1:1 ]
+check "keygen ed25519 --hex sizes" [ "$(stat -c %s "$T/e/h.sk" "$T/e/h.pk" | tr '\n' ' ')" = "129 65 " ]
+check "keygen ed25519 --hex secret file mode 0600" [ "$(stat -c %a "$T/e/h.sk")" = 600 ]
+"$V" sign ed25519 --hex -s "$T/e/h.sk" -i "$T/big" -o "$T/e/h.sig"
+check "sign --hex: 128 digits" grep -Eqx '[0-9a-f]{128}' "$T/e/h.sig"
+got=$("$V" verify ed25519 --hex -p "$T/e/h.pk" -i "$T/big" -S "$T/e/h.sig"; echo "rc=$?")
+check "--hex keygen -> sign -> verify" [ "$got" = "OK
+rc=0" ]
+unhex "$(cat "$T/e/h.sk")" >"$T/e/h.skr"; unhex "$(cat "$T/e/h.pk")" >"$T/e/h.pkr"
+"$V" sign ed25519 -s "$T/e/h.skr" -i "$T/big" -o "$T/e/h.sigr"
+check "--hex and raw give the same signature" [ "$(cat "$T/e/h.sig")" = "$(hexof "$T/e/h.sigr")" ]
+check "OpenSSL verifies the --hex pair's signature" ossl_ed_verify "$T/e/h.pkr" "$T/big" "$T/e/h.sigr"
+
+# Rejections: exit 1, one line, nothing on stdout.
+flip() { # file byte-offset -> same file with bit 0 of that byte flipped, to stdout
+    local n; n=$(stat -c %s "$1")
+    head -c "$2" "$1"
+    printf '%02x' $(( $(od -An -tu1 -j "$2" -N1 "$1") ^ 1 )) | sed 's/../\\x&/' | xargs -0 printf '%b'
+    tail -c $((n - $2 - 1)) "$1"
+}
+flip "$T/e/m2" 0 >"$T/e/m2x"
+reject_case "verify: flipped message bit" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2x" -S "$T/e/r2.sig"
+reject_case "verify --cofactored: flipped message bit" \
+    "$V" verify ed25519 --cofactored -p "$T/e/r2.pk" -i "$T/e/m2x" -S "$T/e/r2.sig"
+flip "$T/abc" 2 >"$T/e/abcx"
+reject_case "verify: flipped last message bit (keygen key)" \
+    "$V" verify ed25519 -p "$T/e/k1.pk" -i "$T/e/abcx" -S "$T/e/s.abc"
+for off in 0 31 32 40 63; do
+    flip "$T/e/r2.sig" $off >"$T/e/sx"
+    reject_case "verify: signature bit flipped in byte $off" \
+        "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2" -S "$T/e/sx"
+    check "reference: OpenSSL rejects it too ($off)" ossl_ed_rejects "$T/e/r2.pk" "$T/e/m2" "$T/e/sx"
+done
+flip "$T/e/r2.pk" 5 >"$T/e/pkx"
+reject_case "verify: public key bit flipped" "$V" verify ed25519 -p "$T/e/pkx" -i "$T/e/m2" -S "$T/e/r2.sig"
+reject_case "verify: another key's signature" "$V" verify ed25519 -p "$T/e/k2.pk" -i "$T/abc" -S "$T/e/s.abc"
+head -c 63 "$T/e/r2.sig" >"$T/e/sig63"; { cat "$T/e/r2.sig"; printf x; } >"$T/e/sig65"
+head -c 31 "$T/e/r2.pk" >"$T/e/pk31"; { cat "$T/e/r2.pk"; printf x; } >"$T/e/pk33"
+reject_case "verify: 63-byte signature" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2" -S "$T/e/sig63"
+reject_case "verify: 65-byte signature" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2" -S "$T/e/sig65"
+reject_case "verify: 31-byte public key" "$V" verify ed25519 -p "$T/e/pk31" -i "$T/e/m2" -S "$T/e/r2.sig"
+reject_case "verify: 33-byte public key" "$V" verify ed25519 -p "$T/e/pk33" -i "$T/e/m2" -S "$T/e/r2.sig"
+reject_case "verify: raw signature given with --hex" \
+    "$V" verify ed25519 --hex -p "$T/e/r2.pkh" -i "$T/e/m2" -S "$T/e/r2.sig"
+reject_case "verify: hex signature given raw" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2" -S "$T/e/r2.sigh"
+unhex $R2_SEED >"$T/e/seed-only"
+reject_case "sign: 32-byte secret key (the seed alone)" \
+    "$V" sign ed25519 -s "$T/e/seed-only" -i "$T/e/m2" -o "$T/e/z"
+{ cat "$T/e/r2.sk"; printf x; } >"$T/e/sk65"
+reject_case "sign: 65-byte secret key" "$V" sign ed25519 -s "$T/e/sk65" -i "$T/e/m2" -o "$T/e/z"
+# Inconsistent secret key (documented rule: the public half must be the
+# public key of the seed, else exit 1 and nothing written).
+flip "$T/e/r2.sk" 40 >"$T/e/skx"
+reject_case "sign: secret key with an altered public half" \
+    "$V" sign ed25519 -s "$T/e/skx" -i "$T/e/m2" -o "$T/e/z"
+check "inconsistent key: the error line says why" grep -q 'public key of its first half' "$T/err"
+{ head -c 32 "$T/e/r1.sk"; cat "$T/e/r2.pk"; } >"$T/e/skmix"
+reject_case "sign: seed of TEST 1 with the public key of TEST 2" \
+    "$V" sign ed25519 -s "$T/e/skmix" -i "$T/e/m2" -o "$T/e/z"
+flip "$T/e/r2.sk" 3 >"$T/e/skx2"
+reject_case "sign: secret key with an altered seed" \
+    "$V" sign ed25519 -s "$T/e/skx2" -i "$T/e/m2" -o "$T/e/z"
+check "rejected sign writes nothing" [ ! -e "$T/e/z" ]
+cp "$T/e/r1.sig" "$T/e/keep"
+reject_case "rejected sign keeps an existing output" \
+    "$V" sign ed25519 -s "$T/e/skx" -i "$T/e/m2" -o "$T/e/keep"
+check "existing signature untouched" cmp -s "$T/e/keep" "$T/e/r1.sig"
+
+# Usage errors and unreadable files: exit 2, one line.
+error_case "sign: missing secret key file" "$V" sign ed25519 -s "$T/e/nonexistent" -i "$T/e/m2" -o "$T/e/z"
+error_case "sign: missing message file" "$V" sign ed25519 -s "$T/e/r2.sk" -i "$T/e/nonexistent" -o "$T/e/z"
+error_case "sign: message is a directory" "$V" sign ed25519 -s "$T/e/r2.sk" -i "$T/e" -o "$T/e/z"
+error_case "verify: missing public key file" "$V" verify ed25519 -p "$T/e/nonexistent" -i "$T/e/m2" -S "$T/e/r2.sig"
+error_case "verify: missing message file" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/nonexistent" -S "$T/e/r2.sig"
+error_case "verify: missing signature file" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2" -S "$T/e/nonexistent"
+error_case "sign: no algorithm" "$V" sign -s "$T/e/r2.sk" -i "$T/e/m2" -o "$T/e/z"
+error_case "sign: unknown algorithm" "$V" sign rsa -s "$T/e/r2.sk" -i "$T/e/m2" -o "$T/e/z"
+error_case "sign: x25519 is no signature algorithm" "$V" sign x25519 -s "$T/e/r2.sk" -i "$T/e/m2" -o "$T/e/z"
+error_case "sign: missing -o" "$V" sign ed25519 -s "$T/e/r2.sk" -i "$T/e/m2"
+error_case "sign: missing -i" "$V" sign ed25519 -s "$T/e/r2.sk" -o "$T/e/z"
+error_case "sign: missing -s" "$V" sign ed25519 -i "$T/e/m2" -o "$T/e/z"
+error_case "sign: --cofactored is a verify option" \
+    "$V" sign ed25519 --cofactored -s "$T/e/r2.sk" -i "$T/e/m2" -o "$T/e/z"
+error_case "sign: key and message both stdin" "$V" sign ed25519 -s - -i - -o "$T/e/z"
+error_case "sign: output into a missing directory" \
+    "$V" sign ed25519 -s "$T/e/r2.sk" -i "$T/e/m2" -o "$T/e/nodir/z"
+error_case "verify: no algorithm" "$V" verify
+error_case "verify: missing -S" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/m2"
+error_case "verify: -s is not a verify option" "$V" verify ed25519 -s "$T/e/r2.sk" -p "$T/e/r2.pk" -i "$T/e/m2" -S "$T/e/r2.sig"
+error_case "verify: two inputs on stdin" "$V" verify ed25519 -p - -i "$T/e/m2" -S -
+error_case "verify: --cofactored=1" "$V" verify ed25519 --cofactored=1 -p "$T/e/r2.pk" -i "$T/e/m2" -S "$T/e/r2.sig"
+# A message over 1 GiB is refused by its size (a sparse file: nothing read).
+if truncate -s 1073741825 "$T/e/huge" 2>/dev/null; then
+    error_case "sign: message over 1 GiB" "$V" sign ed25519 -s "$T/e/r2.sk" -i "$T/e/huge" -o "$T/e/z"
+    check "over 1 GiB: the error line says so" grep -q 'larger than 1 GiB' "$T/err"
+    error_case "verify: message over 1 GiB" "$V" verify ed25519 -p "$T/e/r2.pk" -i "$T/e/huge" -S "$T/e/r2.sig"
+    rm -f "$T/e/huge"
+fi
+check "sign/verify usage errors write nothing" [ ! -e "$T/e/z" ]
+check "sign and keygen ed25519 leave no temporary files" [ "$(ls -A "$T/e" | grep -c '^\.')" = 0 ]
+check "help documents the Ed25519 secret key format" grep -q 'seed (32) || public key (32)' <("$V" help)
+check "help documents the inconsistent-key rule" grep -q 'not the public key of its seed' <("$V" help)
+
 # ---- usage errors and unreadable inputs: exit 2, one line ----------------
 error_case "no command" "$V"
 error_case "unknown command" "$V" frobnicate
-error_case "planned command" "$V" sign
+error_case "planned command" "$V" encaps
 error_case "bad global option" "$V" --frob
 error_case "hash without algorithm" "$V" hash
 error_case "hash option before algorithm" "$V" hash --hex
@@ -367,6 +570,27 @@ for prim in x25519:x25519 x25519-base:x25519-public-key; do
     check "speed has a row for the active ${prim%%:*} variant ($impl)" \
         grep -q "\"operation\": \"${prim#*:}/$impl\"" "$T/out"
 done
+"$V" speed ed25519 --json --samples 21 >"$T/out" 2>"$T/err"
+check "speed ed25519 --json rc 0 (peers agree)" [ $? = 0 ]
+check "speed ed25519 --json silent on stderr" [ ! -s "$T/err" ]
+if command -v python3 >/dev/null; then
+    check "speed ed25519 --json has the three ed25519 rows" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+names = [r["operation"] for r in rows]
+assert names[:3] == ["ed25519-keypair", "ed25519-sign", "ed25519-verify"], names
+assert all(n.startswith("ed25519") for n in names), names
+for r in rows:
+    assert r["ours"] > 0, r
+    if sys.argv[2] == "1":
+        assert r["openssl"] > 0 and r["ours_openssl"] > 0, r
+    if sys.argv[3] == "1":
+        assert r["libsodium"] > 0 and r["ours_libsodium"] > 0, r
+' "$T/out" "$([ -e /usr/lib/x86_64-linux-gnu/libcrypto.so.3 ] && echo 1)" \
+        "$([ -e /usr/lib/x86_64-linux-gnu/libsodium.so.23 ] && echo 1)"
+else
+    check "speed ed25519 --json has three rows" [ "$(grep -c '"operation": "ed25519' "$T/out")" = 3 ]
+fi
 VG_CPU_FEATURES=none "$V" speed x25519 --samples 11 >"$T/out" 2>"$T/err"
 check "speed x25519 with VG_CPU_FEATURES=none: portable rows only" \
     [ "$(grep -c '^x25519' "$T/out"):$(grep -c '/adx\|/ifma' "$T/out")" = 4:0 ]
@@ -376,6 +600,8 @@ check "speed without peers: header" grep -q 'openssl: not loaded; libsodium: not
 check "speed without peers: sha3 row" grep -Eq '^sha3-256-16k +[0-9.]+ +- +- +- +-$' "$T/out"
 check "speed without peers: x25519 row, ours only" grep -Eq '^x25519 +[0-9.]+ +- +- +- +-$' "$T/out"
 check "speed without peers: all rows" [ "$(grep -c -- '-16k\|-64 ' "$T/out")" = 8 ]
+check "speed without peers: ed25519 rows, ours only" \
+    [ "$(grep -Ec '^ed25519-(keypair|sign|verify) +[0-9.]+ +- +- +- +-$' "$T/out")" = 3 ]
 "$V" speed shake --samples 21 >"$T/out" 2>"$T/err"
 check "speed prefix filter" [ "$(grep -c '^shake' "$T/out"):$(grep -c '^sha' "$T/out")" = 2:2 ]
 
