@@ -83,6 +83,62 @@ VG_API int vg_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t m
 VG_API int vg_ed25519_verify_cofactored(const uint8_t sig[64], const uint8_t *msg,
                                         size_t msg_len, const uint8_t public_key[32]);
 
+/* ML-KEM, FIPS 203. pk = encapsulation key ek, sk = decapsulation key dk
+ * (dk_pke || ek || H(ek) || z), ct = ciphertext, ss = shared secret K.
+ * NULL pointers give VG_ERR_INPUT. On failure the secret outputs (and ct)
+ * are zeroed. */
+#define VG_MLKEM512_PUBLICKEYBYTES 800
+#define VG_MLKEM512_SECRETKEYBYTES 1632
+#define VG_MLKEM512_CIPHERTEXTBYTES 768
+#define VG_MLKEM768_PUBLICKEYBYTES 1184
+#define VG_MLKEM768_SECRETKEYBYTES 2400
+#define VG_MLKEM768_CIPHERTEXTBYTES 1088
+#define VG_MLKEM1024_PUBLICKEYBYTES 1568
+#define VG_MLKEM1024_SECRETKEYBYTES 3168
+#define VG_MLKEM1024_CIPHERTEXTBYTES 1568
+#define VG_MLKEM_SHAREDSECRETBYTES 32
+#define VG_MLKEM_KEYGENSEEDBYTES 64 /* d || z */
+#define VG_MLKEM_ENCAPSSEEDBYTES 32 /* m */
+/* ML-KEM-512. keypair_derand: ML-KEM.KeyGen_internal(d, z), seed = d || z.
+ * encaps: VG_ERR_INPUT when pk fails the FIPS 203 7.2 modulus check.
+ * decaps: VG_ERR_INPUT when sk fails the FIPS 203 7.3 hash check; otherwise
+ * VG_OK, with implicit rejection of a bad ciphertext.
+ * keypair/encaps: VG_ERR_RANDOM when the OS random source fails. */
+VG_API int vg_mlkem512_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[64]);
+VG_API int vg_mlkem512_keypair(uint8_t *pk, uint8_t *sk);
+VG_API int vg_mlkem512_encaps_derand(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
+                                     const uint8_t m[32]);
+VG_API int vg_mlkem512_encaps(uint8_t *ct, uint8_t ss[32], const uint8_t *pk);
+VG_API int vg_mlkem512_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk);
+VG_API int vg_mlkem512_check_public_key(const uint8_t *pk); /* 7.2: VG_OK or VG_ERR_INPUT */
+VG_API int vg_mlkem512_check_secret_key(const uint8_t *sk); /* 7.3: VG_OK or VG_ERR_INPUT */
+/* ML-KEM-768. keypair_derand: ML-KEM.KeyGen_internal(d, z), seed = d || z.
+ * encaps: VG_ERR_INPUT when pk fails the FIPS 203 7.2 modulus check.
+ * decaps: VG_ERR_INPUT when sk fails the FIPS 203 7.3 hash check; otherwise
+ * VG_OK, with implicit rejection of a bad ciphertext.
+ * keypair/encaps: VG_ERR_RANDOM when the OS random source fails. */
+VG_API int vg_mlkem768_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[64]);
+VG_API int vg_mlkem768_keypair(uint8_t *pk, uint8_t *sk);
+VG_API int vg_mlkem768_encaps_derand(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
+                                     const uint8_t m[32]);
+VG_API int vg_mlkem768_encaps(uint8_t *ct, uint8_t ss[32], const uint8_t *pk);
+VG_API int vg_mlkem768_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk);
+VG_API int vg_mlkem768_check_public_key(const uint8_t *pk); /* 7.2: VG_OK or VG_ERR_INPUT */
+VG_API int vg_mlkem768_check_secret_key(const uint8_t *sk); /* 7.3: VG_OK or VG_ERR_INPUT */
+/* ML-KEM-1024. keypair_derand: ML-KEM.KeyGen_internal(d, z), seed = d || z.
+ * encaps: VG_ERR_INPUT when pk fails the FIPS 203 7.2 modulus check.
+ * decaps: VG_ERR_INPUT when sk fails the FIPS 203 7.3 hash check; otherwise
+ * VG_OK, with implicit rejection of a bad ciphertext.
+ * keypair/encaps: VG_ERR_RANDOM when the OS random source fails. */
+VG_API int vg_mlkem1024_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[64]);
+VG_API int vg_mlkem1024_keypair(uint8_t *pk, uint8_t *sk);
+VG_API int vg_mlkem1024_encaps_derand(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
+                                     const uint8_t m[32]);
+VG_API int vg_mlkem1024_encaps(uint8_t *ct, uint8_t ss[32], const uint8_t *pk);
+VG_API int vg_mlkem1024_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk);
+VG_API int vg_mlkem1024_check_public_key(const uint8_t *pk); /* 7.2: VG_OK or VG_ERR_INPUT */
+VG_API int vg_mlkem1024_check_secret_key(const uint8_t *sk); /* 7.3: VG_OK or VG_ERR_INPUT */
+
 #ifdef __cplusplus
 }
 #endif

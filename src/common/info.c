@@ -6,6 +6,7 @@
 #include "../curve25519/ge25519.h"
 #include "../hash/keccak.h"
 #include "../hash/sha2.h"
+#include "../mlkem/poly.h"
 #include "common.h"
 #include "vg_config.h"
 
@@ -40,5 +41,8 @@ const char *vg_implementation(const char *primitive)
      * name reported is the verifier's. */
     if (strcmp(primitive, "ed25519") == 0)
         return "portable";
+    /* ML-KEM: the backend chosen in src/mlkem/poly.c (portable only so far). */
+    if (strcmp(primitive, "mlkem") == 0)
+        return vg_mlkem_active()->name;
     return NULL;
 }

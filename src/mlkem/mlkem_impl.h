@@ -1,0 +1,352 @@
+/*
+ * ML-KEM (FIPS 203) for one parameter set, chosen at compile time: the file
+ * that includes this one defines VG_MLKEM_K (2, 3 or 4) first. Everything
+ * depending on k lives here, once; the k-independent arithmetic is in
+ * poly.c behind the backend interface of poly.h.
+ *
+ * Naming follows FIPS 203: ek = encapsulation (public) key, dk =
+ * decapsulation (secret) key, K-PKE the inner public-key encryption.
+ */
+#include "common.h"
+#include "poly.h"
+
+#if !defined(VG_MLKEM_K)
+#error "define VG_MLKEM_K before including mlkem_impl.h"
+#elif VG_MLKEM_K == 2
+#define VG_MLKEM_ETA1 3
+#define VG_MLKEM_DU 10
+#define VG_MLKEM_DV 4
+#define VG_MLKEM_API(name) vg_mlkem512_##name
+#elif VG_MLKEM_K == 3
+#define VG_MLKEM_ETA1 2
+#define VG_MLKEM_DU 10
+#define VG_MLKEM_DV 4
+#define VG_MLKEM_API(name) vg_mlkem768_##name
+#elif VG_MLKEM_K == 4
+#define VG_MLKEM_ETA1 2
+#define VG_MLKEM_DU 11
+#define VG_MLKEM_DV 5
+#define VG_MLKEM_API(name) vg_mlkem1024_##name
+#else
+#error "VG_MLKEM_K must be 2, 3 or 4"
+#endif
+
+#define K VG_MLKEM_K
+#define VG_MLKEM_ETA2 2
+#define POLYVECBYTES (K * VG_MLKEM_POLYBYTES)
+#define EK_BYTES (POLYVECBYTES + VG_MLKEM_SYMBYTES)             /* FIPS 203 Table 3 */
+#define DK_BYTES (2 * POLYVECBYTES + 3 * VG_MLKEM_SYMBYTES)     /* dk_pke||ek||H(ek)||z */
+#define CT_U_BYTES (K * 32 * VG_MLKEM_DU)
+#define CT_BYTES (CT_U_BYTES + 32 * VG_MLKEM_DV)
+
+/* The public sizes must agree with the ones derived from the parameters. */
+#if K == 2
+_Static_assert(EK_BYTES == VG_MLKEM512_PUBLICKEYBYTES, "ek size");
+_Static_assert(DK_BYTES == VG_MLKEM512_SECRETKEYBYTES, "dk size");
+_Static_assert(CT_BYTES == VG_MLKEM512_CIPHERTEXTBYTES, "ct size");
+#elif K == 3
+_Static_assert(EK_BYTES == VG_MLKEM768_PUBLICKEYBYTES, "ek size");
+_Static_assert(DK_BYTES == VG_MLKEM768_SECRETKEYBYTES, "dk size");
+_Static_assert(CT_BYTES == VG_MLKEM768_CIPHERTEXTBYTES, "ct size");
+#else
+_Static_assert(EK_BYTES == VG_MLKEM1024_PUBLICKEYBYTES, "ek size");
+_Static_assert(DK_BYTES == VG_MLKEM1024_SECRETKEYBYTES, "dk size");
+_Static_assert(CT_BYTES == VG_MLKEM1024_CIPHERTEXTBYTES, "ct size");
+#endif
+
+/* Row i of A-hat (transposed = 0) or of A-hat^T (transposed = 1).
+ * A-hat[i][j] = SampleNTT(rho || j || i) (FIPS 203 Algorithm 13 line 6).
+ * Post: 0 <= coefficients < q. */
+static void vg_mlkem_gen_row(vg_mlkem_poly row[K], const uint8_t rho[VG_MLKEM_SYMBYTES],
+                             unsigned i, int transposed)
+{
+    for (unsigned j = 0; j < K; j++) {
+        if (transposed)
+            vg_mlkem_poly_uniform(&row[j], rho, (uint8_t)i, (uint8_t)j);
+        else
+            vg_mlkem_poly_uniform(&row[j], rho, (uint8_t)j, (uint8_t)i);
+    }
+}
+
+/* K-PKE.KeyGen from the 32-byte seed d: writes ek (EK_BYTES) and dk_pke
+ * (POLYVECBYTES). Specification: FIPS 203, Algorithm 13. */
+static void vg_mlkem_pke_keygen(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTES],
+                                const uint8_t d[VG_MLKEM_SYMBYTES])
+{
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
+    struct {
+        uint8_t in[VG_MLKEM_SYMBYTES + 1];
+        uint8_t rho_sigma[2 * VG_MLKEM_SYMBYTES];
+        vg_mlkem_poly s[K], e[K], a[K], t;
+    } ws;
+    const uint8_t *rho = ws.rho_sigma, *sigma = ws.rho_sigma + VG_MLKEM_SYMBYTES;
+    uint8_t nonce = 0;
+
+    /* (rho, sigma) = G(d || k): the domain separation by k (line 1). */
+    memcpy(ws.in, d, VG_MLKEM_SYMBYTES);
+    ws.in[VG_MLKEM_SYMBYTES] = (uint8_t)K;
+    vg_sha3_512(ws.rho_sigma, ws.in, sizeof ws.in);
+
+    for (unsigned i = 0; i < K; i++)
+        vg_mlkem_poly_getnoise(&ws.s[i], sigma, nonce++, VG_MLKEM_ETA1);
+    for (unsigned i = 0; i < K; i++)
+        vg_mlkem_poly_getnoise(&ws.e[i], sigma, nonce++, VG_MLKEM_ETA1);
+    for (unsigned i = 0; i < K; i++) {
+        be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
+        be->ntt(&ws.e[i]);
+    }
+    for (unsigned i = 0; i < K; i++) {
+        /* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (line 18).
+         * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
+         * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
+        vg_mlkem_gen_row(ws.a, rho, i, 0);
+        be->basemul_acc(&ws.t, ws.a, ws.s, K);
+        vg_mlkem_poly_tomont(&ws.t);
+        vg_mlkem_poly_add(&ws.t, &ws.t, &ws.e[i]);
+        vg_mlkem_poly_reduce(&ws.t);
+        vg_mlkem_poly_tobytes(ek + i * VG_MLKEM_POLYBYTES, &ws.t);
+        vg_mlkem_poly_tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &ws.s[i]);
+    }
+    memcpy(ek + POLYVECBYTES, rho, VG_MLKEM_SYMBYTES);
+    vg_wipe(&ws, sizeof ws);
+}
+
+/* K-PKE.Encrypt(ek, m, r): ek must have passed the modulus check or come
+ * from a dk that passed the hash check (coefficients < 4096 either way, as
+ * basemul_acc needs). Specification: FIPS 203, Algorithm 14. */
+static void vg_mlkem_pke_encrypt(uint8_t ct[CT_BYTES], const uint8_t ek[EK_BYTES],
+                                 const uint8_t m[VG_MLKEM_SYMBYTES],
+                                 const uint8_t r[VG_MLKEM_SYMBYTES])
+{
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
+    struct {
+        vg_mlkem_poly t[K], y[K], a[K], u, e, v, mu;
+    } ws;
+    const uint8_t *rho = ek + POLYVECBYTES;
+
+    for (unsigned i = 0; i < K; i++)
+        vg_mlkem_poly_frombytes(&ws.t[i], ek + i * VG_MLKEM_POLYBYTES);
+    for (unsigned i = 0; i < K; i++) {
+        vg_mlkem_poly_getnoise(&ws.y[i], r, (uint8_t)i, VG_MLKEM_ETA1); /* N = 0..k-1 */
+        be->ntt(&ws.y[i]);
+    }
+    for (unsigned i = 0; i < K; i++) {
+        /* u[i] = NTT^-1(sum_j A-hat^T[i][j] o y-hat[j]) + e1[i] (line 19):
+         * |invntt| < q, |e1| <= 2, so the Barrett input is < q + 2. */
+        vg_mlkem_gen_row(ws.a, rho, i, 1);
+        be->basemul_acc(&ws.u, ws.a, ws.y, K);
+        be->invntt_tomont(&ws.u);
+        vg_mlkem_poly_getnoise(&ws.e, r, (uint8_t)(K + i), VG_MLKEM_ETA2); /* e1[i] */
+        vg_mlkem_poly_add(&ws.u, &ws.u, &ws.e);
+        vg_mlkem_poly_reduce(&ws.u);
+        vg_mlkem_poly_compress(ct + i * 32 * VG_MLKEM_DU, &ws.u, VG_MLKEM_DU);
+    }
+    /* v = NTT^-1(t-hat^T o y-hat) + e2 + Decompress_1(m) (lines 20-21):
+     * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. */
+    be->basemul_acc(&ws.v, ws.t, ws.y, K);
+    be->invntt_tomont(&ws.v);
+    vg_mlkem_poly_getnoise(&ws.e, r, (uint8_t)(2 * K), VG_MLKEM_ETA2);
+    vg_mlkem_poly_frommsg(&ws.mu, m);
+    vg_mlkem_poly_add(&ws.v, &ws.v, &ws.e);
+    vg_mlkem_poly_add(&ws.v, &ws.v, &ws.mu);
+    vg_mlkem_poly_reduce(&ws.v);
+    vg_mlkem_poly_compress(ct + CT_U_BYTES, &ws.v, VG_MLKEM_DV);
+    vg_wipe(&ws, sizeof ws);
+}
+
+/* K-PKE.Decrypt(dk_pke, c). Specification: FIPS 203, Algorithm 15. */
+static void vg_mlkem_pke_decrypt(uint8_t m[VG_MLKEM_SYMBYTES], const uint8_t ct[CT_BYTES],
+                                 const uint8_t dk_pke[POLYVECBYTES])
+{
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
+    struct {
+        vg_mlkem_poly u[K], s[K], w, v;
+    } ws;
+
+    for (unsigned i = 0; i < K; i++) {
+        vg_mlkem_poly_decompress(&ws.u[i], ct + i * 32 * VG_MLKEM_DU, VG_MLKEM_DU); /* < q */
+        be->ntt(&ws.u[i]);
+        vg_mlkem_poly_frombytes(&ws.s[i], dk_pke + i * VG_MLKEM_POLYBYTES); /* < 4096 */
+    }
+    vg_mlkem_poly_decompress(&ws.v, ct + CT_U_BYTES, VG_MLKEM_DV);
+    /* w = v' - NTT^-1(s-hat^T o NTT(u')) (line 6): |v' - w| < 2q. */
+    be->basemul_acc(&ws.w, ws.s, ws.u, K);
+    be->invntt_tomont(&ws.w);
+    vg_mlkem_poly_sub(&ws.w, &ws.v, &ws.w);
+    vg_mlkem_poly_reduce(&ws.w);
+    vg_mlkem_poly_tomsg(m, &ws.w);
+    vg_wipe(&ws, sizeof ws);
+}
+
+/* FIPS 203 7.2 modulus check: ByteEncode_12(ByteDecode_12(ek)) == ek, i.e.
+ * every 12-bit value is < q. Public data: timing may depend on it. */
+static int vg_mlkem_ek_ok(const uint8_t ek[EK_BYTES])
+{
+    vg_mlkem_poly t;
+    unsigned bad = 0;
+    for (unsigned i = 0; i < K; i++) {
+        vg_mlkem_poly_frombytes(&t, ek + i * VG_MLKEM_POLYBYTES);
+        for (unsigned j = 0; j < VG_MLKEM_N; j++)
+            bad |= (unsigned)(t.coeffs[j] >= VG_MLKEM_Q);
+    }
+    return bad == 0;
+}
+
+/* FIPS 203 7.3 hash check: H(dk[384k : 768k + 32]) == dk[768k + 32 : 768k + 64].
+ * Both sides are public (ek and its hash), so a plain comparison would do;
+ * the constant-time one costs nothing here. */
+static int vg_mlkem_dk_ok(const uint8_t dk[DK_BYTES])
+{
+    uint8_t h[32];
+    vg_sha3_256(h, dk + POLYVECBYTES, EK_BYTES);
+    return vg_ct_memcmp(h, dk + POLYVECBYTES + EK_BYTES, 32) == 0;
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+int VG_MLKEM_API(check_public_key)(const uint8_t *pk)
+{
+    if (!pk)
+        return VG_ERR_INPUT;
+    return vg_mlkem_ek_ok(pk) ? VG_OK : VG_ERR_INPUT;
+}
+
+int VG_MLKEM_API(check_secret_key)(const uint8_t *sk)
+{
+    if (!sk)
+        return VG_ERR_INPUT;
+    return vg_mlkem_dk_ok(sk) ? VG_OK : VG_ERR_INPUT;
+}
+
+/* ML-KEM.KeyGen_internal(d, z), seed = d || z.
+ * Specification: FIPS 203, Algorithm 16. */
+int VG_MLKEM_API(keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t seed[64])
+{
+    if (!pk || !sk || !seed) {
+        if (pk)
+            memset(pk, 0, EK_BYTES);
+        if (sk)
+            vg_wipe(sk, DK_BYTES);
+        return VG_ERR_INPUT;
+    }
+    /* dk = dk_pke || ek || H(ek) || z (line 3). */
+    vg_mlkem_pke_keygen(pk, sk, seed);
+    memcpy(sk + POLYVECBYTES, pk, EK_BYTES);
+    vg_sha3_256(sk + POLYVECBYTES + EK_BYTES, pk, EK_BYTES);
+    memcpy(sk + DK_BYTES - VG_MLKEM_SYMBYTES, seed + VG_MLKEM_SYMBYTES, VG_MLKEM_SYMBYTES);
+    return VG_OK;
+}
+
+/* ML-KEM.KeyGen: d and z from the OS (FIPS 203 Algorithm 19). */
+int VG_MLKEM_API(keypair)(uint8_t *pk, uint8_t *sk)
+{
+    uint8_t seed[64];
+    int ret;
+    if (!pk || !sk) {
+        ret = VG_MLKEM_API(keypair_derand)(pk, sk, NULL);
+        goto out;
+    }
+    if (vg_randombytes(seed, sizeof seed) != VG_OK) {
+        memset(pk, 0, EK_BYTES);
+        vg_wipe(sk, DK_BYTES);
+        ret = VG_ERR_RANDOM;
+        goto out;
+    }
+    ret = VG_MLKEM_API(keypair_derand)(pk, sk, seed);
+out:
+    vg_wipe(seed, sizeof seed);
+    return ret;
+}
+
+/* ML-KEM.Encaps_internal(ek, m) after the 7.2 input check.
+ * Specification: FIPS 203, Algorithms 17 and 20 (input checking, 7.2). */
+int VG_MLKEM_API(encaps_derand)(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
+                                const uint8_t m[32])
+{
+    struct {
+        uint8_t in[2 * VG_MLKEM_SYMBYTES];   /* m || H(ek) */
+        uint8_t kr[2 * VG_MLKEM_SYMBYTES];   /* K || r */
+    } ws;
+    int ret = VG_OK;
+    if (!ct || !ss || !pk || !m || !vg_mlkem_ek_ok(pk)) {
+        if (ct)
+            memset(ct, 0, CT_BYTES);
+        if (ss)
+            vg_wipe(ss, 32);
+        return VG_ERR_INPUT;
+    }
+    memcpy(ws.in, m, VG_MLKEM_SYMBYTES);
+    vg_sha3_256(ws.in + VG_MLKEM_SYMBYTES, pk, EK_BYTES);
+    vg_sha3_512(ws.kr, ws.in, sizeof ws.in); /* (K, r) = G(m || H(ek)) */
+    vg_mlkem_pke_encrypt(ct, pk, m, ws.kr + VG_MLKEM_SYMBYTES);
+    memcpy(ss, ws.kr, VG_MLKEM_SHAREDSECRETBYTES);
+    vg_wipe(&ws, sizeof ws);
+    return ret;
+}
+
+/* ML-KEM.Encaps: m from the OS (FIPS 203 Algorithm 20). */
+int VG_MLKEM_API(encaps)(uint8_t *ct, uint8_t ss[32], const uint8_t *pk)
+{
+    uint8_t m[VG_MLKEM_SYMBYTES];
+    int ret;
+    if (!ct || !ss || !pk || !vg_mlkem_ek_ok(pk)) {
+        ret = VG_MLKEM_API(encaps_derand)(ct, ss, pk, NULL); /* zeroes, VG_ERR_INPUT */
+        goto out;
+    }
+    if (vg_randombytes(m, sizeof m) != VG_OK) {
+        memset(ct, 0, CT_BYTES);
+        vg_wipe(ss, 32);
+        ret = VG_ERR_RANDOM;
+        goto out;
+    }
+    ret = VG_MLKEM_API(encaps_derand)(ct, ss, pk, m);
+out:
+    vg_wipe(m, sizeof m);
+    return ret;
+}
+
+/* ML-KEM.Decaps after the 7.3 hash check, with implicit rejection.
+ * Specification: FIPS 203, Algorithms 18 and 21. */
+int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
+{
+    struct {
+        uint8_t in[2 * VG_MLKEM_SYMBYTES]; /* m' || h */
+        uint8_t kr[2 * VG_MLKEM_SYMBYTES]; /* K' || r' */
+        uint8_t kbar[VG_MLKEM_SYMBYTES];
+        uint8_t ct2[CT_BYTES];
+    } ws;
+    vg_keccak_ctx ctx;
+    const uint8_t *dk_pke = sk, *ek = sk + POLYVECBYTES;
+    const uint8_t *h = ek + EK_BYTES, *z = h + VG_MLKEM_SYMBYTES;
+    if (!ss || !ct || !sk || !vg_mlkem_dk_ok(sk)) {
+        if (ss)
+            vg_wipe(ss, 32);
+        return VG_ERR_INPUT;
+    }
+    vg_mlkem_pke_decrypt(ws.in, ct, dk_pke);
+    memcpy(ws.in + VG_MLKEM_SYMBYTES, h, VG_MLKEM_SYMBYTES);
+    vg_sha3_512(ws.kr, ws.in, sizeof ws.in); /* (K', r') = G(m' || h) */
+    /* K-bar = J(z || c) = SHAKE256(z || c, 32) (line 8). */
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, z, VG_MLKEM_SYMBYTES);
+    vg_keccak_absorb(&ctx, ct, CT_BYTES);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, ws.kbar, sizeof ws.kbar);
+    vg_mlkem_pke_encrypt(ws.ct2, ek, ws.in, ws.kr + VG_MLKEM_SYMBYTES);
+
+    /* Lines 10-11: if c != c' then K' = K-bar, without a branch: diff is
+     * 0 or -1 (vg_ct_memcmp), widened into a byte mask behind a barrier. */
+    uint8_t mask = (uint8_t)vg_barrier_u32((uint32_t)vg_ct_memcmp(ct, ws.ct2, CT_BYTES));
+    for (unsigned i = 0; i < VG_MLKEM_SHAREDSECRETBYTES; i++)
+        ss[i] = (uint8_t)(ws.kr[i] ^ (mask & (ws.kr[i] ^ ws.kbar[i])));
+    vg_wipe(&ws, sizeof ws);
+    vg_wipe(&ctx, sizeof ctx);
+    return VG_OK;
+}
+
+#undef K
+#undef POLYVECBYTES
+#undef EK_BYTES
+#undef DK_BYTES
+#undef CT_U_BYTES
+#undef CT_BYTES

@@ -1,0 +1,319 @@
+/*
+ * ML-KEM (FIPS 203): portable polynomial arithmetic, shared by the three
+ * parameter sets, and the portable backend (NTT, base multiplication,
+ * rejection sampling). Bounds reasoning sits beside each step; the common
+ * conventions are in poly.h.
+ */
+#include "poly.h"
+
+#include "common.h"
+
+/* zetas[i] = 17^BitRev7(i) * R mod q, centred (|z| <= q/2), for i = 0..127:
+ * the twiddle factors of FIPS 203 Algorithms 9-10 and, for i >= 64, the
+ * gamma of Algorithm 11 (gamma_{2j} = zetas[64 + j], gamma_{2j+1} = -that).
+ * Computed with pow(17, bitrev7(i), q) * 2^16 mod q; zetas[0] is unused. */
+static const int16_t vg_mlkem_zetas[128] = {
+    -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,   962,
+    -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,  -681,  1017,
+    732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,  -1293, 1491,  -282,
+    -1544, 516,   -8,    -320,  -666,  -1618, -1162, 126,   1469,  -853,  -90,   -271,  830,
+    107,   -1421, -247,  -951,  -398,  961,   -1508, -725,  448,   -1065, 677,   -1275, -1103,
+    430,   555,   843,   -1251, 871,   1550,  105,   422,   587,   177,   -235,  -291,  -460,
+    1574,  1653,  -246,  778,   1159,  -147,  -777,  1483,  -602,  1119,  -1590, 644,   -872,
+    349,   418,   329,   -156,  -75,   817,   1097,  603,   610,   1322,  -1285, -1465, 384,
+    -1215, -136,  1218,  -1335, -874,  220,   -1187, -1659, -1185, -1530, -1278, 794,   -1510,
+    -854,  -870,  478,   -108,  -308,  996,   991,   958,   -1460, 1522,  1628,
+};
+
+/* ---- portable backend ------------------------------------------------- */
+
+/* Pre: |a| < q. Post: |a| <= q/2.
+ * Specification: FIPS 203, Algorithm 9. */
+static void vg_mlkem_ntt_portable(vg_mlkem_poly *p)
+{
+    int16_t *a = p->coeffs;
+    unsigned k = 1;
+    /* Each of the 7 layers adds at most q to the bound (|fqmul| < q), so
+     * coefficients stay below q + 7q = 8q = 26632 < 2^15, and the fqmul
+     * inputs satisfy |zeta * a| <= (q/2) * 8q < q 2^15. */
+    for (unsigned len = 128; len >= 2; len >>= 1) {
+        for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
+            int16_t zeta = vg_mlkem_zetas[k++];
+            for (unsigned j = start; j < start + len; j++) {
+                int16_t t = vg_mlkem_fqmul(zeta, a[j + len]);
+                a[j + len] = (int16_t)(a[j] - t);
+                a[j] = (int16_t)(a[j] + t);
+            }
+        }
+    }
+    for (unsigned j = 0; j < VG_MLKEM_N; j++)
+        a[j] = vg_mlkem_barrett_reduce(a[j]);
+}
+
+/* Pre: |a| < q. Post: |a| < q; result R * NTT^-1(a).
+ * Specification: FIPS 203, Algorithm 10. */
+static void vg_mlkem_invntt_portable(vg_mlkem_poly *p)
+{
+    int16_t *a = p->coeffs;
+    unsigned k = 127;
+    /* Every layer keeps |a| < q: sums are < 2q and Barrett-reduced to q/2,
+     * differences are < 2q and go through fqmul (|zeta * d| < q^2 < q 2^15),
+     * which returns < q. */
+    for (unsigned len = 2; len <= 128; len <<= 1) {
+        for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
+            int16_t zeta = vg_mlkem_zetas[k--];
+            for (unsigned j = start; j < start + len; j++) {
+                int16_t t = a[j];
+                a[j] = vg_mlkem_barrett_reduce((int16_t)(t + a[j + len]));
+                a[j + len] = vg_mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
+            }
+        }
+    }
+    /* 1441 = R^2 / 128 mod q: undoes the factor 128 of the unnormalised
+     * transform and leaves one factor R (fqmul removes one of the two). */
+    for (unsigned j = 0; j < VG_MLKEM_N; j++)
+        a[j] = vg_mlkem_fqmul(a[j], 1441);
+}
+
+/* Pre: k <= 4, |a| < 4096, |b| <= q/2 + 1. Post: |r| <= q/2.
+ * Specification: FIPS 203, Algorithms 11 and 12. */
+static void vg_mlkem_basemul_acc_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a,
+                                          const vg_mlkem_poly *b, unsigned k)
+{
+    for (unsigned i = 0; i < VG_MLKEM_N / 4; i++) {
+        int16_t zeta = vg_mlkem_zetas[64 + i];
+        int32_t c[4] = {0, 0, 0, 0};
+        for (unsigned v = 0; v < k; v++) {
+            const int16_t *x = &a[v].coeffs[4 * i], *y = &b[v].coeffs[4 * i];
+            /* |x * y| < 4096 * 1666 < q 2^15, so each fqmul is < q; the
+             * second-level fqmul has |(<q) * zeta| < q^2/2. Each term is then
+             * < 2q, and k <= 4 terms sum to < 8q: no int32 concern, and the
+             * sum fits int16 for the Barrett step. */
+            c[0] += vg_mlkem_fqmul(vg_mlkem_fqmul(x[1], y[1]), zeta) + vg_mlkem_fqmul(x[0], y[0]);
+            c[1] += vg_mlkem_fqmul(x[0], y[1]) + vg_mlkem_fqmul(x[1], y[0]);
+            c[2] += vg_mlkem_fqmul(vg_mlkem_fqmul(x[3], y[3]), (int16_t)-zeta) +
+                    vg_mlkem_fqmul(x[2], y[2]);
+            c[3] += vg_mlkem_fqmul(x[2], y[3]) + vg_mlkem_fqmul(x[3], y[2]);
+        }
+        for (unsigned j = 0; j < 4; j++)
+            r->coeffs[4 * i + j] = vg_mlkem_barrett_reduce((int16_t)c[j]);
+    }
+}
+
+/* Post: 0 <= r[i] < q. Public data only (variable time by design).
+ * Specification: FIPS 203, Algorithm 7, lines 5-13. */
+static unsigned vg_mlkem_rej_uniform_portable(int16_t *r, unsigned len, const uint8_t *buf,
+                                              size_t buflen)
+{
+    unsigned ctr = 0;
+    for (size_t pos = 0; ctr < len && pos + 3 <= buflen; pos += 3) {
+        uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
+        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+        if (d1 < VG_MLKEM_Q)
+            r[ctr++] = (int16_t)d1;
+        if (d2 < VG_MLKEM_Q && ctr < len)
+            r[ctr++] = (int16_t)d2;
+    }
+    return ctr;
+}
+
+static const struct vg_mlkem_backend vg_mlkem_portable = {
+    "portable",
+    vg_mlkem_ntt_portable,
+    vg_mlkem_invntt_portable,
+    vg_mlkem_basemul_acc_portable,
+    vg_mlkem_rej_uniform_portable,
+};
+
+const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
+
+/* The one dispatch point for ML-KEM. Only the portable backend exists for
+ * now; an AVX2 backend would be chosen here with vg_cpu_has(VG_CPU_AVX2). */
+const struct vg_mlkem_backend *vg_mlkem_active(void) { return &vg_mlkem_portable; }
+
+/* ---- coefficientwise helpers ------------------------------------------- */
+
+void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
+{
+    for (unsigned i = 0; i < VG_MLKEM_N; i++)
+        r->coeffs[i] = (int16_t)(a->coeffs[i] + b->coeffs[i]);
+}
+
+void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
+{
+    for (unsigned i = 0; i < VG_MLKEM_N; i++)
+        r->coeffs[i] = (int16_t)(a->coeffs[i] - b->coeffs[i]);
+}
+
+void vg_mlkem_poly_reduce(vg_mlkem_poly *r)
+{
+    for (unsigned i = 0; i < VG_MLKEM_N; i++)
+        r->coeffs[i] = vg_mlkem_barrett_reduce(r->coeffs[i]);
+}
+
+void vg_mlkem_poly_tomont(vg_mlkem_poly *r)
+{
+    /* 1353 = R^2 mod q; |a * 1353| < 2^15 * 1353 < q 2^15. */
+    for (unsigned i = 0; i < VG_MLKEM_N; i++)
+        r->coeffs[i] = vg_mlkem_fqmul(r->coeffs[i], 1353);
+}
+
+/* ---- byte encodings ---------------------------------------------------- */
+
+void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
+{
+    for (unsigned i = 0; i < VG_MLKEM_N / 2; i++) {
+        uint16_t t0 = (uint16_t)vg_mlkem_caddq(a->coeffs[2 * i]);
+        uint16_t t1 = (uint16_t)vg_mlkem_caddq(a->coeffs[2 * i + 1]);
+        r[3 * i] = (uint8_t)t0;
+        r[3 * i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
+        r[3 * i + 2] = (uint8_t)(t1 >> 4);
+    }
+}
+
+void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES])
+{
+    for (unsigned i = 0; i < VG_MLKEM_N / 2; i++) {
+        r->coeffs[2 * i] = (int16_t)((a[3 * i] | (a[3 * i + 1] << 8)) & 0xfff);
+        r->coeffs[2 * i + 1] = (int16_t)((a[3 * i + 1] >> 4) | (a[3 * i + 2] << 4));
+    }
+}
+
+void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES])
+{
+    for (unsigned i = 0; i < VG_MLKEM_N; i++) {
+        /* mask is 0 or all-ones from arithmetic on the bit, no branch;
+         * Decompress_1(1) = round(q/2) = 1665. */
+        uint32_t bit = (uint32_t)(msg[i / 8] >> (i % 8)) & 1u;
+        uint32_t mask = vg_barrier_u32(0u - bit);
+        r->coeffs[i] = (int16_t)(mask & 1665u);
+    }
+}
+
+uint16_t vg_mlkem_compress_coeff(uint16_t x, unsigned d)
+{
+    /* round(2^d x / q) = floor((2^d x + 1664) / q): q is odd, so 2^d x / q is
+     * never exactly half-way and adding floor(q/2) rounds correctly. The
+     * numerator n < 2^11 q + q < 2^23; division by q is a multiplication by
+     * M = ceil(2^48 / q) = 84552411148 and a shift: with e = M q - 2^48 < q,
+     * n M / 2^48 = n/q + n e / (q 2^48) and n e < 2^23 q < 2^48 / q, so the
+     * error never reaches the next integer (also checked for every x and d
+     * in test_mlkem). n M < 2^23 2^37 = 2^60: no overflow. */
+    uint64_t n = ((uint64_t)x << d) + 1664u;
+    uint64_t quot = (n * 84552411148ull) >> 48;
+    return (uint16_t)(quot & ((1u << d) - 1u));
+}
+
+void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a)
+{
+    for (unsigned i = 0; i < VG_MLKEM_SYMBYTES; i++) {
+        uint8_t byte = 0;
+        for (unsigned j = 0; j < 8; j++) {
+            uint16_t c = vg_mlkem_compress_coeff((uint16_t)vg_mlkem_caddq(a->coeffs[8 * i + j]), 1);
+            byte = (uint8_t)(byte | (c << j));
+        }
+        msg[i] = byte;
+    }
+}
+
+void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
+{
+    /* Little-endian bit packing (ByteEncode_d): the loop structure depends
+     * only on d, never on the coefficient values. */
+    uint32_t buf = 0;
+    unsigned bits = 0;
+    size_t pos = 0;
+    for (unsigned i = 0; i < VG_MLKEM_N; i++) {
+        buf |= (uint32_t)vg_mlkem_compress_coeff((uint16_t)vg_mlkem_caddq(a->coeffs[i]), d) << bits;
+        bits += d;
+        while (bits >= 8) {
+            r[pos++] = (uint8_t)buf;
+            buf >>= 8;
+            bits -= 8;
+        }
+    }
+}
+
+void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
+{
+    uint32_t buf = 0;
+    unsigned bits = 0;
+    size_t pos = 0;
+    uint32_t mask = (1u << d) - 1u;
+    for (unsigned i = 0; i < VG_MLKEM_N; i++) {
+        while (bits < d) {
+            buf |= (uint32_t)a[pos++] << bits;
+            bits += 8;
+        }
+        uint32_t y = buf & mask;
+        buf >>= d;
+        bits -= d;
+        /* Decompress_d(y) = round(q y / 2^d) = (q y + 2^(d-1)) >> d < q. */
+        r->coeffs[i] = (int16_t)((y * VG_MLKEM_Q + (1u << (d - 1))) >> d);
+    }
+}
+
+/* ---- sampling ---------------------------------------------------------- */
+
+/* Pre: eta in {2, 3}. Post: |r| <= eta. */
+void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYTES],
+                            uint8_t nonce, unsigned eta)
+{
+    uint8_t buf[64 * 3];
+    vg_keccak_ctx ctx;
+    /* PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) bits (FIPS 203 (4.3)). */
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, seed, VG_MLKEM_SYMBYTES);
+    vg_keccak_absorb(&ctx, &nonce, 1);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, buf, 64 * eta);
+
+    /* Coefficient i uses bits 2 i eta .. 2 i eta + 2 eta - 1 of buf: the
+     * first eta bits sum to x, the next eta to y, and f_i = x - y. Summing
+     * bits in parallel within a word keeps it branch-free. */
+    if (eta == 2) {
+        for (unsigned i = 0; i < VG_MLKEM_N / 8; i++) {
+            uint32_t t = vg_load32_le(buf + 4 * i);
+            uint32_t s = (t & 0x55555555u) + ((t >> 1) & 0x55555555u); /* 2-bit sums */
+            for (unsigned j = 0; j < 8; j++) {
+                int16_t x = (int16_t)((s >> (4 * j)) & 3u);
+                int16_t y = (int16_t)((s >> (4 * j + 2)) & 3u);
+                r->coeffs[8 * i + j] = (int16_t)(x - y);
+            }
+        }
+    } else {
+        for (unsigned i = 0; i < VG_MLKEM_N / 4; i++) {
+            uint32_t t = (uint32_t)buf[3 * i] | ((uint32_t)buf[3 * i + 1] << 8) |
+                         ((uint32_t)buf[3 * i + 2] << 16);
+            uint32_t s = (t & 0x249249u) + ((t >> 1) & 0x249249u) + ((t >> 2) & 0x249249u);
+            for (unsigned j = 0; j < 4; j++) {
+                int16_t x = (int16_t)((s >> (6 * j)) & 7u);
+                int16_t y = (int16_t)((s >> (6 * j + 3)) & 7u);
+                r->coeffs[4 * i + j] = (int16_t)(x - y);
+            }
+        }
+    }
+    vg_wipe(buf, sizeof buf);
+    vg_wipe(&ctx, sizeof ctx);
+}
+
+void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j,
+                           uint8_t i)
+{
+    /* 3 SHAKE128 blocks give 336 candidates, enough for 256 coefficients
+     * except with small probability; then one block at a time. */
+    uint8_t buf[3 * 168];
+    uint8_t idx[2] = {j, i};
+    vg_keccak_ctx ctx;
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
+    vg_shake128_init(&ctx);
+    vg_keccak_absorb(&ctx, rho, VG_MLKEM_SYMBYTES);
+    vg_keccak_absorb(&ctx, idx, 2);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, buf, sizeof buf);
+    unsigned ctr = be->rej_uniform(r->coeffs, VG_MLKEM_N, buf, sizeof buf);
+    while (ctr < VG_MLKEM_N) {
+        vg_keccak_squeeze(&ctx, buf, 168);
+        ctr += be->rej_uniform(r->coeffs + ctr, VG_MLKEM_N - ctr, buf, 168);
+    }
+}

@@ -1,0 +1,162 @@
+/*
+ * ML-KEM (FIPS 203): the parameter-independent layer. Polynomials in
+ * R_q = Z_q[X]/(X^256 + 1), q = 3329, the NTT, sampling, compression and
+ * byte encodings, plus the backend interface behind which faster variants
+ * (AVX2, AVX-512) can later sit.
+ *
+ * Representation: int16_t coefficients, signed, not necessarily canonical.
+ * Every routine states the bound it needs on its inputs and the bound it
+ * guarantees on its outputs; "|x| < B" means -B < x < B. Arithmetic is
+ * modulo q throughout, so any representative is correct as long as the
+ * bounds keep the int16/int32 intermediates from overflowing.
+ *
+ * Montgomery form: R = 2^16. fqmul(a, b) = a * b * R^-1 mod q.
+ */
+#ifndef VG_MLKEM_POLY_H
+#define VG_MLKEM_POLY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../hash/keccak.h"
+
+#define VG_MLKEM_N 256
+#define VG_MLKEM_Q 3329
+#define VG_MLKEM_SYMBYTES 32
+#define VG_MLKEM_POLYBYTES 384 /* ByteEncode_12 of one polynomial */
+
+typedef struct {
+    int16_t coeffs[VG_MLKEM_N];
+} vg_mlkem_poly;
+
+/* ---- backend interface --------------------------------------------------
+ * The hot kernels, swappable per CPU. Each backend must produce exactly the
+ * bytes of the portable one on every input satisfying the preconditions
+ * (the tests run every backend over the same vectors). The output bounds
+ * listed are what callers rely on; a backend may give tighter ones. */
+struct vg_mlkem_backend {
+    const char *name; /* "portable", ... */
+
+    /* Forward NTT, in place, output reduced.
+     * Pre: |a| < q. Post: |a| <= q/2 (Barrett-reduced), bit-reversed order
+     * as in FIPS 203 (NTT-domain coefficients pair up as (2i, 2i+1)).
+     * Specification: FIPS 203, Algorithm 9 (NTT). */
+    void (*ntt)(vg_mlkem_poly *a);
+
+    /* Inverse NTT, in place, times R (Montgomery factor): on input A (NTT
+     * domain) it returns R * NTT^-1(A), so that invntt(basemul(a, b)) =
+     * NTT^-1(a o b) with no Montgomery factor left.
+     * Pre: |a| < q. Post: |a| < q.
+     * Specification: FIPS 203, Algorithm 10 (NTT^-1). */
+    void (*invntt_tomont)(vg_mlkem_poly *a);
+
+    /* r = R^-1 * sum_{i<k} a[i] o b[i] (o: MultiplyNTTs), reduced.
+     * Pre: 1 <= k <= 4; |a[i]| < 4096 (e.g. ByteDecode_12 output, canonical or
+     * not), |b[i]| <= q/2 + 1 (ntt output). Post: |r| <= q/2.
+     * Specification: FIPS 203, Algorithms 11 (MultiplyNTTs) and 12
+     * (BaseCaseMultiply), summed over a vector. */
+    void (*basemul_acc)(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b,
+                        unsigned k);
+
+    /* Rejection sampling of up to `len` coefficients from buf (3 bytes give
+     * two 12-bit candidates, kept when < q). Returns the number written.
+     * Works on public data (rho): variable time is allowed.
+     * Post: 0 <= r[i] < q.
+     * Specification: FIPS 203, Algorithm 7 (SampleNTT), inner loop. */
+    unsigned (*rej_uniform)(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+};
+
+const struct vg_mlkem_backend *vg_mlkem_portable_get(void); /* never NULL */
+const struct vg_mlkem_backend *vg_mlkem_active(void);        /* chosen once */
+
+/* ---- scalar arithmetic (portable; inline for the other files) ----------- */
+
+/* Montgomery reduction: returns r = a * R^-1 mod q.
+ * Pre: |a| < q * 2^15. Post: |r| < q. */
+static inline int16_t vg_mlkem_montgomery_reduce(int32_t a)
+{
+    /* t = a * q^-1 mod 2^16 (as int16), so a - t*q is divisible by 2^16.
+     * |t*q| <= 2^15 q, so |a - t*q| < 2^16 q and the quotient is < q. */
+    int16_t t = (int16_t)(uint16_t)((uint32_t)a * 62209u); /* 62209 = q^-1 mod 2^16 */
+    return (int16_t)((a - (int32_t)t * VG_MLKEM_Q) >> 16);
+}
+
+/* Product in Montgomery form: a * b * R^-1 mod q.
+ * Pre: |a * b| < q * 2^15. Post: |r| < q. */
+static inline int16_t vg_mlkem_fqmul(int16_t a, int16_t b)
+{
+    return vg_mlkem_montgomery_reduce((int32_t)a * b);
+}
+
+/* Barrett reduction: the representative of a mod q in [-(q-1)/2, (q-1)/2].
+ * Pre: any int16. Post: |r| <= q/2.
+ * v = round(2^26 / q) = 20159; for |a| < 2^15 the estimate t is floor or
+ * ceil of a/q rounded to nearest, giving the centred representative. */
+static inline int16_t vg_mlkem_barrett_reduce(int16_t a)
+{
+    int32_t t = (20159 * (int32_t)a + (1 << 25)) >> 26;
+    return (int16_t)(a - t * VG_MLKEM_Q);
+}
+
+/* Map a centred representative to [0, q): add q when negative, branch-free.
+ * Pre: |a| < q. Post: 0 <= r < q. */
+static inline int16_t vg_mlkem_caddq(int16_t a)
+{
+    /* a >> 15 is all-ones exactly when a < 0 (arithmetic shift on int16
+     * promoted to int; gcc and clang both do arithmetic shifts). */
+    return (int16_t)(a + ((a >> 15) & VG_MLKEM_Q));
+}
+
+/* ---- polynomial helpers (portable, K-independent; poly.c) --------------- */
+
+/* r = a + b, coefficientwise, no reduction. Pre: |a + b| < 2^15. */
+void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+/* r = a - b, coefficientwise, no reduction. Pre: |a - b| < 2^15. */
+void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+/* Barrett-reduce every coefficient. Pre: any. Post: |r| <= q/2. */
+void vg_mlkem_poly_reduce(vg_mlkem_poly *r);
+/* r = r * R mod q (into Montgomery form). Pre: any. Post: |r| < q. */
+void vg_mlkem_poly_tomont(vg_mlkem_poly *r);
+
+/* ByteEncode_12 of the canonical representatives.
+ * Pre: |a| < q (reduced to [0, q) here). Specification: FIPS 203, Algorithm 5. */
+void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
+/* ByteDecode_12 without the final "mod q": 12-bit values.
+ * Post: 0 <= r < 4096. (Callers either check r < q, FIPS 203 7.2, or only
+ * use r in arithmetic mod q, where the missing reduction does not matter.)
+ * Specification: FIPS 203, Algorithm 6 (d = 12). */
+void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
+
+/* Decompress_1(ByteDecode_1(msg)): bit i of msg -> 0 or (q+1)/2.
+ * Post: 0 <= r < q. Constant time in msg.
+ * Specification: FIPS 203, Algorithms 6 and 4.8 (Decompress_1). */
+void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES]);
+/* ByteEncode_1(Compress_1(a)). Pre: |a| < q. Constant time in a.
+ * Specification: FIPS 203, Algorithms 5 and 4.7 (Compress_1). */
+void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
+
+/* ByteEncode_d(Compress_d(a)) for d in {4, 5, 10, 11}: 32*d bytes.
+ * Pre: |a| < q. Constant time (multiply-and-shift, no division).
+ * Specification: FIPS 203, (4.7) and Algorithm 5. */
+void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
+/* Decompress_d(ByteDecode_d(a)) for d in {4, 5, 10, 11}. Post: 0 <= r < q.
+ * Specification: FIPS 203, Algorithm 6 and (4.8). */
+void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
+
+/* Compress_d of one canonical coefficient: round(2^d x / q) mod 2^d.
+ * Pre: 0 <= x < q, 1 <= d <= 11. Exposed for the exhaustive test. */
+uint16_t vg_mlkem_compress_coeff(uint16_t x, unsigned d);
+
+/* SamplePolyCBD_eta(PRF_eta(seed, nonce)) for eta in {2, 3}.
+ * Post: |r| <= eta. Constant time in seed.
+ * Specification: FIPS 203, Algorithm 8, with PRF of (4.3). */
+void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYTES],
+                            uint8_t nonce, unsigned eta);
+
+/* SampleNTT(rho || j || i): the matrix entry A-hat[i][j] (FIPS 203 puts j
+ * first in the XOF input). Post: 0 <= r < q.
+ * Specification: FIPS 203, Algorithm 7. */
+void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j,
+                           uint8_t i);
+
+#endif
