@@ -80,24 +80,30 @@ static void vg_mlkem_invntt_portable(vg_mlkem_poly *p)
 static void vg_mlkem_basemul_acc_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a,
                                           const vg_mlkem_poly *b, unsigned k)
 {
-    for (unsigned i = 0; i < VG_MLKEM_N / 4; i++) {
-        int16_t zeta = vg_mlkem_zetas[64 + i];
-        int32_t c[4] = {0, 0, 0, 0};
-        for (unsigned v = 0; v < k; v++) {
-            const int16_t *x = &a[v].coeffs[4 * i], *y = &b[v].coeffs[4 * i];
+    /* Products of one vector entry at a time into int32 sums, so that the
+     * inner loop is straight-line over the coefficients. */
+    int32_t c[VG_MLKEM_N];
+    memset(c, 0, sizeof c);
+    for (unsigned v = 0; v < k; v++) {
+        const int16_t *x = a[v].coeffs, *y = b[v].coeffs;
+        for (unsigned i = 0; i < VG_MLKEM_N / 4; i++) {
+            int16_t zeta = vg_mlkem_zetas[64 + i];
+            const int16_t *xi = x + 4 * i, *yi = y + 4 * i;
+            int32_t *ci = c + 4 * i;
             /* |x * y| < 4096 * 1666 < q 2^15, so each fqmul is < q; the
-             * second-level fqmul has |(<q) * zeta| < q^2/2. Each term is then
-             * < 2q, and k <= 4 terms sum to < 8q: no int32 concern, and the
-             * sum fits int16 for the Barrett step. */
-            c[0] += vg_mlkem_fqmul(vg_mlkem_fqmul(x[1], y[1]), zeta) + vg_mlkem_fqmul(x[0], y[0]);
-            c[1] += vg_mlkem_fqmul(x[0], y[1]) + vg_mlkem_fqmul(x[1], y[0]);
-            c[2] += vg_mlkem_fqmul(vg_mlkem_fqmul(x[3], y[3]), (int16_t)-zeta) +
-                    vg_mlkem_fqmul(x[2], y[2]);
-            c[3] += vg_mlkem_fqmul(x[2], y[3]) + vg_mlkem_fqmul(x[3], y[2]);
+             * second-level fqmul has |(<q) * zeta| < q^2/2. Each term is
+             * < 2q, and k <= 4 terms sum to < 8q < 2^15, which the Barrett
+             * step below accepts as an int16. */
+            ci[0] += vg_mlkem_fqmul(vg_mlkem_fqmul(xi[1], yi[1]), zeta) +
+                     vg_mlkem_fqmul(xi[0], yi[0]);
+            ci[1] += vg_mlkem_fqmul(xi[0], yi[1]) + vg_mlkem_fqmul(xi[1], yi[0]);
+            ci[2] += vg_mlkem_fqmul(vg_mlkem_fqmul(xi[3], yi[3]), (int16_t)-zeta) +
+                     vg_mlkem_fqmul(xi[2], yi[2]);
+            ci[3] += vg_mlkem_fqmul(xi[2], yi[3]) + vg_mlkem_fqmul(xi[3], yi[2]);
         }
-        for (unsigned j = 0; j < 4; j++)
-            r->coeffs[4 * i + j] = vg_mlkem_barrett_reduce((int16_t)c[j]);
     }
+    for (unsigned j = 0; j < VG_MLKEM_N; j++)
+        r->coeffs[j] = vg_mlkem_barrett_reduce((int16_t)c[j]);
 }
 
 /* Post: 0 <= r[i] < q. Public data only (variable time by design).
@@ -216,40 +222,72 @@ void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a)
     }
 }
 
+/* ByteEncode_d(Compress_d(a)) with d known at compile time after inlining:
+ * groups of 8 coefficients make exactly d bytes, gathered in a 64-bit
+ * buffer that never holds more than 7 + 11 bits. The loop structure depends
+ * only on d, never on coefficient values. */
+static inline __attribute__((always_inline)) void vg_mlkem_pack_d(uint8_t *r,
+                                                                    const vg_mlkem_poly *a,
+                                                                    unsigned d)
+{
+    for (unsigned g = 0; g < VG_MLKEM_N / 8; g++) {
+        uint64_t buf = 0;
+        unsigned bits = 0;
+        uint8_t *out = r + g * d;
+        for (unsigned j = 0; j < 8; j++) {
+            uint16_t c = vg_mlkem_compress_coeff((uint16_t)vg_mlkem_caddq(a->coeffs[8 * g + j]), d);
+            buf |= (uint64_t)c << bits;
+            bits += d;
+            while (bits >= 8) {
+                *out++ = (uint8_t)buf;
+                buf >>= 8;
+                bits -= 8;
+            }
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void vg_mlkem_unpack_d(vg_mlkem_poly *r,
+                                                                      const uint8_t *a,
+                                                                      unsigned d)
+{
+    uint32_t mask = (1u << d) - 1u;
+    for (unsigned g = 0; g < VG_MLKEM_N / 8; g++) {
+        uint64_t buf = 0;
+        unsigned bits = 0;
+        const uint8_t *in = a + g * d;
+        for (unsigned j = 0; j < 8; j++) {
+            while (bits < d) {
+                buf |= (uint64_t)*in++ << bits;
+                bits += 8;
+            }
+            uint32_t y = (uint32_t)buf & mask;
+            buf >>= d;
+            bits -= d;
+            /* Decompress_d(y) = round(q y / 2^d) = (q y + 2^(d-1)) >> d < q. */
+            r->coeffs[8 * g + j] = (int16_t)((y * VG_MLKEM_Q + (1u << (d - 1))) >> d);
+        }
+    }
+}
+
 void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
 {
-    /* Little-endian bit packing (ByteEncode_d): the loop structure depends
-     * only on d, never on the coefficient values. */
-    uint32_t buf = 0;
-    unsigned bits = 0;
-    size_t pos = 0;
-    for (unsigned i = 0; i < VG_MLKEM_N; i++) {
-        buf |= (uint32_t)vg_mlkem_compress_coeff((uint16_t)vg_mlkem_caddq(a->coeffs[i]), d) << bits;
-        bits += d;
-        while (bits >= 8) {
-            r[pos++] = (uint8_t)buf;
-            buf >>= 8;
-            bits -= 8;
-        }
+    /* One specialised copy per parameter d (constant after inlining). */
+    switch (d) {
+    case 4: vg_mlkem_pack_d(r, a, 4); break;
+    case 5: vg_mlkem_pack_d(r, a, 5); break;
+    case 10: vg_mlkem_pack_d(r, a, 10); break;
+    default: vg_mlkem_pack_d(r, a, 11); break;
     }
 }
 
 void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
 {
-    uint32_t buf = 0;
-    unsigned bits = 0;
-    size_t pos = 0;
-    uint32_t mask = (1u << d) - 1u;
-    for (unsigned i = 0; i < VG_MLKEM_N; i++) {
-        while (bits < d) {
-            buf |= (uint32_t)a[pos++] << bits;
-            bits += 8;
-        }
-        uint32_t y = buf & mask;
-        buf >>= d;
-        bits -= d;
-        /* Decompress_d(y) = round(q y / 2^d) = (q y + 2^(d-1)) >> d < q. */
-        r->coeffs[i] = (int16_t)((y * VG_MLKEM_Q + (1u << (d - 1))) >> d);
+    switch (d) {
+    case 4: vg_mlkem_unpack_d(r, a, 4); break;
+    case 5: vg_mlkem_unpack_d(r, a, 5); break;
+    case 10: vg_mlkem_unpack_d(r, a, 10); break;
+    default: vg_mlkem_unpack_d(r, a, 11); break;
     }
 }
 

@@ -135,7 +135,8 @@ void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES
  * Specification: FIPS 203, Algorithms 5 and 4.7 (Compress_1). */
 void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
 
-/* ByteEncode_d(Compress_d(a)) for d in {4, 5, 10, 11}: 32*d bytes.
+/* ByteEncode_d(Compress_d(a)) for d in {4, 5, 10, 11} (other d: treated
+ * as 11): 32*d bytes.
  * Pre: |a| < q. Constant time (multiply-and-shift, no division).
  * Specification: FIPS 203, (4.7) and Algorithm 5. */
 void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
