@@ -36,8 +36,13 @@ static void vg_mlkem_ntt_portable(vg_mlkem_poly *p)
     /* Each of the 7 layers adds at most q to the bound (|fqmul| < q), so
      * coefficients stay below q + 7q = 8q = 26632 < 2^15, and the fqmul
      * inputs satisfy |zeta * a| <= (q/2) * 8q < q 2^15. */
-    for (unsigned len = 128; len >= 2; len >>= 1) {
-        for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
+    /* Layer l has 2^l blocks of 2 len coefficients, len = 128 >> l. (Counting
+     * blocks rather than stepping start by 2 len keeps clang from computing
+     * the trip count with a div: public, but we want none in this file.) */
+    for (unsigned layer = 0; layer < 7; layer++) {
+        unsigned len = 128u >> layer;
+        for (unsigned blk = 0; blk < (1u << layer); blk++) {
+            unsigned start = 2 * len * blk;
             int16_t zeta = vg_mlkem_zetas[k++];
             for (unsigned j = start; j < start + len; j++) {
                 int16_t t = vg_mlkem_fqmul(zeta, a[j + len]);
