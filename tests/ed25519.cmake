@@ -17,3 +17,15 @@ if(VG_GMP_LIBRARY AND VG_GMP_INCLUDE AND VG_SODIUM_LIBRARY AND VG_SODIUM_INCLUDE
 else()
   message(STATUS "GMP, libsodium, cJSON or OpenSSL not found: test_ed25519 not built")
 endif()
+
+# ed25519_vartime_table_fresh regenerates the verification table of odd
+# multiples of B with tools/gen_ed25519_vartime_table.c (GMP) and compares
+# it with the checked-in header.
+if(VG_GMP_LIBRARY AND VG_GMP_INCLUDE)
+  add_executable(gen_ed25519_vartime_table ${PROJECT_SOURCE_DIR}/tools/gen_ed25519_vartime_table.c)
+  target_link_libraries(gen_ed25519_vartime_table PRIVATE ${VG_GMP_LIBRARY})
+  target_include_directories(gen_ed25519_vartime_table PRIVATE ${VG_GMP_INCLUDE})
+  add_test(NAME ed25519_vartime_table_fresh
+    COMMAND sh -c "\"$1\" | cmp - \"$2\"" sh $<TARGET_FILE:gen_ed25519_vartime_table>
+      ${PROJECT_SOURCE_DIR}/src/curve25519/ge25519_vartime_table.h)
+endif()

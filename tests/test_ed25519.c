@@ -15,6 +15,9 @@
  *    holds only under the cofactored equation; each row also runs libsodium
  *    and OpenSSL and prints what they say (docs/ed25519-verdicts.md);
  *  - NULL arguments.
+ * Every verification above runs the public API (the dispatched variant) and
+ * each variant of ge25519_vartime.h available on this build and CPU
+ * (vg_ed25519_verify_with): all must give the same verdict.
  */
 #include <cjson/cJSON.h>
 #include <gmp.h>
@@ -27,6 +30,7 @@
 #include "vgcrypto.h"
 #include "vgtest.h"
 #include "common.h"
+#include "curve25519/ge25519_vartime.h"
 
 static void unhex(uint8_t *out, size_t n, const char *hex)
 {
@@ -70,6 +74,39 @@ static int sodium_verify(const uint8_t sig[64], const uint8_t *m, size_t n, cons
     return crypto_sign_verify_detached(sig, m, n, pk) == 0;
 }
 
+/* ---- every verification variant ------------------------------------------------ */
+
+static unsigned long g_variant_runs;
+
+/* The public API's verdict (vg_ed25519_verify, or _cofactored when cof),
+ * checked equal to each available variant's (portable, adx). */
+static int verify_variants(const uint8_t sig[64], const uint8_t *m, size_t n, const uint8_t pk[32],
+                           int cof)
+{
+    const struct vg_ed25519_verify_impl *impls[] = {vg_ed25519_verify_portable_get(),
+                                                    vg_ed25519_verify_adx_get()};
+    int rc = cof ? vg_ed25519_verify_cofactored(sig, m, n, pk) : vg_ed25519_verify(sig, m, n, pk);
+    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++) {
+        if (!impls[i])
+            continue;
+        g_variant_runs++;
+        CHECK_MSG(vg_ed25519_verify_with(impls[i], sig, m, n, pk, cof) == rc,
+                  "variant %s disagrees with the API (cofactored %d, API %d)", impls[i]->name, cof,
+                  rc);
+    }
+    return rc;
+}
+
+static int verify_all(const uint8_t sig[64], const uint8_t *m, size_t n, const uint8_t pk[32])
+{
+    return verify_variants(sig, m, n, pk, 0);
+}
+
+static int verify_all8(const uint8_t sig[64], const uint8_t *m, size_t n, const uint8_t pk[32])
+{
+    return verify_variants(sig, m, n, pk, 1);
+}
+
 /* ---- RFC 8032 7.1 ----------------------------------------------------------- */
 
 static uint8_t *g_msg1024; /* TEST 1024's message = sign.input line 1024 */
@@ -84,8 +121,8 @@ static void check_vector(const char *name, const uint8_t seed[32], const uint8_t
     CHECK_MSG(memcmp(sk, seed, 32) == 0 && memcmp(sk + 32, want_pk, 32) == 0, "%s secret key", name);
     CHECK_MSG(vg_ed25519_sign(sig, m, n, sk) == VG_OK, "%s sign", name);
     CHECK_MSG(memcmp(sig, want_sig, 64) == 0, "%s signature", name);
-    CHECK_MSG(vg_ed25519_verify(want_sig, m, n, want_pk) == VG_OK, "%s verify", name);
-    CHECK_MSG(vg_ed25519_verify_cofactored(want_sig, m, n, want_pk) == VG_OK, "%s verify8", name);
+    CHECK_MSG(verify_all(want_sig, m, n, want_pk) == VG_OK, "%s verify", name);
+    CHECK_MSG(verify_all8(want_sig, m, n, want_pk) == VG_OK, "%s verify8", name);
 }
 
 static void test_rfc8032(void)
@@ -184,15 +221,15 @@ static void test_sign_input(void)
         CHECK_MSG(memcmp(pk, pk_want, 32) == 0 && memcmp(sk, sk_want, 64) == 0, "line %d keys", lines);
         CHECK(vg_ed25519_sign(sig, m, n, sk) == VG_OK);
         CHECK_MSG(memcmp(sig, sm, 64) == 0 && memcmp(sm + 64, m, n) == 0, "line %d signature", lines);
-        CHECK_MSG(vg_ed25519_verify(sm, m, n, pk_want) == VG_OK, "line %d verify", lines);
-        CHECK_MSG(vg_ed25519_verify_cofactored(sm, m, n, pk_want) == VG_OK, "line %d verify8", lines);
+        CHECK_MSG(verify_all(sm, m, n, pk_want) == VG_OK, "line %d verify", lines);
+        CHECK_MSG(verify_all8(sm, m, n, pk_want) == VG_OK, "line %d verify8", lines);
         /* another message: one byte changed (or one byte added to an empty one) */
         if (n) {
             m[n / 2] ^= 1;
-            CHECK_MSG(vg_ed25519_verify(sm, m, n, pk_want) == VG_ERR_VERIFY, "line %d changed msg", lines);
+            CHECK_MSG(verify_all(sm, m, n, pk_want) == VG_ERR_VERIFY, "line %d changed msg", lines);
         } else {
             m[0] = 0;
-            CHECK_MSG(vg_ed25519_verify(sm, m, 1, pk_want) == VG_ERR_VERIFY, "line %d added byte", lines);
+            CHECK_MSG(verify_all(sm, m, 1, pk_want) == VG_ERR_VERIFY, "line %d added byte", lines);
         }
         free(m);
         free(sm);
@@ -266,8 +303,8 @@ static void test_wycheproof(void)
             }
             uint8_t sig[64];
             unhex(sig, 64, sh);
-            int rc = vg_ed25519_verify(sig, m, n, pk);
-            int rc8 = vg_ed25519_verify_cofactored(sig, m, n, pk);
+            int rc = verify_all(sig, m, n, pk);
+            int rc8 = verify_all8(sig, m, n, pk);
             CHECK_MSG(rc == (want_ok ? VG_OK : VG_ERR_VERIFY), "wycheproof tc %d: %d, want %s", id, rc, res);
             if (want_ok)
                 CHECK_MSG(rc8 == VG_OK, "wycheproof tc %d cofactored", id);
@@ -304,13 +341,13 @@ static void test_differential(int count)
         CHECK_MSG(memcmp(pk, spk, 32) == 0 && memcmp(sk, ssk, 64) == 0, "random %d keys vs libsodium", i);
         CHECK_MSG(memcmp(pk, opk, 32) == 0, "random %d public key vs OpenSSL", i);
         CHECK_MSG(memcmp(sig, ssig, 64) == 0 && memcmp(sig, osig, 64) == 0, "random %d signature", i);
-        CHECK_MSG(vg_ed25519_verify(sig, m, n, pk) == VG_OK, "random %d verify", i);
-        CHECK_MSG(vg_ed25519_verify_cofactored(sig, m, n, pk) == VG_OK, "random %d verify8", i);
+        CHECK_MSG(verify_all(sig, m, n, pk) == VG_OK, "random %d verify", i);
+        CHECK_MSG(verify_all8(sig, m, n, pk) == VG_OK, "random %d verify8", i);
         CHECK(sodium_verify(sig, m, n, pk) && ossl_verify(sig, m, n, pk));
         unsigned bit = (unsigned)(vgtest_rand64(&st) % 512);
         sig[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        int ours = vg_ed25519_verify(sig, m, n, pk) == VG_OK;
-        int ours8 = vg_ed25519_verify_cofactored(sig, m, n, pk) == VG_OK;
+        int ours = verify_all(sig, m, n, pk) == VG_OK;
+        int ours8 = verify_all8(sig, m, n, pk) == VG_OK;
         int so = sodium_verify(sig, m, n, pk), os = ossl_verify(sig, m, n, pk);
         CHECK_MSG(!ours && !ours8 && !so && !os, "random %d bit %u flipped: ours %d/%d sodium %d openssl %d",
                   i, bit, ours, ours8, so, os);
@@ -448,8 +485,8 @@ static int g_rows;
 static void edge(const char *what, const uint8_t sig[64], const uint8_t *m, size_t n,
                  const uint8_t pk[32], int want, int want8)
 {
-    int v = vg_ed25519_verify(sig, m, n, pk) == VG_OK;
-    int v8 = vg_ed25519_verify_cofactored(sig, m, n, pk) == VG_OK;
+    int v = verify_all(sig, m, n, pk) == VG_OK;
+    int v8 = verify_all8(sig, m, n, pk) == VG_OK;
     int so = sodium_verify(sig, m, n, pk), os = ossl_verify(sig, m, n, pk);
     CHECK_MSG(v == want && v8 == want8, "edge '%s': ours %d/%d, want %d/%d", what, v, v8, want, want8);
     printf("  | %-58s | %-6s | %-6s | %-6s | %-6s |\n", what, v ? "accept" : "reject",
@@ -778,11 +815,11 @@ static void test_api(void)
     CHECK(vg_ct_memcmp(sig, (const uint8_t[64]){0}, 64) == 0);
     CHECK(vg_ed25519_sign(sig, NULL, 1, sk) == VG_ERR_INPUT);
     CHECK(vg_ed25519_sign(sig, NULL, 0, sk) == VG_OK);
-    CHECK(vg_ed25519_verify(sig, NULL, 0, pk) == VG_OK);
-    CHECK(vg_ed25519_verify(NULL, NULL, 0, pk) == VG_ERR_VERIFY);
-    CHECK(vg_ed25519_verify(sig, NULL, 0, NULL) == VG_ERR_VERIFY);
-    CHECK(vg_ed25519_verify(sig, NULL, 5, pk) == VG_ERR_VERIFY);
-    CHECK(vg_ed25519_verify_cofactored(NULL, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(verify_all(sig, NULL, 0, pk) == VG_OK);
+    CHECK(verify_all(NULL, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(verify_all(sig, NULL, 0, NULL) == VG_ERR_VERIFY);
+    CHECK(verify_all(sig, NULL, 5, pk) == VG_ERR_VERIFY);
+    CHECK(verify_all8(NULL, NULL, 0, pk) == VG_ERR_VERIFY);
     /* aliasing of seed and secret key is allowed by the implementation */
     uint8_t sk2[64], pk2[32];
     memcpy(sk2, seed, 32);
@@ -791,7 +828,7 @@ static void test_api(void)
     CHECK(vg_ed25519_keypair(pk, sk) == VG_OK);
     CHECK(vg_ed25519_keypair(pk2, sk2) == VG_OK);
     CHECK(memcmp(sk, sk2, 32) != 0);
-    CHECK(vg_ed25519_sign(sig, seed, 32, sk) == VG_OK && vg_ed25519_verify(sig, seed, 32, pk) == VG_OK);
+    CHECK(vg_ed25519_sign(sig, seed, 32, sk) == VG_OK && verify_all(sig, seed, 32, pk) == VG_OK);
     CHECK(crypto_sign_verify_detached(sig, seed, 32, pk) == 0);
     /* RNG failure: both outputs zeroed */
     memset(pk, 0xaa, 32);
@@ -835,6 +872,13 @@ int main(int argc, char **argv)
     test_edge_cases();
     test_api();
     test_differential(count);
+    {
+        const struct vg_ed25519_verify_impl *adx = vg_ed25519_verify_adx_get();
+        printf("  variants: %lu verifications by a variant (portable%s) = the API's verdict "
+               "(active: %s)\n", g_variant_runs, adx ? ", adx" : "",
+               vg_ed25519_verify_active()->name);
+        CHECK(g_variant_runs > 0);
+    }
     free(g_msg1024);
     mpz_clears(P, D, L, SQRTM1, NULL);
     return vgtest_done("test_ed25519");

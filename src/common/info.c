@@ -4,6 +4,7 @@
 
 #include "../curve25519/fe25519.h"
 #include "../curve25519/ge25519.h"
+#include "../curve25519/ge25519_vartime.h"
 #include "../hash/keccak.h"
 #include "../hash/sha2.h"
 #include "../mlkem/poly.h"
@@ -37,10 +38,9 @@ const char *vg_implementation(const char *primitive)
     if (strcmp(primitive, "x25519-base") == 0)
         return vg_x25519_base_active()->name;
     /* Ed25519 signing and key generation run on the fixed-base variant
-     * ("x25519-base"); verification is portable (fe51) for now, so the
-     * name reported is the verifier's. */
+     * ("x25519-base"); the name reported is the verifier's. */
     if (strcmp(primitive, "ed25519") == 0)
-        return "portable";
+        return vg_ed25519_verify_active()->name;
     /* ML-KEM: the backend chosen in src/mlkem/poly.c (portable only so far). */
     if (strcmp(primitive, "mlkem") == 0)
         return vg_mlkem_active()->name;

@@ -114,49 +114,38 @@ int vg_ed25519_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
     return VG_OK;
 }
 
-/* RFC 8032 5.1.7 steps 1-2, shared by both checks: decode (strictly) and
- * compute Q = [S]B - [k]A. Returns 0, or -1 when an input is rejected. */
-static int ed25519_verify_prepare(vg_ge51_p3 *q, vg_ge51_p3 *big_r, const uint8_t sig[64],
-                                  const uint8_t *msg, size_t msg_len, const uint8_t pk[32])
+/* RFC 8032 5.1.7 on the variant impl: step 1's S < L check and step 2's
+ * hash here, the decoding of A and R and step 3's equation in impl->check. */
+int vg_ed25519_verify_with(const struct vg_ed25519_verify_impl *impl, const uint8_t sig[64],
+                           const uint8_t *msg, size_t msg_len, const uint8_t public_key[32],
+                           int cofactored)
 {
-    vg_ge51_p3 a;
     uint8_t k[64];
     vg_sha512_ctx ctx;
-    if (!sig || !pk || (!msg && msg_len))
-        return -1;
-    /* Step 1: S < L, no reduction; A and R canonical curve points. */
+    if (!impl || !sig || !public_key || (!msg && msg_len))
+        return VG_ERR_VERIFY;
+    /* Step 1: S < L, no reduction (A and R are decoded by impl->check). */
     if (!vg_sc25519_is_canonical(sig + 32))
-        return -1;
-    if (vg_ge25519_frombytes_vartime(&a, pk) != 0)
-        return -1;
-    if (vg_ge25519_frombytes_vartime(big_r, sig) != 0)
-        return -1;
+        return VG_ERR_VERIFY;
     /* Step 2: k = SHA-512(R || A || M) mod L, over the bytes as given. */
     vg_sha512_init(&ctx);
     vg_sha512_update(&ctx, sig, 32);
-    vg_sha512_update(&ctx, pk, 32);
+    vg_sha512_update(&ctx, public_key, 32);
     vg_sha512_update(&ctx, msg, msg_len);
     vg_sha512_final(&ctx, k);
     vg_sc25519_reduce64(k, k);
-    /* Step 3, rearranged: [S]B = R + [k]A  <=>  [S]B - [k]A = R. */
-    vg_ge25519_double_scalarmult_vartime(q, k, &a, sig + 32);
-    return 0;
+    /* Step 3: [S]B = R + [k]A, or its cofactored form. */
+    return impl->check(sig, public_key, sig + 32, k, cofactored) ? VG_OK : VG_ERR_VERIFY;
 }
 
 int vg_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
                       const uint8_t public_key[32])
 {
-    vg_ge51_p3 q, big_r;
-    if (ed25519_verify_prepare(&q, &big_r, sig, msg, msg_len, public_key) != 0)
-        return VG_ERR_VERIFY;
-    return vg_ge25519_equal_vartime(&q, &big_r) ? VG_OK : VG_ERR_VERIFY;
+    return vg_ed25519_verify_with(vg_ed25519_verify_active(), sig, msg, msg_len, public_key, 0);
 }
 
 int vg_ed25519_verify_cofactored(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
                                  const uint8_t public_key[32])
 {
-    vg_ge51_p3 q, big_r;
-    if (ed25519_verify_prepare(&q, &big_r, sig, msg, msg_len, public_key) != 0)
-        return VG_ERR_VERIFY;
-    return vg_ge25519_equal_cofactored_vartime(&q, &big_r) ? VG_OK : VG_ERR_VERIFY;
+    return vg_ed25519_verify_with(vg_ed25519_verify_active(), sig, msg, msg_len, public_key, 1);
 }

@@ -1,6 +1,8 @@
 /*
  * Variable-time edwards25519 arithmetic for Ed25519 verification, portable
- * radix-2^51 field (fe51.c through vg_fe51_get()).
+ * radix-2^51 field (fe51.c through vg_fe51_get()); the "portable" variant of
+ * ge25519_vartime.h, the wNAF recoding shared by the variants, and the
+ * dispatch.
  *
  * Specification: RFC 8032 section 5.1 (curve, base point), 5.1.3 (decoding),
  * 5.1.7 (verification). Formulas: Hisil, Wong, Carter, Dawson, "Twisted
@@ -19,9 +21,18 @@
 
 #include "common.h"
 #include "fe25519.h"
+#include "ge25519.h"
 #include "ge25519_vartime.h"
+#define VG_GE25519_VARTIME_TABLE_FE51
+#include "ge25519_vartime_table.h"
 
 typedef const struct vg_fe51_ops fe_ops;
+
+/* Extended coordinates (X : Y : Z : T), x = X/Z, y = Y/Z, x y = T/Z; every
+ * coordinate tight on output of the routines below. */
+typedef struct {
+    vg_fe51 X, Y, Z, T;
+} ge_p3;
 
 /* d = -121665/121666, 2d and sqrt(-1) = 2^((p-1)/4) mod p, radix 2^51
  * (computed from their definitions in RFC 8032 5.1 and 5.1.3). */
@@ -31,13 +42,6 @@ static const vg_fe51 fe_d2 = {{0x69b9426b2f159, 0x35050762add7a, 0x3cf44c0038052
                                0x2406d9dc56dff}};
 static const vg_fe51 fe_sqrtm1 = {{0x61b274a0ea0b0, 0xd5a5fc8f189d, 0x7ef5e9cbd0c60, 0x78595a6804c9e,
                                    0x2b8324804fc1d}};
-/* B = (x, 4/5) with x even (RFC 8032 5.1), and T = x y. */
-static const vg_ge51_p3 ge_base = {
-    {{0x62d608f25d51a, 0x412a4b4f6592a, 0x75b7171a4b31d, 0x1ff60527118fe, 0x216936d3cd6e5}},
-    {{0x6666666666658, 0x4cccccccccccc, 0x1999999999999, 0x3333333333333, 0x6666666666666}},
-    {{1, 0, 0, 0, 0}},
-    {{0x68ab3a5b7dda3, 0xeea2a5eadbb, 0x2af8df483c27e, 0x332b375274732, 0x67875f0fd78b7}}};
-
 /* ---- field helpers ------------------------------------------------------- */
 
 /* h = f + g, limb-wise; the caller states the bound. */
@@ -135,7 +139,7 @@ typedef struct {
     vg_fe51 ypx, ymx, z, t2d; /* Y + X (<= 2^52), Y - X (< 2^53), Z, 2 d T (tight) */
 } ge_cached;
 
-static void p1p1_to_p3(fe_ops *F, vg_ge51_p3 *r, const ge_p1p1 *c)
+static void p1p1_to_p3(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
 {
     F->mul(&r->X, &c->E, &c->F);
     F->mul(&r->Y, &c->G, &c->H);
@@ -144,7 +148,7 @@ static void p1p1_to_p3(fe_ops *F, vg_ge51_p3 *r, const ge_p1p1 *c)
 }
 
 /* Without T, for a point that is only doubled next (T left stale). */
-static void p1p1_to_p2(fe_ops *F, vg_ge51_p3 *r, const ge_p1p1 *c)
+static void p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
 {
     F->mul(&r->X, &c->E, &c->F);
     F->mul(&r->Y, &c->G, &c->H);
@@ -152,7 +156,7 @@ static void p1p1_to_p2(fe_ops *F, vg_ge51_p3 *r, const ge_p1p1 *c)
 }
 
 /* Precondition: p tight. */
-static void p3_to_cached(fe_ops *F, ge_cached *c, const vg_ge51_p3 *p)
+static void p3_to_cached(fe_ops *F, ge_cached *c, const ge_p3 *p)
 {
     fe_add(&c->ypx, &p->Y, &p->X); /* <= 2^52 */
     fe_sub(&c->ymx, &p->Y, &p->X); /* < 2^51 + 2^52 */
@@ -164,7 +168,7 @@ static void p3_to_cached(fe_ops *F, ge_cached *c, const vg_ge51_p3 *p)
  * with Y - X and negates T. A = (Y1 - X1)(Y2 - X2), B = (Y1 + X1)(Y2 + X2),
  * C = T1 2d T2, D = 2 Z1 Z2; E = B - A, F = D - C, G = D + C, H = B + A.
  * Precondition: p tight, q as ge_cached. Postcondition: c loose. */
-static void ge_add(fe_ops *F, ge_p1p1 *c, const vg_ge51_p3 *p, const ge_cached *q, int neg)
+static void ge_add(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const ge_cached *q, int neg)
 {
     vg_fe51 a, b, cc, d;
     fe_sub(&a, &p->Y, &p->X); /* < 2^51 + 2^52 */
@@ -188,7 +192,7 @@ static void ge_add(fe_ops *F, ge_p1p1 *c, const vg_ge51_p3 *p, const ge_cached *
 /* c = 2 p from X, Y, Z (HWCD 3.3, a = -1): E = 2 X Y, G = Y^2 - X^2,
  * H = Y^2 + X^2, F = 2 Z^2 - Y^2 + X^2. Precondition: X, Y, Z tight.
  * Postcondition: c loose. */
-static void ge_dbl(fe_ops *F, ge_p1p1 *c, const vg_ge51_p3 *p)
+static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p)
 {
     vg_fe51 a, b, zz, s;
     F->sqr(&a, &p->X);
@@ -205,16 +209,14 @@ static void ge_dbl(fe_ops *F, ge_p1p1 *c, const vg_ge51_p3 *p)
     fe_sub(&c->F, &zz, &b);    /* < 5 2^51 */
 }
 
-static void ge_identity(vg_ge51_p3 *p)
-{
-    memset(p, 0, sizeof *p);
-    p->Y.v[0] = 1;
-    p->Z.v[0] = 1;
-}
-
 /* ---- decoding and encoding (RFC 8032 5.1.3, 5.1.2) ------------------------ */
 
-int vg_ge25519_frombytes_vartime(vg_ge51_p3 *h, const uint8_t s[32])
+/* RFC 8032 section 5.1.3 decoding, strict: returns 0 and sets h (Z = 1)
+ * when s is the canonical encoding of a curve point; returns -1 (h
+ * unspecified) when y >= p, when x^2 = (y^2 - 1) / (d y^2 + 1) has no
+ * root, or when x = 0 and the sign bit (bit 255) is set. Small-order points
+ * are accepted. */
+static int ge_frombytes(ge_p3 *h, const uint8_t s[32])
 {
     fe_ops *F = vg_fe51_get();
     static const vg_fe51 one = {{1, 0, 0, 0, 0}};
@@ -271,30 +273,44 @@ int vg_ge25519_frombytes_vartime(vg_ge51_p3 *h, const uint8_t s[32])
     return 0;
 }
 
-void vg_ge25519_tobytes_vartime(uint8_t s[32], const vg_ge51_p3 *p)
+
+/* c = p + q (neg = 0) or p - q (neg = 1) for an affine table point q in
+ * (y + x, y - x, 2 d x y) form: ge_add with Z2 = 1, so D = 2 Z1 needs no
+ * multiplication. Precondition: p tight, q limbs < 2^51. Postcondition:
+ * c loose. */
+static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge51_niels *q, int neg)
 {
-    fe_ops *F = vg_fe51_get();
-    vg_fe51 zi, x, y;
-    uint8_t xb[32];
-    F->invert(&zi, &p->Z);
-    F->mul(&x, &p->X, &zi);
-    F->mul(&y, &p->Y, &zi);
-    F->tobytes(xb, &x);
-    F->tobytes(s, &y);
-    s[31] = (uint8_t)(s[31] | ((xb[0] & 1) << 7));
+    vg_fe51 a, b, cc, d;
+    fe_sub(&a, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    fe_add(&b, &p->Y, &p->X); /* <= 2^52 */
+    F->mul(&a, &a, neg ? &q->ypx : &q->ymx); /* A, tight */
+    F->mul(&b, &b, neg ? &q->ymx : &q->ypx); /* B, tight */
+    F->mul(&cc, &p->T, &q->t2d);              /* C, tight */
+    fe_add(&d, &p->Z, &p->Z); /* D <= 2^52 */
+    fe_sub(&c->E, &b, &a);    /* < 2^51 + 2^52 */
+    fe_add(&c->H, &b, &a);    /* <= 2^52 */
+    if (neg) {
+        fe_add(&c->F, &d, &cc); /* <= 2^52 + 2^51 */
+        fe_sub(&c->G, &d, &cc); /* < 2^53 */
+    } else {
+        fe_sub(&c->F, &d, &cc);
+        fe_add(&c->G, &d, &cc);
+    }
 }
 
 /* ---- double-scalar multiplication ----------------------------------------- */
 
-#define VG_WNAF_W 5 /* digits odd in (-16, 16): tables of 8 odd multiples */
+#define VG_WNAF_A 5 /* k: digits odd in (-16, 16), 8 odd multiples of A */
+#define VG_WNAF_B 8 /* S: digits odd in (-128, 128), the 64 table entries */
 
-/* r[i] for i < 256: the width-5 non-adjacent form of s < 2^253, digits odd
- * in [-15, 15] or 0, sum r[i] 2^i = s. Walk the bits upward with a carry:
- * where the running value is odd, take the next 5 bits (plus the carry) as
- * a digit, signed when it reaches 16, and skip past them. For s < 2^253 no
- * carry leaves bit 255: a window starting at i >= 249 holds at most
- * 2^(253 - i) - 1 + 1 <= 15 (odd), so it stays positive. */
-static void ge_wnaf(int8_t r[256], const uint8_t s[32])
+/* Walk the bits upward with a carry: where the running value is odd, take
+ * the next w bits (plus the carry) as a digit, signed when it reaches
+ * 2^(w-1), and skip past them. The digit is odd, so it is never -2^(w-1).
+ * For s < 2^253 no carry leaves bit 255: a window starting at
+ * i >= 253 - (w - 1) holds at most 2^(253 - i) - 1 + 1 <= 2^(w-1), and being
+ * odd at most 2^(w-1) - 1, so it stays positive; earlier windows carry into
+ * bit i + w <= 253. */
+void vg_ge25519_wnaf_vartime(int8_t r[256], const uint8_t s[32], int w)
 {
     unsigned carry = 0;
     memset(r, 0, 256);
@@ -305,24 +321,24 @@ static void ge_wnaf(int8_t r[256], const uint8_t s[32])
             continue;
         }
         unsigned word = carry;
-        for (int j = 0; j < VG_WNAF_W && i + j < 256; j++)
+        for (int j = 0; j < w && i + j < 256; j++)
             word += (unsigned)((s[(i + j) >> 3] >> ((i + j) & 7)) & 1) << j;
-        if (word & (1u << (VG_WNAF_W - 1))) {
-            r[i] = (int8_t)((int)word - (1 << VG_WNAF_W));
+        if (word & (1u << (w - 1))) {
+            r[i] = (int8_t)((int)word - (1 << w));
             carry = 1;
         } else {
             r[i] = (int8_t)word;
             carry = 0;
         }
-        i += VG_WNAF_W;
+        i += w;
     }
 }
 
 /* t[j] = (2 j + 1) p for j < 8, cached. Precondition: p tight. */
-static void ge_odd_multiples(fe_ops *F, ge_cached t[8], const vg_ge51_p3 *p)
+static void ge_odd_multiples(fe_ops *F, ge_cached t[8], const ge_p3 *p)
 {
     ge_p1p1 c;
-    vg_ge51_p3 p2, q;
+    ge_p3 p2, q;
     ge_cached c2;
     p3_to_cached(F, &t[0], p);
     ge_dbl(F, &c, p);
@@ -336,31 +352,34 @@ static void ge_odd_multiples(fe_ops *F, ge_cached t[8], const vg_ge51_p3 *p)
     }
 }
 
-void vg_ge25519_double_scalarmult_vartime(vg_ge51_p3 *r, const uint8_t k[32],
-                                          const vg_ge51_p3 *a, const uint8_t s[32])
+/* r = [s]B - [k]A. Preconditions: s, k < 2^253, a tight. Postcondition:
+ * r tight (T valid). */
+static void ge_double_scalarmult(fe_ops *F, ge_p3 *r, const uint8_t k[32], const ge_p3 *a,
+                                 const uint8_t s[32])
 {
-    fe_ops *F = vg_fe51_get();
     int8_t ks[256], ss[256];
-    ge_cached ta[8], tb[8];
+    ge_cached ta[8];
     ge_p1p1 c;
     int i;
 
-    ge_wnaf(ks, k);
-    ge_wnaf(ss, s);
-    ge_identity(r);
+    vg_ge25519_wnaf_vartime(ks, k, VG_WNAF_A);
+    vg_ge25519_wnaf_vartime(ss, s, VG_WNAF_B);
+    memset(r, 0, sizeof *r); /* the identity (0 : 1 : 1 : 0) */
+    r->Y.v[0] = 1;
+    r->Z.v[0] = 1;
     for (i = 255; i >= 0 && ks[i] == 0 && ss[i] == 0; i--)
         ;
     if (i < 0)
         return;
     ge_odd_multiples(F, ta, a);
-    ge_odd_multiples(F, tb, &ge_base);
     /* r stays a valid (X : Y : Z) through the loop; T is refreshed
      * (p1p1_to_p3) only before an addition, which needs it. */
     for (; i >= 0; i--) {
         ge_dbl(F, &c, r);
         if (ss[i]) {
             p1p1_to_p3(F, r, &c);
-            ge_add(F, &c, r, &tb[(ss[i] < 0 ? -ss[i] : ss[i]) / 2], ss[i] < 0);
+            ge_madd(F, &c, r, &vg_ge25519_vartime_table51[(ss[i] < 0 ? -ss[i] : ss[i]) / 2],
+                    ss[i] < 0);
         }
         if (ks[i]) { /* minus [k]A: the opposite sign */
             p1p1_to_p3(F, r, &c);
@@ -373,28 +392,27 @@ void vg_ge25519_double_scalarmult_vartime(vg_ge51_p3 *r, const uint8_t k[32],
     }
 }
 
-/* ---- comparisons ------------------------------------------------------------ */
+/* ---- the check of RFC 8032 5.1.7 ---------------------------------------------- */
 
-int vg_ge25519_equal_vartime(const vg_ge51_p3 *p, const vg_ge51_p3 *q)
+/* 1 when q (tight) equals the affine point (x, y) (Z = 1, tight):
+ * X = x Z and Y = y Z (Z is never 0). */
+static int ge_equal_affine(fe_ops *F, const ge_p3 *q, const ge_p3 *aff)
 {
-    fe_ops *F = vg_fe51_get();
-    vg_fe51 l, r;
-    /* X1/Z1 = X2/Z2 and Y1/Z1 = Y2/Z2, cross-multiplied (Z never 0). */
-    F->mul(&l, &p->X, &q->Z);
-    F->mul(&r, &q->X, &p->Z);
-    if (!fe_equal(F, &l, &r))
+    vg_fe51 t;
+    F->mul(&t, &aff->X, &q->Z);
+    if (!fe_equal(F, &t, &q->X))
         return 0;
-    F->mul(&l, &p->Y, &q->Z);
-    F->mul(&r, &q->Y, &p->Z);
-    return fe_equal(F, &l, &r);
+    F->mul(&t, &aff->Y, &q->Z);
+    return fe_equal(F, &t, &q->Y);
 }
 
-int vg_ge25519_equal_cofactored_vartime(const vg_ge51_p3 *p, const vg_ge51_p3 *q)
+/* 1 when [8](p - q) is the identity, i.e. p and q differ by a point of
+ * small order (the cofactored check of RFC 8032 5.1.7 step 3). p, q tight. */
+static int ge_equal_cofactored(fe_ops *F, const ge_p3 *p, const ge_p3 *q)
 {
-    fe_ops *F = vg_fe51_get();
     ge_cached qc;
     ge_p1p1 c;
-    vg_ge51_p3 d;
+    ge_p3 d;
     p3_to_cached(F, &qc, q);
     ge_add(F, &c, p, &qc, 1);
     for (int j = 0; j < 3; j++) {
@@ -404,4 +422,35 @@ int vg_ge25519_equal_cofactored_vartime(const vg_ge51_p3 *p, const vg_ge51_p3 *q
     p1p1_to_p2(F, &d, &c);
     /* identity (0 : 1 : 1): X = 0 and Y = Z */
     return fe_is_zero(F, &d.X) && fe_equal(F, &d.Y, &d.Z);
+}
+
+static int verify_check_portable(const uint8_t r_enc[32], const uint8_t a_enc[32],
+                                 const uint8_t s[32], const uint8_t k[32], int cofactored)
+{
+    fe_ops *F = vg_fe51_get();
+    ge_p3 a, r, q;
+    if (ge_frombytes(&a, a_enc) != 0 || ge_frombytes(&r, r_enc) != 0)
+        return 0;
+    ge_double_scalarmult(F, &q, k, &a, s);
+    return cofactored ? ge_equal_cofactored(F, &q, &r) : ge_equal_affine(F, &q, &r);
+}
+
+static const struct vg_ed25519_verify_impl g_verify_portable = {"portable", verify_check_portable};
+
+const struct vg_ed25519_verify_impl *vg_ed25519_verify_portable_get(void)
+{
+    return &g_verify_portable;
+}
+
+#ifndef VG_X86_64
+/* No x86-64 code in this build (see ge25519_vartime_adx.c). */
+const struct vg_ed25519_verify_impl *vg_ed25519_verify_adx_get(void) { return NULL; }
+#endif
+
+/* The dispatch, recomputed from the active CPU mask at each call (cheap),
+ * so it has no state and follows vg_cpu_force in tests. */
+const struct vg_ed25519_verify_impl *vg_ed25519_verify_active(void)
+{
+    const struct vg_ed25519_verify_impl *impl = vg_ed25519_verify_adx_get();
+    return impl ? impl : vg_ed25519_verify_portable_get();
 }

@@ -1,0 +1,388 @@
+/*
+ * Variable-time edwards25519 arithmetic for Ed25519 verification on the
+ * BMI2/ADX field (fe64_adx.c through vg_fe64_adx_get()): the "adx"
+ * variant of ge25519_vartime.h. x86-64 only; compiled only when VG_X86_64,
+ * used only when the CPU has BMI2 and ADX.
+ *
+ * Same method, formulas and verdicts as the portable variant
+ * (ge25519_vartime.c; RFC 8032 5.1.3, 5.1.7; Hisil, Wong, Carter, Dawson,
+ * "Twisted Edwards curves revisited", 2008, section 3 with a = -1). Field
+ * elements are four 64-bit words; any value below 2^256 stands for its
+ * residue mod p (fe25519.h), so no bounds need tracking: every input and
+ * output of the routines below is just "below 2^256". Multiplications go
+ * through the operation table; additions and subtractions are inlined
+ * here (they are too short for a call).
+ *
+ * Only public data passes through here; the code branches on it freely.
+ */
+#include <string.h>
+
+#include "common.h"
+#include "fe25519.h"
+#include "ge25519.h"
+#include "ge25519_vartime.h"
+
+#if defined(VG_X86_64)
+
+#define VG_GE25519_VARTIME_TABLE_FE64
+#include "ge25519_vartime_table.h"
+
+typedef const struct vg_fe64_ops fe_ops;
+typedef uint64_t fe[4];
+
+/* d = -121665/121666, 2d, sqrt(-1) = 2^((p-1)/4) (RFC 8032 5.1, 5.1.3),
+ * reduced below p, little-endian words. */
+static const fe fe_d = {0x75eb4dca135978a3u, 0x00700a4d4141d8abu, 0x8cc740797779e898u,
+                        0x52036cee2b6ffe73u};
+static const fe fe_d2 = {0xebd69b9426b2f159u, 0x00e0149a8283b156u, 0x198e80f2eef3d130u,
+                         0x2406d9dc56dffce7u};
+static const fe fe_sqrtm1 = {0xc4ee1b274a0ea0b0u, 0x2f431806ad2fe478u, 0x2b4d00993dfbd7a7u,
+                             0x2b8324804fc1df0bu};
+
+/* h = f + g: the sum below 2^257 folds its carry as 38 (2^256 = 38 mod p);
+ * a second carry leaves a value below 38, so the last fold cannot carry. */
+static inline void fe_add(fe h, const fe f, const fe g)
+{
+    unsigned __int128 acc = 0;
+    uint64_t r[4];
+    for (int i = 0; i < 4; i++) {
+        acc += (unsigned __int128)f[i] + g[i];
+        r[i] = (uint64_t)acc;
+        acc >>= 64;
+    }
+    acc = (unsigned __int128)r[0] + 38 * (uint64_t)acc;
+    r[0] = (uint64_t)acc;
+    for (int i = 1; i < 4; i++) {
+        acc = (unsigned __int128)r[i] + (uint64_t)(acc >> 64);
+        r[i] = (uint64_t)acc;
+    }
+    r[0] += 38 * (uint64_t)(acc >> 64);
+    memcpy(h, r, sizeof r);
+}
+
+/* h = f - g: a borrow (f - g + 2^256) is corrected by subtracting 38;
+ * a second borrow leaves a low word >= 2^64 - 38, so the last cannot. */
+static inline void fe_sub(fe h, const fe f, const fe g)
+{
+    uint64_t r[4], b = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t t = f[i] - g[i];
+        uint64_t b1 = t > f[i];
+        r[i] = t - b;
+        b = b1 | (r[i] > t);
+    }
+    uint64_t sub = 38 * b;
+    b = r[0] < sub;
+    r[0] -= sub;
+    for (int i = 1; i < 4; i++) {
+        uint64_t t = r[i] - b;
+        b = t > r[i];
+        r[i] = t;
+    }
+    r[0] -= 38 * b;
+    memcpy(h, r, sizeof r);
+}
+
+/* 1 when f and g are equal mod p. */
+static int fe_equal(fe_ops *F, const fe f, const fe g)
+{
+    uint8_t a[32], b[32];
+    F->tobytes(a, f);
+    F->tobytes(b, g);
+    return memcmp(a, b, 32) == 0;
+}
+
+static int fe_is_zero(fe_ops *F, const fe f)
+{
+    static const fe zero = {0, 0, 0, 0};
+    return fe_equal(F, f, zero);
+}
+
+/* h = z^((p-5)/8) = z^(2^252 - 3) (RFC 8032 5.1.3 step 3), by the chain
+ * z^(2^k - 1) for k = 5, 10, 20, 40, 50, 100, 200, 250. */
+static void fe_pow22523(fe_ops *F, fe h, const fe z)
+{
+    fe t0, t1, t2;
+    F->sqr(t0, z);             /* z^2 */
+    F->nsqr(t1, t0, 2);        /* z^8 */
+    F->mul(t1, z, t1);         /* z^9 */
+    F->mul(t0, t0, t1);        /* z^11 */
+    F->sqr(t0, t0);            /* z^22 */
+    F->mul(t0, t1, t0);        /* z^(2^5 - 1) */
+    F->nsqr(t1, t0, 5);
+    F->mul(t0, t1, t0);        /* z^(2^10 - 1) */
+    F->nsqr(t1, t0, 10);
+    F->mul(t1, t1, t0);        /* z^(2^20 - 1) */
+    F->nsqr(t2, t1, 20);
+    F->mul(t1, t2, t1);        /* z^(2^40 - 1) */
+    F->nsqr(t1, t1, 10);
+    F->mul(t0, t1, t0);        /* z^(2^50 - 1) */
+    F->nsqr(t1, t0, 50);
+    F->mul(t1, t1, t0);        /* z^(2^100 - 1) */
+    F->nsqr(t2, t1, 100);
+    F->mul(t1, t2, t1);        /* z^(2^200 - 1) */
+    F->nsqr(t1, t1, 50);
+    F->mul(t0, t1, t0);        /* z^(2^250 - 1) */
+    F->nsqr(t0, t0, 2);        /* z^(2^252 - 4) */
+    F->mul(h, t0, z);          /* z^(2^252 - 3) */
+}
+
+/* ---- points ------------------------------------------------------------------ */
+
+typedef struct {
+    fe X, Y, Z, T; /* extended: x = X/Z, y = Y/Z, x y = T/Z */
+} ge_p3;
+
+typedef struct {
+    fe E, F, G, H; /* completed: x = E/G, y = H/F */
+} ge_p1p1;
+
+typedef struct {
+    fe ypx, ymx, z, t2d; /* Y + X, Y - X, Z, 2 d T */
+} ge_cached;
+
+static void p1p1_to_p3(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
+{
+    F->mul(r->X, c->E, c->F);
+    F->mul(r->Y, c->G, c->H);
+    F->mul(r->Z, c->F, c->G);
+    F->mul(r->T, c->E, c->H);
+}
+
+/* Without T, for a point that is only doubled next (T left stale). */
+static void p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
+{
+    F->mul(r->X, c->E, c->F);
+    F->mul(r->Y, c->G, c->H);
+    F->mul(r->Z, c->F, c->G);
+}
+
+static void p3_to_cached(fe_ops *F, ge_cached *c, const ge_p3 *p)
+{
+    fe_add(c->ypx, p->Y, p->X);
+    fe_sub(c->ymx, p->Y, p->X);
+    memcpy(c->z, p->Z, sizeof c->z);
+    F->mul(c->t2d, p->T, fe_d2);
+}
+
+/* c = p + q (neg = 0) or p - q (neg = 1); -(x, y) = (-x, y) swaps Y + X
+ * with Y - X and negates T. A = (Y1 - X1)(Y2 - X2), B = (Y1 + X1)(Y2 + X2),
+ * C = T1 2d T2, D = 2 Z1 Z2; E = B - A, F = D - C, G = D + C, H = B + A. */
+static void ge_add(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const ge_cached *q, int neg)
+{
+    fe a, b, cc, d;
+    fe_sub(a, p->Y, p->X);
+    fe_add(b, p->Y, p->X);
+    F->mul(a, a, neg ? q->ypx : q->ymx);
+    F->mul(b, b, neg ? q->ymx : q->ypx);
+    F->mul(cc, p->T, q->t2d);
+    F->mul(d, p->Z, q->z);
+    fe_add(d, d, d);
+    fe_sub(c->E, b, a);
+    fe_add(c->H, b, a);
+    if (neg) {
+        fe_add(c->F, d, cc);
+        fe_sub(c->G, d, cc);
+    } else {
+        fe_sub(c->F, d, cc);
+        fe_add(c->G, d, cc);
+    }
+}
+
+/* ge_add with an affine table point q (Z2 = 1): D = 2 Z1. */
+static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *q, int neg)
+{
+    fe a, b, cc, d;
+    fe_sub(a, p->Y, p->X);
+    fe_add(b, p->Y, p->X);
+    F->mul(a, a, neg ? q->ypx : q->ymx);
+    F->mul(b, b, neg ? q->ymx : q->ypx);
+    F->mul(cc, p->T, q->t2d);
+    fe_add(d, p->Z, p->Z);
+    fe_sub(c->E, b, a);
+    fe_add(c->H, b, a);
+    if (neg) {
+        fe_add(c->F, d, cc);
+        fe_sub(c->G, d, cc);
+    } else {
+        fe_sub(c->F, d, cc);
+        fe_add(c->G, d, cc);
+    }
+}
+
+/* c = 2 p from X, Y, Z (HWCD 3.3, a = -1): E = 2 X Y = (X + Y)^2 - X^2 - Y^2,
+ * G = Y^2 - X^2, H = Y^2 + X^2, F = 2 Z^2 - G. */
+static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p)
+{
+    fe a, b, zz, s;
+    F->sqr(a, p->X);
+    F->sqr(b, p->Y);
+    F->sqr(zz, p->Z);
+    fe_add(s, p->X, p->Y);
+    F->sqr(s, s);
+    fe_add(c->H, a, b);
+    fe_sub(c->E, s, c->H);
+    fe_sub(c->G, b, a);
+    fe_add(zz, zz, zz);
+    fe_sub(c->F, zz, c->G);
+}
+
+/* RFC 8032 5.1.3, strict (see ge25519_vartime.h): 0 and h (Z = 1), or -1. */
+static int ge_frombytes(fe_ops *F, ge_p3 *h, const uint8_t s[32])
+{
+    static const fe one = {1, 0, 0, 0};
+    static const fe zero = {0, 0, 0, 0};
+    fe u, v, v3, vxx, t;
+    uint8_t b[32];
+    unsigned sign = s[31] >> 7;
+
+    /* Step 1: y is bits 0..254; reject y >= p: frombytes clears bit 255 and
+     * tobytes reduces mod p, so the round trip changes the bytes exactly
+     * when y >= p. */
+    F->frombytes(h->Y, s);
+    F->tobytes(b, h->Y);
+    b[31] = (uint8_t)(b[31] | (sign << 7));
+    if (memcmp(b, s, 32) != 0)
+        return -1;
+    /* Step 2: u = y^2 - 1, v = d y^2 + 1. */
+    F->sqr(u, h->Y);
+    F->mul(v, u, fe_d);
+    fe_sub(u, u, one);
+    fe_add(v, v, one);
+    /* Step 3: x = u v^3 (u v^7)^((p-5)/8). */
+    F->sqr(v3, v);
+    F->mul(v3, v3, v);   /* v^3 */
+    F->sqr(t, v3);
+    F->mul(t, t, v);     /* v^7 */
+    F->mul(t, t, u);     /* u v^7 */
+    fe_pow22523(F, t, t);
+    F->mul(t, t, v3);
+    F->mul(h->X, t, u);
+    /* v x^2 = u: a root; v x^2 = -u: x sqrt(-1) is; otherwise none. */
+    F->sqr(vxx, h->X);
+    F->mul(vxx, vxx, v);
+    if (!fe_equal(F, vxx, u)) {
+        fe_sub(t, zero, u);
+        if (!fe_equal(F, vxx, t))
+            return -1;
+        F->mul(h->X, h->X, fe_sqrtm1);
+    }
+    /* Step 4: x = 0 with sign bit 1 is rejected; fix the sign of x. */
+    F->tobytes(b, h->X);
+    if (fe_is_zero(F, h->X) && sign)
+        return -1;
+    if ((unsigned)(b[0] & 1) != sign)
+        fe_sub(h->X, zero, h->X);
+    memcpy(h->Z, one, sizeof one);
+    F->mul(h->T, h->X, h->Y);
+    return 0;
+}
+
+/* ---- double-scalar multiplication ----------------------------------------- */
+
+#define VG_WNAF_A 5 /* k: digits odd in (-16, 16), 8 odd multiples of A */
+#define VG_WNAF_B 8 /* S: digits odd in (-128, 128), the 64 table entries */
+
+/* t[j] = (2 j + 1) p for j < 8, cached. */
+static void ge_odd_multiples(fe_ops *F, ge_cached t[8], const ge_p3 *p)
+{
+    ge_p1p1 c;
+    ge_p3 p2, q;
+    ge_cached c2;
+    p3_to_cached(F, &t[0], p);
+    ge_dbl(F, &c, p);
+    p1p1_to_p3(F, &p2, &c);
+    p3_to_cached(F, &c2, &p2);
+    q = *p;
+    for (int j = 1; j < 8; j++) {
+        ge_add(F, &c, &q, &c2, 0);
+        p1p1_to_p3(F, &q, &c);
+        p3_to_cached(F, &t[j], &q);
+    }
+}
+
+/* r = [s]B - [k]A for s, k < 2^253. */
+static void ge_double_scalarmult(fe_ops *F, ge_p3 *r, const uint8_t k[32], const ge_p3 *a,
+                                 const uint8_t s[32])
+{
+    int8_t ks[256], ss[256];
+    ge_cached ta[8];
+    ge_p1p1 c;
+    int i;
+
+    vg_ge25519_wnaf_vartime(ks, k, VG_WNAF_A);
+    vg_ge25519_wnaf_vartime(ss, s, VG_WNAF_B);
+    memset(r, 0, sizeof *r); /* the identity (0 : 1 : 1 : 0) */
+    r->Y[0] = 1;
+    r->Z[0] = 1;
+    for (i = 255; i >= 0 && ks[i] == 0 && ss[i] == 0; i--)
+        ;
+    if (i < 0)
+        return;
+    ge_odd_multiples(F, ta, a);
+    for (; i >= 0; i--) {
+        ge_dbl(F, &c, r);
+        if (ss[i]) {
+            p1p1_to_p3(F, r, &c);
+            ge_madd(F, &c, r, &vg_ge25519_vartime_table64[(ss[i] < 0 ? -ss[i] : ss[i]) / 2],
+                    ss[i] < 0);
+        }
+        if (ks[i]) { /* minus [k]A: the opposite sign */
+            p1p1_to_p3(F, r, &c);
+            ge_add(F, &c, r, &ta[(ks[i] < 0 ? -ks[i] : ks[i]) / 2], ks[i] > 0);
+        }
+        if (i > 0)
+            p1p1_to_p2(F, r, &c);
+        else
+            p1p1_to_p3(F, r, &c);
+    }
+}
+
+/* ---- the check of RFC 8032 5.1.7 ---------------------------------------------- */
+
+/* 1 when q equals the affine point aff (Z = 1): X = x Z and Y = y Z. */
+static int ge_equal_affine(fe_ops *F, const ge_p3 *q, const ge_p3 *aff)
+{
+    fe t;
+    F->mul(t, aff->X, q->Z);
+    if (!fe_equal(F, t, q->X))
+        return 0;
+    F->mul(t, aff->Y, q->Z);
+    return fe_equal(F, t, q->Y);
+}
+
+/* 1 when [8](p - q) is the identity (0 : 1 : 1). */
+static int ge_equal_cofactored(fe_ops *F, const ge_p3 *p, const ge_p3 *q)
+{
+    ge_cached qc;
+    ge_p1p1 c;
+    ge_p3 d;
+    p3_to_cached(F, &qc, q);
+    ge_add(F, &c, p, &qc, 1);
+    for (int j = 0; j < 3; j++) {
+        p1p1_to_p2(F, &d, &c);
+        ge_dbl(F, &c, &d);
+    }
+    p1p1_to_p2(F, &d, &c);
+    return fe_is_zero(F, d.X) && fe_equal(F, d.Y, d.Z);
+}
+
+static int verify_check_adx(const uint8_t r_enc[32], const uint8_t a_enc[32], const uint8_t s[32],
+                            const uint8_t k[32], int cofactored)
+{
+    fe_ops *F = vg_fe64_adx_get();
+    ge_p3 a, r, q;
+    if (ge_frombytes(F, &a, a_enc) != 0 || ge_frombytes(F, &r, r_enc) != 0)
+        return 0;
+    ge_double_scalarmult(F, &q, k, &a, s);
+    return cofactored ? ge_equal_cofactored(F, &q, &r) : ge_equal_affine(F, &q, &r);
+}
+
+static const struct vg_ed25519_verify_impl g_verify_adx = {"adx", verify_check_adx};
+
+const struct vg_ed25519_verify_impl *vg_ed25519_verify_adx_get(void)
+{
+    return vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX) ? &g_verify_adx : NULL;
+}
+
+#endif /* VG_X86_64 */
