@@ -28,6 +28,7 @@
 #include "common.h"
 #include "curve25519/fe25519.h"
 #include "curve25519/ge25519.h"
+#include "curve25519/ge25519_vartime.h"
 #include "curve25519/x25519_ifma.h"
 #include "peers.h"
 #include "speed.h"
@@ -138,6 +139,24 @@ static int ours_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in, 
     out[0] = vg_ed25519_verify(in + 32, in + 96, in_len - 96, in) == VG_OK;
     return 0;
 }
+/* One verify variant through vg_ed25519_verify_with (the whole of RFC 8032
+ * 5.1.7 on that variant, as the API runs it when the variant is active). */
+#define ED25519_VERIFY_VARIANT(tag, get)                                                  \
+    static int present_ed25519_verify_##tag(void) { return get() != NULL; }               \
+    static int ours_ed25519_verify_##tag(uint8_t *out, size_t out_len, const uint8_t *in, \
+                                         size_t in_len)                                   \
+    {                                                                                     \
+        const struct vg_ed25519_verify_impl *impl = get();                                \
+        (void)out_len;                                                                    \
+        if (!impl)                                                                        \
+            return -1;                                                                    \
+        out[0] = vg_ed25519_verify_with(impl, in + 32, in + 96, in_len - 96, in, 0) ==    \
+                 VG_OK;                                                                   \
+        return 0;                                                                         \
+    }
+ED25519_VERIFY_VARIANT(portable, vg_ed25519_verify_portable_get)
+ED25519_VERIFY_VARIANT(adx, vg_ed25519_verify_adx_get)
+
 /* The pseudo-random first 32 bytes become a seed; the secret key derived
  * from it replaces them (sign) or the public key and a signature of the
  * message do (verify). Post: 0, and for verify the signature is one we
@@ -231,6 +250,12 @@ static const struct speed_row g_rows[] = {
      vg_peer_sodium_ed25519_sign, setup_ed25519_sign, 1, NULL, NOTE_OSSL_ED_SIGN},
     {"ed25519-verify", 96 + ED_MSG, 1, ours_ed25519_verify, vg_peer_openssl_ed25519_verify,
      vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1, NULL, NOTE_OSSL_ED_VERIFY},
+    {"ed25519-verify/portable", 96 + ED_MSG, 1, ours_ed25519_verify_portable,
+     vg_peer_openssl_ed25519_verify, vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1,
+     present_ed25519_verify_portable, NOTE_OSSL_ED_VERIFY},
+    {"ed25519-verify/adx", 96 + ED_MSG, 1, ours_ed25519_verify_adx,
+     vg_peer_openssl_ed25519_verify, vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1,
+     present_ed25519_verify_adx, NOTE_OSSL_ED_VERIFY},
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 

@@ -591,6 +591,9 @@ for r in rows:
 else
     check "speed ed25519 --json has three rows" [ "$(grep -c '"operation": "ed25519' "$T/out")" = 3 ]
 fi
+impl=$("$V" cpu | awk '$1 == "ed25519" { print $2 }')
+check "speed has a row for the active ed25519 verify variant ($impl)" \
+    grep -q "\"operation\": \"ed25519-verify/$impl\"" "$T/out"
 VG_CPU_FEATURES=none "$V" speed x25519 --samples 11 >"$T/out" 2>"$T/err"
 check "speed x25519 with VG_CPU_FEATURES=none: portable rows only" \
     [ "$(grep -c '^x25519' "$T/out"):$(grep -c '/adx\|/ifma' "$T/out")" = 4:0 ]
