@@ -1,0 +1,116 @@
+/*
+ * Four-way Keccak (keccak4x.h): the portable implementation, the dispatch and
+ * the SHAKE128/SHAKE256 absorb-once / squeeze-blocks helpers shared by every
+ * implementation.
+ *
+ * The portable permutation de-interleaves each instance, runs the active
+ * single-state permutation (keccak.h) on it and interleaves it back: no
+ * speed-up, but every caller can use the 4-way API on any CPU.
+ */
+#include "keccak4x.h"
+
+#include "common.h"
+#include "keccak.h"
+
+static void keccak4x_permute_portable(uint64_t st[100])
+{
+    const struct vg_keccak_impl *one = vg_keccak_active();
+    uint64_t s[25];
+    for (unsigned j = 0; j < 4; j++) {
+        for (unsigned i = 0; i < 25; i++)
+            s[i] = st[4 * i + j];
+        one->permute(s);
+        for (unsigned i = 0; i < 25; i++)
+            st[4 * i + j] = s[i];
+    }
+    vg_wipe(s, sizeof s);
+}
+
+static const struct vg_keccak4x_impl g_keccak4x_portable = {"portable", keccak4x_permute_portable};
+
+const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void) { return &g_keccak4x_portable; }
+
+#ifndef VG_X86_64
+/* No x86-64 code in this build (VG_PORTABLE or another CPU). */
+const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void) { return NULL; }
+#endif
+
+/* The dispatch: AVX2 when built and active (vg_keccak4x_avx2_get checks the
+ * feature mask on every call, so VG_CPU_FEATURES and vg_cpu_force apply). */
+const struct vg_keccak4x_impl *vg_keccak4x_active(void)
+{
+    const struct vg_keccak4x_impl *avx2 = vg_keccak4x_avx2_get();
+    return avx2 ? avx2 : &g_keccak4x_portable;
+}
+
+/* XOR `len` bytes (len <= rate) of in into lanes of instance j, starting at
+ * lane 0. Little-endian lanes (FIPS 202 B.1 bit order). */
+static void xor_bytes(uint64_t st[100], unsigned j, const uint8_t *in, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8)
+        st[4 * (i / 8) + j] ^= vg_load64_le(in + i);
+    for (; i < len; i++)
+        st[4 * (i / 8) + j] ^= (uint64_t)in[i] << (8 * (i % 8));
+}
+
+/* Absorb four equal-length messages and apply the SHAKE padding
+ * (domain bits 1111 then pad10*1: byte 0x1f, and 0x80 in the last byte of
+ * the block, FIPS 202 Sections 5.1 and 6.2). The last (padded) block is
+ * XORed in but not permuted: squeezeblocks permutes before each output. */
+static void shake_x4_absorb(vg_keccak4x_ctx *ctx, size_t rate, const uint8_t *in[4], size_t len)
+{
+    ctx->impl = vg_keccak4x_active();
+    memset(ctx->st, 0, sizeof ctx->st);
+    size_t off = 0;
+    while (len - off >= rate) {
+        for (unsigned j = 0; j < 4; j++)
+            xor_bytes(ctx->st, j, in[j] + off, rate);
+        ctx->impl->permute(ctx->st);
+        off += rate;
+    }
+    size_t rest = len - off;
+    for (unsigned j = 0; j < 4; j++) {
+        xor_bytes(ctx->st, j, in[j] + off, rest);
+        ctx->st[4 * (rest / 8) + j] ^= (uint64_t)0x1f << (8 * (rest % 8));
+        ctx->st[4 * ((rate - 1) / 8) + j] ^= (uint64_t)0x80 << (8 * ((rate - 1) % 8));
+    }
+}
+
+static void shake_x4_squeeze(uint8_t *out[4], size_t nblocks, size_t rate, vg_keccak4x_ctx *ctx)
+{
+    for (size_t b = 0; b < nblocks; b++) {
+        ctx->impl->permute(ctx->st);
+        for (unsigned j = 0; j < 4; j++)
+            for (size_t i = 0; i < rate / 8; i++)
+                vg_store64_le(out[j] + b * rate + 8 * i, ctx->st[4 * i + j]);
+    }
+}
+
+void vg_shake128x4_absorb_once(vg_keccak4x_ctx *ctx, const uint8_t *in0, const uint8_t *in1,
+                               const uint8_t *in2, const uint8_t *in3, size_t len)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    shake_x4_absorb(ctx, VG_SHAKE128_RATE, in, len);
+}
+
+void vg_shake256x4_absorb_once(vg_keccak4x_ctx *ctx, const uint8_t *in0, const uint8_t *in1,
+                               const uint8_t *in2, const uint8_t *in3, size_t len)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    shake_x4_absorb(ctx, VG_SHAKE256_RATE, in, len);
+}
+
+void vg_shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
+                                 size_t nblocks, vg_keccak4x_ctx *ctx)
+{
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    shake_x4_squeeze(out, nblocks, VG_SHAKE128_RATE, ctx);
+}
+
+void vg_shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
+                                 size_t nblocks, vg_keccak4x_ctx *ctx)
+{
+    uint8_t *out[4] = {out0, out1, out2, out3};
+    shake_x4_squeeze(out, nblocks, VG_SHAKE256_RATE, ctx);
+}

@@ -1,0 +1,109 @@
+/*
+ * Four-way Keccak (src/hash/keccak4x.h): every implementation against four
+ * runs of the single-state portable permutation on random states, and the
+ * SHAKE128/SHAKE256 four-way helpers against vg_shake128/vg_shake256 (the
+ * one-shot public API, itself checked against FIPS 202 vectors in
+ * test_sha3) for message lengths around the rate boundaries and several
+ * squeeze splits. The helpers are run once with the detected CPU features
+ * and once with none (portable), via the vg_cpu_force hook.
+ */
+#include "vgtest.h"
+
+#include "common/common.h"
+#include "hash/keccak.h"
+#include "hash/keccak4x.h"
+
+static void test_permute(const struct vg_keccak4x_impl *impl, unsigned reps)
+{
+    uint64_t rs = 0x4b4b4b4b12345ull;
+    const struct vg_keccak_impl *one = vg_keccak_portable_get();
+    for (unsigned rep = 0; rep < reps; rep++) {
+        uint64_t st[100], want[4][25];
+        for (unsigned i = 0; i < 100; i++)
+            st[i] = vgtest_rand64(&rs);
+        /* Iterate a few times so that errors in any round compound. */
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned i = 0; i < 25; i++)
+                want[j][i] = st[4 * i + j];
+        unsigned iters = 1 + rep % 3;
+        for (unsigned it = 0; it < iters; it++) {
+            impl->permute(st);
+            for (unsigned j = 0; j < 4; j++)
+                one->permute(want[j]);
+        }
+        int ok = 1;
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned i = 0; i < 25; i++)
+                ok &= st[4 * i + j] == want[j][i];
+        CHECK_MSG(ok, "%s permute rep %u", impl->name, rep);
+    }
+}
+
+/* Four different messages of length len; squeeze `total` blocks in two
+ * calls (first `split` blocks, then the rest); compare with the one-shot
+ * SHAKE of each message. */
+static void check_shake(int which, size_t len, size_t split, size_t total, uint64_t *rs)
+{
+    static uint8_t msg[4][600], out[4][6 * 168], want[6 * 168];
+    size_t rate = which == 128 ? VG_SHAKE128_RATE : VG_SHAKE256_RATE;
+    vg_keccak4x_ctx ctx;
+    for (unsigned j = 0; j < 4; j++)
+        vgtest_randbytes(rs, msg[j], len);
+    if (which == 128) {
+        vg_shake128x4_absorb_once(&ctx, msg[0], msg[1], msg[2], msg[3], len);
+        vg_shake128x4_squeezeblocks(out[0], out[1], out[2], out[3], split, &ctx);
+        vg_shake128x4_squeezeblocks(out[0] + split * rate, out[1] + split * rate,
+                                    out[2] + split * rate, out[3] + split * rate, total - split,
+                                    &ctx);
+    } else {
+        vg_shake256x4_absorb_once(&ctx, msg[0], msg[1], msg[2], msg[3], len);
+        vg_shake256x4_squeezeblocks(out[0], out[1], out[2], out[3], split, &ctx);
+        vg_shake256x4_squeezeblocks(out[0] + split * rate, out[1] + split * rate,
+                                    out[2] + split * rate, out[3] + split * rate, total - split,
+                                    &ctx);
+    }
+    for (unsigned j = 0; j < 4; j++) {
+        if (which == 128)
+            vg_shake128(want, total * rate, msg[j], len);
+        else
+            vg_shake256(want, total * rate, msg[j], len);
+        CHECK_MSG(memcmp(want, out[j], total * rate) == 0, "shake%d x4 (%s) len %zu split %zu/%zu lane %u",
+                  which, ctx.impl->name, len, split, total, j);
+    }
+}
+
+static void test_shake(void)
+{
+    uint64_t rs = 777;
+    const size_t lens[] = {0, 1, 7, 8, 32, 33, 34, 135, 136, 137, 167, 168, 169, 335, 336, 337, 599};
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        for (size_t total = 1; total <= 6; total += 2) {
+            check_shake(128, lens[li], total / 2, total, &rs);
+            check_shake(256, lens[li], total / 2, total, &rs);
+        }
+    }
+    /* Identical inputs (aliasing pointers) give identical outputs. */
+    uint8_t seed[33] = {1, 2, 3}, o[4][168];
+    vg_keccak4x_ctx ctx;
+    vg_shake128x4_absorb_once(&ctx, seed, seed, seed, seed, sizeof seed);
+    vg_shake128x4_squeezeblocks(o[0], o[1], o[2], o[3], 1, &ctx);
+    CHECK(memcmp(o[0], o[1], 168) == 0 && memcmp(o[0], o[3], 168) == 0);
+}
+
+int main(void)
+{
+    uint32_t saved = vg_cpu_active();
+    test_permute(vg_keccak4x_portable_get(), 200);
+    const struct vg_keccak4x_impl *avx2 = vg_keccak4x_avx2_get();
+    if (avx2) {
+        test_permute(avx2, 2000);
+    } else {
+        printf("test_keccak4x: no AVX2 implementation active here; portable only\n");
+    }
+    test_shake();                       /* active implementation */
+    vg_cpu_force(0);
+    CHECK(vg_keccak4x_avx2_get() == NULL && vg_keccak4x_active() == vg_keccak4x_portable_get());
+    test_shake();                       /* portable */
+    vg_cpu_force(saved);
+    return vgtest_done("test_keccak4x");
+}
