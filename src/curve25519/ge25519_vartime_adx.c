@@ -9,9 +9,11 @@
  * "Twisted Edwards curves revisited", 2008, section 3 with a = -1). Field
  * elements are four 64-bit words; any value below 2^256 stands for its
  * residue mod p (fe25519.h), so no bounds need tracking: every input and
- * output of the routines below is just "below 2^256". Multiplications go
- * through the operation table; additions and subtractions are inlined
- * here (they are too short for a call).
+ * output of the routines below is just "below 2^256". Multiplication and
+ * squaring are inlined here (fe_mul: one MULX/ADCX/ADOX kernel), as are additions and subtractions: through the
+ * operation table of fe64_adx.c the calls cost more than the arithmetic
+ * (measured: no faster than the portable variant). Exponentiations and
+ * encodings still use the table.
  *
  * Only public data passes through here; the code branches on it freely.
  */
@@ -39,48 +41,159 @@ static const fe fe_d2 = {0xebd69b9426b2f159u, 0x00e0149a8283b156u, 0x198e80f2eef
 static const fe fe_sqrtm1 = {0xc4ee1b274a0ea0b0u, 0x2f431806ad2fe478u, 0x2b4d00993dfbd7a7u,
                              0x2b8324804fc1df0bu};
 
-/* h = f + g: the sum below 2^257 folds its carry as 38 (2^256 = 38 mod p);
- * a second carry leaves a value below 38, so the last fold cannot carry. */
+/* h = f + g, below 2^256. The sum is below 2^257: a carry out of the top
+ * word (2^256 = 38 mod p) becomes + 38; that addition carries only when
+ * the wrapped value is below 38, after which + 38 more cannot carry.
+ * Volatile: the outputs go through memory. Any aliasing. */
 static inline void fe_add(fe h, const fe f, const fe g)
 {
-    unsigned __int128 acc = 0;
-    uint64_t r[4];
-    for (int i = 0; i < 4; i++) {
-        acc += (unsigned __int128)f[i] + g[i];
-        r[i] = (uint64_t)acc;
-        acc >>= 64;
-    }
-    acc = (unsigned __int128)r[0] + 38 * (uint64_t)acc;
-    r[0] = (uint64_t)acc;
-    for (int i = 1; i < 4; i++) {
-        acc = (unsigned __int128)r[i] + (uint64_t)(acc >> 64);
-        r[i] = (uint64_t)acc;
-    }
-    r[0] += 38 * (uint64_t)(acc >> 64);
-    memcpy(h, r, sizeof r);
+    uint64_t r0, r1, r2, r3, t;
+    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
+                     "movq 8(%[f]), %[r1]\n\t"
+                     "movq 16(%[f]), %[r2]\n\t"
+                     "movq 24(%[f]), %[r3]\n\t"
+                     "addq 0(%[g]), %[r0]\n\t"
+                     "adcq 8(%[g]), %[r1]\n\t"
+                     "adcq 16(%[g]), %[r2]\n\t"
+                     "adcq 24(%[g]), %[r3]\n\t"
+                     "sbbq %[t], %[t]\n\t" /* t = -CF */
+                     "andq $38, %[t]\n\t"
+                     "addq %[t], %[r0]\n\t"
+                     "adcq $0, %[r1]\n\t"
+                     "adcq $0, %[r2]\n\t"
+                     "adcq $0, %[r3]\n\t"
+                     "sbbq %[t], %[t]\n\t"
+                     "andq $38, %[t]\n\t"
+                     "addq %[t], %[r0]\n\t"
+                     "movq %[r0], 0(%[h])\n\t"
+                     "movq %[r1], 8(%[h])\n\t"
+                     "movq %[r2], 16(%[h])\n\t"
+                     "movq %[r3], 24(%[h])\n\t"
+                     : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
+                     : [f] "r"(f), [g] "r"(g), [h] "r"(h)
+                     : "cc", "memory");
 }
 
-/* h = f - g: a borrow (f - g + 2^256) is corrected by subtracting 38;
- * a second borrow leaves a low word >= 2^64 - 38, so the last cannot. */
+/* h = f - g, below 2^256. f - g > -2^256: a borrow means the words hold
+ * f - g + 2^256, corrected by - 38; that subtraction borrows only when the
+ * value is below 38, and then the low word is at least 2^64 - 38, so - 38
+ * more cannot borrow. Volatile: the outputs go through memory. Any
+ * aliasing. */
 static inline void fe_sub(fe h, const fe f, const fe g)
 {
-    uint64_t r[4], b = 0;
-    for (int i = 0; i < 4; i++) {
-        uint64_t t = f[i] - g[i];
-        uint64_t b1 = t > f[i];
-        r[i] = t - b;
-        b = b1 | (r[i] > t);
-    }
-    uint64_t sub = 38 * b;
-    b = r[0] < sub;
-    r[0] -= sub;
-    for (int i = 1; i < 4; i++) {
-        uint64_t t = r[i] - b;
-        b = t > r[i];
-        r[i] = t;
-    }
-    r[0] -= 38 * b;
-    memcpy(h, r, sizeof r);
+    uint64_t r0, r1, r2, r3, t;
+    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
+                     "movq 8(%[f]), %[r1]\n\t"
+                     "movq 16(%[f]), %[r2]\n\t"
+                     "movq 24(%[f]), %[r3]\n\t"
+                     "subq 0(%[g]), %[r0]\n\t"
+                     "sbbq 8(%[g]), %[r1]\n\t"
+                     "sbbq 16(%[g]), %[r2]\n\t"
+                     "sbbq 24(%[g]), %[r3]\n\t"
+                     "sbbq %[t], %[t]\n\t" /* t = -CF */
+                     "andq $38, %[t]\n\t"
+                     "subq %[t], %[r0]\n\t"
+                     "sbbq $0, %[r1]\n\t"
+                     "sbbq $0, %[r2]\n\t"
+                     "sbbq $0, %[r3]\n\t"
+                     "sbbq %[t], %[t]\n\t"
+                     "andq $38, %[t]\n\t"
+                     "subq %[t], %[r0]\n\t"
+                     "movq %[r0], 0(%[h])\n\t"
+                     "movq %[r1], 8(%[h])\n\t"
+                     "movq %[r2], 16(%[h])\n\t"
+                     "movq %[r3], 24(%[h])\n\t"
+                     : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
+                     : [f] "r"(f), [g] "r"(g), [h] "r"(h)
+                     : "cc", "memory");
+}
+
+/* h = f g, below 2^256 (not reduced mod p). Any aliasing.
+ * The 512-bit product, schoolbook by rows: row i adds f g[i] 2^(64 i)
+ * with the low halves of f[j] g[i] on the CF chain (ADCX) and the high
+ * halves on the OF chain (ADOX); the new top word starts as the high half
+ * of f[3] g[i] and takes both final carries (it cannot overflow: the
+ * partial product f (g mod 2^(64 (i+1))) fits in words 0 .. i+4).
+ * Then lo + 38 hi (2^256 = 38 mod p): lo + 38 hi < 39 2^256, so the top
+ * word (the high half of 38 r7 plus two carries) is at most 38; 38 times
+ * it added to the low words carries at most once, and when it does the
+ * wrapped value is below 38^2, so adding 38 more cannot carry.
+ * The register holding the pointer f becomes r7 in the last row (its
+ * final read is that row's last MULX), which keeps the kernel within the
+ * 14 registers left when the frame pointer is reserved (-O0). Volatile:
+ * its register outputs are unused (it writes h through memory). */
+static inline void fe_mul(fe h, const fe f, const fe g)
+{
+    uint64_t r0, r1, r2, r3, r4, r5, r6, t0, t1, z;
+    const uint64_t *fp = f;
+#define ROW(a0, a1, a2, a3, a4)                                                                  \
+    "xorl %k[z], %k[z]\n\t"                                                                      \
+    "mulxq 0(%[f]), %[t0], %[t1]\n\t"                                                            \
+    "adcxq %[t0], %[" a0 "]\n\t"                                                                 \
+    "adoxq %[t1], %[" a1 "]\n\t"                                                                 \
+    "mulxq 8(%[f]), %[t0], %[t1]\n\t"                                                            \
+    "adcxq %[t0], %[" a1 "]\n\t"                                                                 \
+    "adoxq %[t1], %[" a2 "]\n\t"                                                                 \
+    "mulxq 16(%[f]), %[t0], %[t1]\n\t"                                                           \
+    "adcxq %[t0], %[" a2 "]\n\t"                                                                 \
+    "adoxq %[t1], %[" a3 "]\n\t"                                                                 \
+    "mulxq 24(%[f]), %[t0], %[" a4 "]\n\t"                                                       \
+    "adcxq %[t0], %[" a3 "]\n\t"                                                                 \
+    "adoxq %[z], %[" a4 "]\n\t"                                                                  \
+    "adcxq %[z], %[" a4 "]\n\t"
+    __asm__ volatile("movq 0(%[g]), %%rdx\n\t"
+            "mulxq 0(%[f]), %[r0], %[r1]\n\t"
+            "mulxq 8(%[f]), %[t0], %[r2]\n\t"
+            "addq %[t0], %[r1]\n\t"
+            "mulxq 16(%[f]), %[t0], %[r3]\n\t"
+            "adcq %[t0], %[r2]\n\t"
+            "mulxq 24(%[f]), %[t0], %[r4]\n\t"
+            "adcq %[t0], %[r3]\n\t"
+            "adcq $0, %[r4]\n\t"
+            "movq 8(%[g]), %%rdx\n\t"
+            ROW("r1", "r2", "r3", "r4", "r5")
+            "movq 16(%[g]), %%rdx\n\t"
+            ROW("r2", "r3", "r4", "r5", "r6")
+            "movq 24(%[g]), %%rdx\n\t"
+            ROW("r3", "r4", "r5", "r6", "f") /* f now holds r7 */
+            "movl $38, %%edx\n\t"
+            "xorl %k[z], %k[z]\n\t"
+            "mulxq %[r4], %[t0], %[t1]\n\t"
+            "adcxq %[t0], %[r0]\n\t"
+            "adoxq %[t1], %[r1]\n\t"
+            "mulxq %[r5], %[t0], %[t1]\n\t"
+            "adcxq %[t0], %[r1]\n\t"
+            "adoxq %[t1], %[r2]\n\t"
+            "mulxq %[r6], %[t0], %[t1]\n\t"
+            "adcxq %[t0], %[r2]\n\t"
+            "adoxq %[t1], %[r3]\n\t"
+            "mulxq %[f], %[t0], %[r4]\n\t"
+            "adcxq %[t0], %[r3]\n\t"
+            "adoxq %[z], %[r4]\n\t"
+            "adcxq %[z], %[r4]\n\t"
+            "imulq $38, %[r4], %[r4]\n\t"
+            "addq %[r4], %[r0]\n\t"
+            "adcq %[z], %[r1]\n\t"
+            "adcq %[z], %[r2]\n\t"
+            "adcq %[z], %[r3]\n\t"
+            "sbbq %[t0], %[t0]\n\t"
+            "andq $38, %[t0]\n\t"
+            "addq %[t0], %[r0]\n\t"
+            "movq %[r0], 0(%[h])\n\t"
+            "movq %[r1], 8(%[h])\n\t"
+            "movq %[r2], 16(%[h])\n\t"
+            "movq %[r3], 24(%[h])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [r5] "=&r"(r5), [r6] "=&r"(r6), [t0] "=&r"(t0), [t1] "=&r"(t1), [z] "=&r"(z),
+              [f] "+&r"(fp)
+            : [g] "r"(g), [h] "r"(h)
+            : "rdx", "cc", "memory");
+#undef ROW
+}
+
+static inline void fe_sqr(fe h, const fe f)
+{
+    fe_mul(h, f, f);
 }
 
 /* 1 when f and g are equal mod p. */
@@ -141,42 +254,42 @@ typedef struct {
     fe ypx, ymx, z, t2d; /* Y + X, Y - X, Z, 2 d T */
 } ge_cached;
 
-static void p1p1_to_p3(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
+static void p1p1_to_p3(ge_p3 *r, const ge_p1p1 *c)
 {
-    F->mul(r->X, c->E, c->F);
-    F->mul(r->Y, c->G, c->H);
-    F->mul(r->Z, c->F, c->G);
-    F->mul(r->T, c->E, c->H);
+    fe_mul(r->X, c->E, c->F);
+    fe_mul(r->Y, c->G, c->H);
+    fe_mul(r->Z, c->F, c->G);
+    fe_mul(r->T, c->E, c->H);
 }
 
 /* Without T, for a point that is only doubled next (T left stale). */
-static void p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
+static void p1p1_to_p2(ge_p3 *r, const ge_p1p1 *c)
 {
-    F->mul(r->X, c->E, c->F);
-    F->mul(r->Y, c->G, c->H);
-    F->mul(r->Z, c->F, c->G);
+    fe_mul(r->X, c->E, c->F);
+    fe_mul(r->Y, c->G, c->H);
+    fe_mul(r->Z, c->F, c->G);
 }
 
-static void p3_to_cached(fe_ops *F, ge_cached *c, const ge_p3 *p)
+static void p3_to_cached(ge_cached *c, const ge_p3 *p)
 {
     fe_add(c->ypx, p->Y, p->X);
     fe_sub(c->ymx, p->Y, p->X);
     memcpy(c->z, p->Z, sizeof c->z);
-    F->mul(c->t2d, p->T, fe_d2);
+    fe_mul(c->t2d, p->T, fe_d2);
 }
 
 /* c = p + q (neg = 0) or p - q (neg = 1); -(x, y) = (-x, y) swaps Y + X
  * with Y - X and negates T. A = (Y1 - X1)(Y2 - X2), B = (Y1 + X1)(Y2 + X2),
  * C = T1 2d T2, D = 2 Z1 Z2; E = B - A, F = D - C, G = D + C, H = B + A. */
-static void ge_add(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const ge_cached *q, int neg)
+static void ge_add(ge_p1p1 *c, const ge_p3 *p, const ge_cached *q, int neg)
 {
     fe a, b, cc, d;
     fe_sub(a, p->Y, p->X);
     fe_add(b, p->Y, p->X);
-    F->mul(a, a, neg ? q->ypx : q->ymx);
-    F->mul(b, b, neg ? q->ymx : q->ypx);
-    F->mul(cc, p->T, q->t2d);
-    F->mul(d, p->Z, q->z);
+    fe_mul(a, a, neg ? q->ypx : q->ymx);
+    fe_mul(b, b, neg ? q->ymx : q->ypx);
+    fe_mul(cc, p->T, q->t2d);
+    fe_mul(d, p->Z, q->z);
     fe_add(d, d, d);
     fe_sub(c->E, b, a);
     fe_add(c->H, b, a);
@@ -190,14 +303,14 @@ static void ge_add(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const ge_cached *q, in
 }
 
 /* ge_add with an affine table point q (Z2 = 1): D = 2 Z1. */
-static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *q, int neg)
+static void ge_madd(ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *q, int neg)
 {
     fe a, b, cc, d;
     fe_sub(a, p->Y, p->X);
     fe_add(b, p->Y, p->X);
-    F->mul(a, a, neg ? q->ypx : q->ymx);
-    F->mul(b, b, neg ? q->ymx : q->ypx);
-    F->mul(cc, p->T, q->t2d);
+    fe_mul(a, a, neg ? q->ypx : q->ymx);
+    fe_mul(b, b, neg ? q->ymx : q->ypx);
+    fe_mul(cc, p->T, q->t2d);
     fe_add(d, p->Z, p->Z);
     fe_sub(c->E, b, a);
     fe_add(c->H, b, a);
@@ -212,14 +325,14 @@ static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *
 
 /* c = 2 p from X, Y, Z (HWCD 3.3, a = -1): E = 2 X Y = (X + Y)^2 - X^2 - Y^2,
  * G = Y^2 - X^2, H = Y^2 + X^2, F = 2 Z^2 - G. */
-static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p)
+static void ge_dbl(ge_p1p1 *c, const ge_p3 *p)
 {
     fe a, b, zz, s;
-    F->sqr(a, p->X);
-    F->sqr(b, p->Y);
-    F->sqr(zz, p->Z);
+    fe_sqr(a, p->X);
+    fe_sqr(b, p->Y);
+    fe_sqr(zz, p->Z);
     fe_add(s, p->X, p->Y);
-    F->sqr(s, s);
+    fe_sqr(s, s);
     fe_add(c->H, a, b);
     fe_sub(c->E, s, c->H);
     fe_sub(c->G, b, a);
@@ -284,25 +397,25 @@ static int ge_frombytes(fe_ops *F, ge_p3 *h, const uint8_t s[32])
 #define VG_WNAF_B 8 /* S: digits odd in (-128, 128), the 64 table entries */
 
 /* t[j] = (2 j + 1) p for j < 8, cached. */
-static void ge_odd_multiples(fe_ops *F, ge_cached t[8], const ge_p3 *p)
+static void ge_odd_multiples(ge_cached t[8], const ge_p3 *p)
 {
     ge_p1p1 c;
     ge_p3 p2, q;
     ge_cached c2;
-    p3_to_cached(F, &t[0], p);
-    ge_dbl(F, &c, p);
-    p1p1_to_p3(F, &p2, &c);
-    p3_to_cached(F, &c2, &p2);
+    p3_to_cached(&t[0], p);
+    ge_dbl(&c, p);
+    p1p1_to_p3(&p2, &c);
+    p3_to_cached(&c2, &p2);
     q = *p;
     for (int j = 1; j < 8; j++) {
-        ge_add(F, &c, &q, &c2, 0);
-        p1p1_to_p3(F, &q, &c);
-        p3_to_cached(F, &t[j], &q);
+        ge_add(&c, &q, &c2, 0);
+        p1p1_to_p3(&q, &c);
+        p3_to_cached(&t[j], &q);
     }
 }
 
 /* r = [s]B - [k]A for s, k < 2^253. */
-static void ge_double_scalarmult(fe_ops *F, ge_p3 *r, const uint8_t k[32], const ge_p3 *a,
+static void ge_double_scalarmult(ge_p3 *r, const uint8_t k[32], const ge_p3 *a,
                                  const uint8_t s[32])
 {
     int8_t ks[256], ss[256];
@@ -319,22 +432,22 @@ static void ge_double_scalarmult(fe_ops *F, ge_p3 *r, const uint8_t k[32], const
         ;
     if (i < 0)
         return;
-    ge_odd_multiples(F, ta, a);
+    ge_odd_multiples(ta, a);
     for (; i >= 0; i--) {
-        ge_dbl(F, &c, r);
+        ge_dbl(&c, r);
         if (ss[i]) {
-            p1p1_to_p3(F, r, &c);
-            ge_madd(F, &c, r, &vg_ge25519_vartime_table64[(ss[i] < 0 ? -ss[i] : ss[i]) / 2],
+            p1p1_to_p3(r, &c);
+            ge_madd(&c, r, &vg_ge25519_vartime_table64[(ss[i] < 0 ? -ss[i] : ss[i]) / 2],
                     ss[i] < 0);
         }
         if (ks[i]) { /* minus [k]A: the opposite sign */
-            p1p1_to_p3(F, r, &c);
-            ge_add(F, &c, r, &ta[(ks[i] < 0 ? -ks[i] : ks[i]) / 2], ks[i] > 0);
+            p1p1_to_p3(r, &c);
+            ge_add(&c, r, &ta[(ks[i] < 0 ? -ks[i] : ks[i]) / 2], ks[i] > 0);
         }
         if (i > 0)
-            p1p1_to_p2(F, r, &c);
+            p1p1_to_p2(r, &c);
         else
-            p1p1_to_p3(F, r, &c);
+            p1p1_to_p3(r, &c);
     }
 }
 
@@ -344,10 +457,10 @@ static void ge_double_scalarmult(fe_ops *F, ge_p3 *r, const uint8_t k[32], const
 static int ge_equal_affine(fe_ops *F, const ge_p3 *q, const ge_p3 *aff)
 {
     fe t;
-    F->mul(t, aff->X, q->Z);
+    fe_mul(t, aff->X, q->Z);
     if (!fe_equal(F, t, q->X))
         return 0;
-    F->mul(t, aff->Y, q->Z);
+    fe_mul(t, aff->Y, q->Z);
     return fe_equal(F, t, q->Y);
 }
 
@@ -357,13 +470,13 @@ static int ge_equal_cofactored(fe_ops *F, const ge_p3 *p, const ge_p3 *q)
     ge_cached qc;
     ge_p1p1 c;
     ge_p3 d;
-    p3_to_cached(F, &qc, q);
-    ge_add(F, &c, p, &qc, 1);
+    p3_to_cached(&qc, q);
+    ge_add(&c, p, &qc, 1);
     for (int j = 0; j < 3; j++) {
-        p1p1_to_p2(F, &d, &c);
-        ge_dbl(F, &c, &d);
+        p1p1_to_p2(&d, &c);
+        ge_dbl(&c, &d);
     }
-    p1p1_to_p2(F, &d, &c);
+    p1p1_to_p2(&d, &c);
     return fe_is_zero(F, d.X) && fe_equal(F, d.Y, d.Z);
 }
 
@@ -374,7 +487,7 @@ static int verify_check_adx(const uint8_t r_enc[32], const uint8_t a_enc[32], co
     ge_p3 a, r, q;
     if (ge_frombytes(F, &a, a_enc) != 0 || ge_frombytes(F, &r, r_enc) != 0)
         return 0;
-    ge_double_scalarmult(F, &q, k, &a, s);
+    ge_double_scalarmult(&q, k, &a, s);
     return cofactored ? ge_equal_cofactored(F, &q, &r) : ge_equal_affine(F, &q, &r);
 }
 
