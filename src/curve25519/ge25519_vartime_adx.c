@@ -191,9 +191,93 @@ static inline void fe_mul(fe h, const fe f, const fe g)
 #undef ROW
 }
 
+/* h = f^2, below 2^256 (not reduced mod p). Any aliasing. The six
+ * products f[i] f[j], i < j, once (rows for f0, f1, f2, the middle one on
+ * the two ADCX/ADOX chains), doubled by an ADC chain whose carry is word 7,
+ * plus the four squares f[i]^2 on the diagonal; then the fold by 38 of
+ * fe_mul. 10 MULX instead of 16. 13 registers besides RDX, as fe_mul. */
 static inline void fe_sqr(fe h, const fe f)
 {
-    fe_mul(h, f, f);
+    uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, z;
+    __asm__ volatile(/* off-diagonal: sum_{i<j} f_i f_j 2^(64 (i+j)) in r1..r6 */
+                     "movq 0(%[f]), %%rdx\n\t"
+                     "mulxq 8(%[f]), %[r1], %[r2]\n\t"
+                     "mulxq 16(%[f]), %[t0], %[r3]\n\t"
+                     "addq %[t0], %[r2]\n\t"
+                     "mulxq 24(%[f]), %[t0], %[r4]\n\t"
+                     "adcq %[t0], %[r3]\n\t"
+                     "adcq $0, %[r4]\n\t"
+                     "movq 8(%[f]), %%rdx\n\t"
+                     "xorl %k[z], %k[z]\n\t"
+                     "mulxq 16(%[f]), %[t0], %[t1]\n\t"
+                     "adcxq %[t0], %[r3]\n\t"
+                     "adoxq %[t1], %[r4]\n\t"
+                     "mulxq 24(%[f]), %[t0], %[r5]\n\t"
+                     "adcxq %[t0], %[r4]\n\t"
+                     "adoxq %[z], %[r5]\n\t"
+                     "adcxq %[z], %[r5]\n\t"
+                     "movq 16(%[f]), %%rdx\n\t"
+                     "mulxq 24(%[f]), %[t0], %[r6]\n\t"
+                     "addq %[t0], %[r5]\n\t"
+                     "adcq $0, %[r6]\n\t"
+                     /* doubled: r7 takes the carry out of r6 */
+                     "xorl %k[r7], %k[r7]\n\t"
+                     "addq %[r1], %[r1]\n\t"
+                     "adcq %[r2], %[r2]\n\t"
+                     "adcq %[r3], %[r3]\n\t"
+                     "adcq %[r4], %[r4]\n\t"
+                     "adcq %[r5], %[r5]\n\t"
+                     "adcq %[r6], %[r6]\n\t"
+                     "adcq %[r7], %[r7]\n\t"
+                     /* diagonal: f_i^2 2^(128 i); MOV and MULX keep the flags */
+                     "movq 0(%[f]), %%rdx\n\t"
+                     "mulxq %%rdx, %[r0], %[t0]\n\t"
+                     "addq %[t0], %[r1]\n\t"
+                     "movq 8(%[f]), %%rdx\n\t"
+                     "mulxq %%rdx, %[t0], %[t1]\n\t"
+                     "adcq %[t0], %[r2]\n\t"
+                     "adcq %[t1], %[r3]\n\t"
+                     "movq 16(%[f]), %%rdx\n\t"
+                     "mulxq %%rdx, %[t0], %[t1]\n\t"
+                     "adcq %[t0], %[r4]\n\t"
+                     "adcq %[t1], %[r5]\n\t"
+                     "movq 24(%[f]), %%rdx\n\t"
+                     "mulxq %%rdx, %[t0], %[t1]\n\t"
+                     "adcq %[t0], %[r6]\n\t"
+                     "adcq %[t1], %[r7]\n\t"
+                     /* lo + 38 hi, as in fe_mul */
+                     "movl $38, %%edx\n\t"
+                     "xorl %k[z], %k[z]\n\t"
+                     "mulxq %[r4], %[t0], %[t1]\n\t"
+                     "adcxq %[t0], %[r0]\n\t"
+                     "adoxq %[t1], %[r1]\n\t"
+                     "mulxq %[r5], %[t0], %[t1]\n\t"
+                     "adcxq %[t0], %[r1]\n\t"
+                     "adoxq %[t1], %[r2]\n\t"
+                     "mulxq %[r6], %[t0], %[t1]\n\t"
+                     "adcxq %[t0], %[r2]\n\t"
+                     "adoxq %[t1], %[r3]\n\t"
+                     "mulxq %[r7], %[t0], %[r4]\n\t"
+                     "adcxq %[t0], %[r3]\n\t"
+                     "adoxq %[z], %[r4]\n\t"
+                     "adcxq %[z], %[r4]\n\t"
+                     "imulq $38, %[r4], %[r4]\n\t"
+                     "addq %[r4], %[r0]\n\t"
+                     "adcq %[z], %[r1]\n\t"
+                     "adcq %[z], %[r2]\n\t"
+                     "adcq %[z], %[r3]\n\t"
+                     "sbbq %[t0], %[t0]\n\t"
+                     "andq $38, %[t0]\n\t"
+                     "addq %[t0], %[r0]\n\t"
+                     "movq %[r0], 0(%[h])\n\t"
+                     "movq %[r1], 8(%[h])\n\t"
+                     "movq %[r2], 16(%[h])\n\t"
+                     "movq %[r3], 24(%[h])\n\t"
+                     : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+                       [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7),
+                       [t0] "=&r"(t0), [t1] "=&r"(t1), [z] "=&r"(z)
+                     : [f] "r"(f), [h] "r"(h)
+                     : "rdx", "cc", "memory");
 }
 
 /* 1 when f and g are equal mod p. */
