@@ -9,3 +9,8 @@ if(VG_VALGRIND)
   add_test(NAME test_keccak4x_valgrind
     COMMAND ${VG_VALGRIND} --error-exitcode=1 -q $<TARGET_FILE:test_keccak4x>)
 endif()
+vg_test(test_mlkem_backend test_mlkem_backend.c)
+if(TARGET test_mlkem)
+  add_test(NAME test_mlkem_portable COMMAND test_mlkem)
+  set_tests_properties(test_mlkem_portable PROPERTIES ENVIRONMENT "VG_CPU_FEATURES=none")
+endif()

@@ -138,9 +138,19 @@ static const struct vg_mlkem_backend vg_mlkem_portable = {
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
 
-/* The one dispatch point for ML-KEM. Only the portable backend exists for
- * now; an AVX2 backend would be chosen here with vg_cpu_has(VG_CPU_AVX2). */
-const struct vg_mlkem_backend *vg_mlkem_active(void) { return &vg_mlkem_portable; }
+#ifndef VG_X86_64
+/* No x86-64 code in this build (VG_PORTABLE or another CPU). */
+const struct vg_mlkem_backend *vg_mlkem_avx2_get(void) { return NULL; }
+#endif
+
+/* The one dispatch point for ML-KEM: AVX2 when built and active (it returns
+ * the same bytes, faster), else portable. vg_mlkem_avx2_get reads the
+ * active feature mask, so this follows VG_CPU_FEATURES and vg_cpu_force. */
+const struct vg_mlkem_backend *vg_mlkem_active(void)
+{
+    const struct vg_mlkem_backend *avx2 = vg_mlkem_avx2_get();
+    return avx2 ? avx2 : &vg_mlkem_portable;
+}
 
 /* ---- coefficientwise helpers ------------------------------------------- */
 

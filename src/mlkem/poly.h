@@ -61,13 +61,20 @@ struct vg_mlkem_backend {
     /* Rejection sampling of up to `len` coefficients from buf (3 bytes give
      * two 12-bit candidates, kept when < q). Returns the number written.
      * Works on public data (rho): variable time is allowed.
-     * Post: 0 <= r[i] < q.
+     * Post: 0 <= r[i] < q for i < the returned count; r[count..len) may be
+     * overwritten with scratch values (AVX2 stores whole groups); nothing at
+     * or beyond r[len] is written.
      * Specification: FIPS 203, Algorithm 7 (SampleNTT), inner loop. */
     unsigned (*rej_uniform)(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void); /* never NULL */
-const struct vg_mlkem_backend *vg_mlkem_active(void);        /* chosen once */
+/* AVX2 (src/mlkem/x86_64): NULL unless built (x86-64, not VG_PORTABLE) and
+ * AVX2 active. Same outputs as portable, coefficient order included. */
+const struct vg_mlkem_backend *vg_mlkem_avx2_get(void);
+/* The backend to use: AVX2 when available, else portable. Follows the
+ * active CPU features (VG_CPU_FEATURES, vg_cpu_force) on every call. */
+const struct vg_mlkem_backend *vg_mlkem_active(void);
 
 /* ---- scalar arithmetic (portable; inline for the other files) ----------- */
 
