@@ -139,6 +139,96 @@ VG_API int vg_mlkem1024_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t 
 VG_API int vg_mlkem1024_check_public_key(const uint8_t *pk); /* 7.2: VG_OK or VG_ERR_INPUT */
 VG_API int vg_mlkem1024_check_secret_key(const uint8_t *sk); /* 7.3: VG_OK or VG_ERR_INPUT */
 
+/* ML-DSA, FIPS 204. pk = public key, sk = secret key (rho || K || tr || s1 ||
+ * s2 || t0), sig = signature; msg may be NULL when msg_len is 0, ctx when
+ * ctx_len is 0. NULL pointers give VG_ERR_INPUT. Signing: on any failure sig
+ * is zeroed; VG_ERR_INPUT also for ctx_len > 255 and for a secret key whose
+ * s1/s2 fields are out of range; VG_ERR_RANDOM when the OS random source
+ * fails. Verification: VG_OK or VG_ERR_VERIFY (a wrong sig_len too);
+ * VG_ERR_INPUT for NULL pointers and ctx_len > 255. */
+#define VG_MLDSA44_PUBLICKEYBYTES 1312
+#define VG_MLDSA44_SECRETKEYBYTES 2560
+#define VG_MLDSA44_SIGBYTES 2420
+#define VG_MLDSA65_PUBLICKEYBYTES 1952
+#define VG_MLDSA65_SECRETKEYBYTES 4032
+#define VG_MLDSA65_SIGBYTES 3309
+#define VG_MLDSA87_PUBLICKEYBYTES 2592
+#define VG_MLDSA87_SECRETKEYBYTES 4896
+#define VG_MLDSA87_SIGBYTES 4627
+#define VG_MLDSA_SEEDBYTES 32 /* xi */
+#define VG_MLDSA_RNDBYTES 32
+#define VG_MLDSA_MUBYTES 64
+#define VG_MLDSA_CTXMAXBYTES 255
+/* ML-DSA-44. keypair_derand: ML-DSA.KeyGen_internal(seed). sign_derand: rnd
+ * all zero gives the deterministic variant; sign is hedged. sign_mu /
+ * verify_mu: external mu (FIPS 204 Algorithms 7 and 8 from mu on).
+ * sign_internal / verify_internal: ML-DSA.Sign_internal / Verify_internal
+ * on M' as given. */
+VG_API int vg_mldsa44_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
+VG_API int vg_mldsa44_keypair(uint8_t *pk, uint8_t *sk);
+VG_API int vg_mldsa44_sign_derand(uint8_t *sig, const uint8_t *msg, size_t msg_len,
+                                  const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,
+                                  const uint8_t rnd[32]);
+VG_API int vg_mldsa44_sign(uint8_t *sig, const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                           size_t ctx_len, const uint8_t *sk);
+VG_API int vg_mldsa44_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                             size_t msg_len, const uint8_t *ctx, size_t ctx_len,
+                             const uint8_t *pk);
+VG_API int vg_mldsa44_sign_mu(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
+                              const uint8_t rnd[32]);
+VG_API int vg_mldsa44_verify_mu(const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
+                                const uint8_t *pk);
+VG_API int vg_mldsa44_sign_internal(uint8_t *sig, const uint8_t *mprime, size_t mprime_len,
+                                    const uint8_t *sk, const uint8_t rnd[32]);
+VG_API int vg_mldsa44_verify_internal(const uint8_t *sig, size_t sig_len, const uint8_t *mprime,
+                                      size_t mprime_len, const uint8_t *pk);
+/* ML-DSA-65. keypair_derand: ML-DSA.KeyGen_internal(seed). sign_derand: rnd
+ * all zero gives the deterministic variant; sign is hedged. sign_mu /
+ * verify_mu: external mu (FIPS 204 Algorithms 7 and 8 from mu on).
+ * sign_internal / verify_internal: ML-DSA.Sign_internal / Verify_internal
+ * on M' as given. */
+VG_API int vg_mldsa65_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
+VG_API int vg_mldsa65_keypair(uint8_t *pk, uint8_t *sk);
+VG_API int vg_mldsa65_sign_derand(uint8_t *sig, const uint8_t *msg, size_t msg_len,
+                                  const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,
+                                  const uint8_t rnd[32]);
+VG_API int vg_mldsa65_sign(uint8_t *sig, const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                           size_t ctx_len, const uint8_t *sk);
+VG_API int vg_mldsa65_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                             size_t msg_len, const uint8_t *ctx, size_t ctx_len,
+                             const uint8_t *pk);
+VG_API int vg_mldsa65_sign_mu(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
+                              const uint8_t rnd[32]);
+VG_API int vg_mldsa65_verify_mu(const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
+                                const uint8_t *pk);
+VG_API int vg_mldsa65_sign_internal(uint8_t *sig, const uint8_t *mprime, size_t mprime_len,
+                                    const uint8_t *sk, const uint8_t rnd[32]);
+VG_API int vg_mldsa65_verify_internal(const uint8_t *sig, size_t sig_len, const uint8_t *mprime,
+                                      size_t mprime_len, const uint8_t *pk);
+/* ML-DSA-87. keypair_derand: ML-DSA.KeyGen_internal(seed). sign_derand: rnd
+ * all zero gives the deterministic variant; sign is hedged. sign_mu /
+ * verify_mu: external mu (FIPS 204 Algorithms 7 and 8 from mu on).
+ * sign_internal / verify_internal: ML-DSA.Sign_internal / Verify_internal
+ * on M' as given. */
+VG_API int vg_mldsa87_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
+VG_API int vg_mldsa87_keypair(uint8_t *pk, uint8_t *sk);
+VG_API int vg_mldsa87_sign_derand(uint8_t *sig, const uint8_t *msg, size_t msg_len,
+                                  const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,
+                                  const uint8_t rnd[32]);
+VG_API int vg_mldsa87_sign(uint8_t *sig, const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                           size_t ctx_len, const uint8_t *sk);
+VG_API int vg_mldsa87_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                             size_t msg_len, const uint8_t *ctx, size_t ctx_len,
+                             const uint8_t *pk);
+VG_API int vg_mldsa87_sign_mu(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
+                              const uint8_t rnd[32]);
+VG_API int vg_mldsa87_verify_mu(const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
+                                const uint8_t *pk);
+VG_API int vg_mldsa87_sign_internal(uint8_t *sig, const uint8_t *mprime, size_t mprime_len,
+                                    const uint8_t *sk, const uint8_t rnd[32]);
+VG_API int vg_mldsa87_verify_internal(const uint8_t *sig, size_t sig_len, const uint8_t *mprime,
+                                      size_t mprime_len, const uint8_t *pk);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 #include "../curve25519/ge25519_vartime.h"
 #include "../hash/keccak.h"
 #include "../hash/sha2.h"
+#include "../mldsa/poly.h"
 #include "../mlkem/poly.h"
 #include "common.h"
 #include "vg_config.h"
@@ -44,5 +45,8 @@ const char *vg_implementation(const char *primitive)
     /* ML-KEM: the backend chosen in src/mlkem/poly.c (portable only so far). */
     if (strcmp(primitive, "mlkem") == 0)
         return vg_mlkem_active()->name;
+    /* ML-DSA: the backend chosen in src/mldsa/poly.c (portable only so far). */
+    if (strcmp(primitive, "mldsa") == 0)
+        return vg_mldsa_active()->name;
     return NULL;
 }

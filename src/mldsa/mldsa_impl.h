@@ -1,0 +1,574 @@
+/*
+ * ML-DSA (FIPS 204) for one parameter set, chosen at compile time: the file
+ * that includes this one defines VG_MLDSA_MODE (44, 65 or 87) first.
+ * Everything depending on (k, l) lives here, once; the parameter-independent
+ * arithmetic is in poly.c behind the backend interface of poly.h.
+ *
+ * Naming follows FIPS 204: xi the key-generation seed, (rho, rho', K) the
+ * expanded seeds, tr = H(pk), mu the message representative, M' the
+ * formatted message of Algorithms 2-3.
+ *
+ * Stack (x86-64, measured roughly, see the test report): signing holds the
+ * whole A-hat (k * l polynomials, 56 KiB for ML-DSA-87) so that the
+ * rejection loop does not expand it again; key generation and verification
+ * generate A-hat one entry at a time.
+ */
+#include "common.h"
+#include "poly.h"
+
+#if !defined(VG_MLDSA_MODE)
+#error "define VG_MLDSA_MODE before including mldsa_impl.h"
+#elif VG_MLDSA_MODE == 44
+#define K 4
+#define L 4
+#define ETA 2
+#define TAU 39
+#define BETA 78
+#define GAMMA1 (1 << 17)
+#define GAMMA2 VG_MLDSA_GAMMA2_88
+#define OMEGA 80
+#define CTILDEBYTES 32 /* lambda / 4 */
+#define VG_MLDSA_API(name) vg_mldsa44_##name
+#elif VG_MLDSA_MODE == 65
+#define K 6
+#define L 5
+#define ETA 4
+#define TAU 49
+#define BETA 196
+#define GAMMA1 (1 << 19)
+#define GAMMA2 VG_MLDSA_GAMMA2_32
+#define OMEGA 55
+#define CTILDEBYTES 48
+#define VG_MLDSA_API(name) vg_mldsa65_##name
+#elif VG_MLDSA_MODE == 87
+#define K 8
+#define L 7
+#define ETA 2
+#define TAU 60
+#define BETA 120
+#define GAMMA1 (1 << 19)
+#define GAMMA2 VG_MLDSA_GAMMA2_32
+#define OMEGA 75
+#define CTILDEBYTES 64
+#define VG_MLDSA_API(name) vg_mldsa87_##name
+#else
+#error "VG_MLDSA_MODE must be 44, 65 or 87"
+#endif
+
+/* FIPS 204 Table 2 sizes, derived from the parameters. */
+#define POLYETA_BYTES (ETA == 2 ? 96 : 128)
+#define POLYZ_BYTES (GAMMA1 == (1 << 17) ? 576 : 640)
+#define POLYW1_BYTES (GAMMA2 == VG_MLDSA_GAMMA2_88 ? 192 : 128)
+#define PK_BYTES (VG_MLDSA_SYMBYTES + K * VG_MLDSA_POLYT1_BYTES)
+#define SK_BYTES (2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES + (K + L) * POLYETA_BYTES + \
+                  K * VG_MLDSA_POLYT0_BYTES)
+#define SIG_BYTES (CTILDEBYTES + L * POLYZ_BYTES + OMEGA + K)
+/* Offsets inside sk = rho || K || tr || s1 || s2 || t0 (Algorithm 24). */
+#define SK_KEY (VG_MLDSA_SYMBYTES)
+#define SK_TR (2 * VG_MLDSA_SYMBYTES)
+#define SK_S1 (SK_TR + VG_MLDSA_CRHBYTES)
+#define SK_S2 (SK_S1 + L * POLYETA_BYTES)
+#define SK_T0 (SK_S2 + K * POLYETA_BYTES)
+
+#if VG_MLDSA_MODE == 44
+_Static_assert(PK_BYTES == VG_MLDSA44_PUBLICKEYBYTES, "pk size");
+_Static_assert(SK_BYTES == VG_MLDSA44_SECRETKEYBYTES, "sk size");
+_Static_assert(SIG_BYTES == VG_MLDSA44_SIGBYTES, "sig size");
+#elif VG_MLDSA_MODE == 65
+_Static_assert(PK_BYTES == VG_MLDSA65_PUBLICKEYBYTES, "pk size");
+_Static_assert(SK_BYTES == VG_MLDSA65_SECRETKEYBYTES, "sk size");
+_Static_assert(SIG_BYTES == VG_MLDSA65_SIGBYTES, "sig size");
+#else
+_Static_assert(PK_BYTES == VG_MLDSA87_PUBLICKEYBYTES, "pk size");
+_Static_assert(SK_BYTES == VG_MLDSA87_SECRETKEYBYTES, "sk size");
+_Static_assert(SIG_BYTES == VG_MLDSA87_SIGBYTES, "sig size");
+#endif
+
+/* FIPS 204 allows a bound on the signing loop (section 6.2 note, at least
+ * 814 iterations); kappa must also fit IntegerToBytes(kappa + r, 2). The
+ * expected count is 4-5, so this bound is never reached with a real key. */
+#define MAX_SIGN_ITERATIONS (0xffff / L)
+
+/* ---- keys -------------------------------------------------------------- */
+
+/* ML-DSA.KeyGen_internal(xi). Specification: FIPS 204, Algorithm 6 (with
+ * Algorithms 22 pkEncode, 24 skEncode, 32 ExpandA, 33 ExpandS). A-hat is
+ * generated one entry at a time. */
+static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
+                            const uint8_t xi[VG_MLDSA_SYMBYTES])
+{
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    struct {
+        uint8_t seedbuf[VG_MLDSA_SYMBYTES + 2];
+        uint8_t exp[2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES]; /* rho || rho' || K */
+        vg_mldsa_poly s1hat[L], a, acc, t, t1, t0;
+    } ws;
+    const uint8_t *rho = ws.exp, *rhoprime = ws.exp + VG_MLDSA_SYMBYTES;
+    const uint8_t *key = ws.exp + VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES;
+
+    /* (rho, rho', K) = H(xi || k || l, 128) (line 1). */
+    memcpy(ws.seedbuf, xi, VG_MLDSA_SYMBYTES);
+    ws.seedbuf[VG_MLDSA_SYMBYTES] = (uint8_t)K;
+    ws.seedbuf[VG_MLDSA_SYMBYTES + 1] = (uint8_t)L;
+    vg_shake256(ws.exp, sizeof ws.exp, ws.seedbuf, sizeof ws.seedbuf);
+
+    memcpy(sk, rho, VG_MLDSA_SYMBYTES);
+    memcpy(sk + SK_KEY, key, VG_MLDSA_SYMBYTES);
+    memcpy(pk, rho, VG_MLDSA_SYMBYTES);
+    /* s1 (nonces 0..l-1), packed, then into the NTT domain (|s1| <= eta < q). */
+    for (unsigned j = 0; j < L; j++) {
+        vg_mldsa_poly_uniform_eta(&ws.s1hat[j], rhoprime, (uint16_t)j, ETA);
+        vg_mldsa_polyeta_pack(sk + SK_S1 + j * POLYETA_BYTES, &ws.s1hat[j], ETA);
+        be->ntt(&ws.s1hat[j]);
+    }
+    for (unsigned i = 0; i < K; i++) {
+        /* t[i] = NTT^-1(sum_j A-hat[i][j] o s1-hat[j]) + s2[i] (line 5):
+         * products of values < q summed (< 8q < 2^27), then invntt: < q;
+         * adding |s2| <= 4 and reduce32, caddq give [0, q). */
+        memset(&ws.acc, 0, sizeof ws.acc);
+        for (unsigned j = 0; j < L; j++) {
+            vg_mldsa_poly_uniform(&ws.a, rho, (uint8_t)j, (uint8_t)i);
+            be->pointwise(&ws.t, &ws.a, &ws.s1hat[j]);
+            vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.t);
+        }
+        be->invntt_tomont(&ws.acc);
+        vg_mldsa_poly_uniform_eta(&ws.t, rhoprime, (uint16_t)(L + i), ETA); /* s2[i] */
+        vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.t, ETA);
+        vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.t);
+        vg_mldsa_poly_reduce(&ws.acc);
+        vg_mldsa_poly_caddq(&ws.acc);
+        /* (t1, t0) = Power2Round(t) (line 6). */
+        vg_mldsa_poly_power2round(&ws.t1, &ws.t0, &ws.acc);
+        vg_mldsa_polyt1_pack(pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES, &ws.t1);
+        vg_mldsa_polyt0_pack(sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES, &ws.t0);
+    }
+    /* tr = H(pk, 64) (line 9). */
+    vg_shake256(sk + SK_TR, VG_MLDSA_CRHBYTES, pk, PK_BYTES);
+    vg_wipe(&ws, sizeof ws);
+}
+
+/* ---- signing ----------------------------------------------------------- */
+
+/* ML-DSA.Sign_internal from mu on (Algorithm 7 lines 7-33; lines 1-6 are
+ * skDecode and the precomputations, done here too). Returns VG_OK, or
+ * VG_ERR_INPUT for a secret key whose s1/s2 fields are out of range
+ * (skDecode would give coefficients below -eta: not a KeyGen output) or when
+ * the iteration bound is hit; sig is zeroed then.
+ * Constant time apart from the number of loop iterations: every rejection
+ * test is computed in full and only the combined verdict is branched on.
+ * Specification: FIPS 204, Algorithm 7 (with 25 skDecode, 26 sigEncode,
+ * 28 w1Encode, 29 SampleInBall, 34 ExpandMask, 39 MakeHint). */
+static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLDSA_CRHBYTES],
+                                 const uint8_t sk[SK_BYTES], const uint8_t rnd[VG_MLDSA_SYMBYTES])
+{
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    struct {
+        uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
+        uint8_t rhopp[VG_MLDSA_CRHBYTES];
+        uint8_t w1enc[K * POLYW1_BYTES];
+        uint8_t ctilde[CTILDEBYTES];
+        vg_mldsa_poly mat[K][L];
+        vg_mldsa_poly s1[L], s2[K], t0[K];
+        vg_mldsa_poly y[L], z[L];
+        vg_mldsa_poly w[K], w1[K], h[K];
+        vg_mldsa_poly c, t, u;
+    } ws;
+    vg_keccak_ctx ctx;
+    unsigned bad = 0;
+    int ret = VG_OK;
+
+    /* skDecode (line 1), with the range check of s1 and s2. */
+    for (unsigned j = 0; j < L; j++)
+        bad |= vg_mldsa_polyeta_unpack(&ws.s1[j], sk + SK_S1 + j * POLYETA_BYTES, ETA);
+    for (unsigned i = 0; i < K; i++) {
+        bad |= vg_mldsa_polyeta_unpack(&ws.s2[i], sk + SK_S2 + i * POLYETA_BYTES, ETA);
+        vg_mldsa_polyt0_unpack(&ws.t0[i], sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+    }
+    /* The verdict on the key is public (it is the function's result). */
+    if (vg_barrier_u32(bad)) {
+        ret = VG_ERR_INPUT;
+        goto out;
+    }
+    /* Lines 2-4: NTTs of s1, s2, t0 (all |.| <= 2^12 < q) and A-hat. */
+    for (unsigned j = 0; j < L; j++)
+        be->ntt(&ws.s1[j]);
+    for (unsigned i = 0; i < K; i++) {
+        be->ntt(&ws.s2[i]);
+        be->ntt(&ws.t0[i]);
+        for (unsigned j = 0; j < L; j++)
+            vg_mldsa_poly_uniform(&ws.mat[i][j], sk, (uint8_t)j, (uint8_t)i);
+    }
+    /* rho'' = H(K || rnd || mu, 64) (line 7). */
+    memcpy(ws.in, sk + SK_KEY, VG_MLDSA_SYMBYTES);
+    memcpy(ws.in + VG_MLDSA_SYMBYTES, rnd, VG_MLDSA_SYMBYTES);
+    memcpy(ws.in + 2 * VG_MLDSA_SYMBYTES, mu, VG_MLDSA_CRHBYTES);
+    vg_shake256(ws.rhopp, sizeof ws.rhopp, ws.in, sizeof ws.in);
+
+    for (unsigned iter = 0, kappa = 0;; iter++, kappa += L) {
+        unsigned reject = 0, nhints = 0;
+        if (iter == MAX_SIGN_ITERATIONS) {
+            ret = VG_ERR_INPUT;
+            goto out;
+        }
+        /* y = ExpandMask(rho'', kappa) (line 11): |y| <= gamma1 < q. */
+        for (unsigned j = 0; j < L; j++) {
+            vg_mldsa_poly_uniform_gamma1(&ws.y[j], ws.rhopp, (uint16_t)(kappa + j), GAMMA1);
+            ws.z[j] = ws.y[j];
+            be->ntt(&ws.z[j]);
+        }
+        /* w = NTT^-1(A-hat o NTT(y)) (line 12), in [0, q); w1 = HighBits(w). */
+        for (unsigned i = 0; i < K; i++) {
+            be->pointwise_acc(&ws.w[i], ws.mat[i], ws.z, L);
+            be->invntt_tomont(&ws.w[i]);
+            vg_mldsa_poly_caddq(&ws.w[i]);
+            vg_mldsa_poly_decompose(&ws.w1[i], NULL, &ws.w[i], GAMMA2);
+            vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.w1[i], GAMMA2);
+        }
+        /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15). */
+        vg_shake256_init(&ctx);
+        vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
+        vg_keccak_absorb(&ctx, ws.w1enc, sizeof ws.w1enc);
+        vg_keccak_finalize(&ctx);
+        vg_keccak_squeeze(&ctx, ws.ctilde, CTILDEBYTES);
+        /* c = SampleInBall(c-tilde), c-hat = NTT(c) (lines 16-17). */
+        vg_mldsa_poly_challenge(&ws.c, ws.ctilde, CTILDEBYTES, TAU);
+        be->ntt(&ws.c);
+        /* z = y + <<c s1>> (lines 18, 20): |cs1| < q after invntt, |y| <=
+         * gamma1, the sum is reduce32'd; check ||z|| >= gamma1 - beta (line 23). */
+        for (unsigned j = 0; j < L; j++) {
+            be->pointwise(&ws.z[j], &ws.c, &ws.s1[j]);
+            be->invntt_tomont(&ws.z[j]);
+            vg_mldsa_poly_add(&ws.z[j], &ws.z[j], &ws.y[j]);
+            vg_mldsa_poly_reduce(&ws.z[j]);
+            reject |= vg_mldsa_poly_chknorm(&ws.z[j], GAMMA1 - BETA);
+        }
+        for (unsigned i = 0; i < K; i++) {
+            /* r = w - <<c s2>> (lines 19, 21): r0 = LowBits(r), check
+             * ||r0|| >= gamma2 - beta (line 23). t keeps r in [0, q). */
+            be->pointwise(&ws.t, &ws.c, &ws.s2[i]);
+            be->invntt_tomont(&ws.t);
+            vg_mldsa_poly_sub(&ws.t, &ws.w[i], &ws.t);
+            vg_mldsa_poly_reduce(&ws.t);
+            vg_mldsa_poly_caddq(&ws.t);
+            vg_mldsa_poly_decompose(&ws.u, &ws.h[i], &ws.t, GAMMA2); /* h[i]: scratch r0 */
+            reject |= vg_mldsa_poly_chknorm(&ws.h[i], GAMMA2 - BETA);
+            /* ct0 = <<c t0>> (line 25), check ||ct0|| >= gamma2 (line 28). */
+            be->pointwise(&ws.u, &ws.c, &ws.t0[i]);
+            be->invntt_tomont(&ws.u);
+            vg_mldsa_poly_reduce(&ws.u); /* the range chknorm needs */
+            reject |= vg_mldsa_poly_chknorm(&ws.u, GAMMA2);
+            /* h = MakeHint(-ct0, w - cs2 + ct0) (line 26) =
+             * [HighBits(w - cs2 + ct0) != HighBits(w - cs2)]. */
+            vg_mldsa_poly_add(&ws.u, &ws.t, &ws.u);
+            vg_mldsa_poly_reduce(&ws.u);
+            vg_mldsa_poly_caddq(&ws.u);
+            vg_mldsa_poly_decompose(&ws.t, NULL, &ws.t, GAMMA2); /* HighBits(w - cs2) */
+            nhints += vg_mldsa_poly_make_hint(&ws.h[i], &ws.u, &ws.t, GAMMA2);
+        }
+        /* More than omega hints (line 28): the top bit of omega - nhints. */
+        reject |= (unsigned)(OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
+        /* The one branch on secret-derived data: whether this iteration is
+         * accepted, which FIPS 204 lets leak (only the count shows). */
+        if (vg_barrier_u32(reject) == 0)
+            break;
+    }
+    /* sigEncode(c-tilde, z mod+- q, h) (line 33). z is centred already
+     * (|z| < gamma1 - beta after the check). The hints are public now. */
+    memcpy(sig, ws.ctilde, CTILDEBYTES);
+    for (unsigned j = 0; j < L; j++)
+        vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.z[j], GAMMA1);
+    {
+        /* HintBitPack (Algorithm 20). */
+        uint8_t *hp = sig + CTILDEBYTES + L * POLYZ_BYTES;
+        unsigned idx = 0;
+        memset(hp, 0, OMEGA + K);
+        for (unsigned i = 0; i < K; i++) {
+            for (unsigned j = 0; j < VG_MLDSA_N; j++)
+                if (ws.h[i].coeffs[j])
+                    hp[idx++] = (uint8_t)j;
+            hp[OMEGA + i] = (uint8_t)idx;
+        }
+    }
+out:
+    if (ret != VG_OK)
+        memset(sig, 0, SIG_BYTES);
+    vg_wipe(&ws, sizeof ws);
+    vg_wipe(&ctx, sizeof ctx);
+    return ret;
+}
+
+/* ---- verification ------------------------------------------------------ */
+
+/* sigDecode's hint part, HintBitUnpack: 0 and h on success, -1 for a
+ * malformed encoding (indices not strictly increasing within a row,
+ * counts decreasing or above omega, nonzero padding).
+ * Specification: FIPS 204, Algorithm 21. */
+static int vg_mldsa_unpack_hints(vg_mldsa_poly h[K], const uint8_t y[OMEGA + K])
+{
+    unsigned idx = 0;
+    memset(h, 0, K * sizeof(vg_mldsa_poly));
+    for (unsigned i = 0; i < K; i++) {
+        unsigned end = y[OMEGA + i];
+        if (end < idx || end > OMEGA)
+            return -1;
+        for (unsigned first = idx; idx < end; idx++) {
+            if (idx > first && y[idx - 1] >= y[idx])
+                return -1;
+            h[i].coeffs[y[idx]] = 1;
+        }
+    }
+    for (; idx < OMEGA; idx++)
+        if (y[idx] != 0)
+            return -1;
+    return 0;
+}
+
+/* ML-DSA.Verify_internal from mu on (Algorithm 8 lines 1-13 with mu given).
+ * Public data throughout: variable time is fine. VG_OK or VG_ERR_VERIFY.
+ * A-hat is generated one entry at a time.
+ * Specification: FIPS 204, Algorithm 8 (with 23 pkDecode, 27 sigDecode). */
+static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
+                                   const uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t pk[PK_BYTES])
+{
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    struct {
+        uint8_t w1enc[K * POLYW1_BYTES];
+        uint8_t ctilde2[CTILDEBYTES];
+        vg_mldsa_poly z[L], h[K];
+        vg_mldsa_poly c, a, acc, t;
+    } ws;
+    vg_keccak_ctx ctx;
+    const uint8_t *rho = pk;
+
+    if (vg_mldsa_unpack_hints(ws.h, sig + CTILDEBYTES + L * POLYZ_BYTES) != 0)
+        return VG_ERR_VERIFY;
+    /* ||z|| < gamma1 - beta (line 13); z from BitUnpack is centred. */
+    for (unsigned j = 0; j < L; j++) {
+        vg_mldsa_polyz_unpack(&ws.z[j], sig + CTILDEBYTES + j * POLYZ_BYTES, GAMMA1);
+        if (vg_mldsa_poly_chknorm(&ws.z[j], GAMMA1 - BETA))
+            return VG_ERR_VERIFY;
+        be->ntt(&ws.z[j]);
+    }
+    vg_mldsa_poly_challenge(&ws.c, sig, CTILDEBYTES, TAU);
+    be->ntt(&ws.c);
+    for (unsigned i = 0; i < K; i++) {
+        /* w'_Approx = NTT^-1(A-hat o NTT(z) - NTT(c) o NTT(t1 2^d)) (line 9):
+         * l products < q each plus one subtracted: |acc| < 8q < 2^27. */
+        memset(&ws.acc, 0, sizeof ws.acc);
+        for (unsigned j = 0; j < L; j++) {
+            vg_mldsa_poly_uniform(&ws.a, rho, (uint8_t)j, (uint8_t)i);
+            be->pointwise(&ws.t, &ws.a, &ws.z[j]);
+            vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.t);
+        }
+        vg_mldsa_polyt1_unpack(&ws.t, pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES);
+        vg_mldsa_poly_shiftl(&ws.t);
+        be->ntt(&ws.t);
+        be->pointwise(&ws.t, &ws.t, &ws.c);
+        vg_mldsa_poly_sub(&ws.acc, &ws.acc, &ws.t);
+        be->invntt_tomont(&ws.acc);
+        vg_mldsa_poly_caddq(&ws.acc);
+        /* w1' = UseHint(h, w'_Approx) (line 10). */
+        vg_mldsa_poly_use_hint(&ws.t, &ws.acc, &ws.h[i], GAMMA2);
+        vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.t, GAMMA2);
+    }
+    /* c-tilde' = H(mu || w1Encode(w1'), lambda/4) (line 12). */
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
+    vg_keccak_absorb(&ctx, ws.w1enc, sizeof ws.w1enc);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, ws.ctilde2, CTILDEBYTES);
+    return vg_ct_memcmp(ws.ctilde2, sig, CTILDEBYTES) == 0 ? VG_OK : VG_ERR_VERIFY;
+}
+
+/* mu = H(tr || prefix || msg, 64), where tr = H(pk, 64) or read from sk.
+ * prefix is M' minus the message: empty (internal interface) or
+ * 0 || |ctx| || ctx (pure ML-DSA, Algorithms 2-3 line 5/ line 5). */
+static void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
+                        const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
+                        size_t ctx_len, const uint8_t *msg, size_t msg_len)
+{
+    vg_keccak_ctx ctx;
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, tr, VG_MLDSA_CRHBYTES);
+    if (prefix_len)
+        vg_keccak_absorb(&ctx, prefix, prefix_len);
+    if (ctx_len)
+        vg_keccak_absorb(&ctx, ctx_bytes, ctx_len);
+    if (msg_len)
+        vg_keccak_absorb(&ctx, msg, msg_len);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, mu, VG_MLDSA_CRHBYTES);
+    vg_wipe(&ctx, sizeof ctx);
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+/* ML-DSA.KeyGen_internal(xi). Specification: FIPS 204, Algorithm 6. */
+int VG_MLDSA_API(keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32])
+{
+    if (!pk || !sk || !seed) {
+        if (pk)
+            memset(pk, 0, PK_BYTES);
+        if (sk)
+            vg_wipe(sk, SK_BYTES);
+        return VG_ERR_INPUT;
+    }
+    vg_mldsa_keygen(pk, sk, seed);
+    return VG_OK;
+}
+
+/* ML-DSA.KeyGen: xi from the OS. Specification: FIPS 204, Algorithm 1. */
+int VG_MLDSA_API(keypair)(uint8_t *pk, uint8_t *sk)
+{
+    uint8_t xi[VG_MLDSA_SYMBYTES];
+    int ret;
+    if (!pk || !sk) {
+        ret = VG_MLDSA_API(keypair_derand)(pk, sk, NULL);
+    } else if (vg_randombytes(xi, sizeof xi) != VG_OK) {
+        memset(pk, 0, PK_BYTES);
+        vg_wipe(sk, SK_BYTES);
+        ret = VG_ERR_RANDOM;
+    } else {
+        ret = VG_MLDSA_API(keypair_derand)(pk, sk, xi);
+    }
+    vg_wipe(xi, sizeof xi);
+    return ret;
+}
+
+/* External mu: Algorithm 7 from line 7 on. */
+int VG_MLDSA_API(sign_mu)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
+                          const uint8_t rnd[32])
+{
+    if (!sig)
+        return VG_ERR_INPUT;
+    if (!mu || !sk || !rnd) {
+        memset(sig, 0, SIG_BYTES);
+        return VG_ERR_INPUT;
+    }
+    return vg_mldsa_sign_mu_core(sig, mu, sk, rnd);
+}
+
+/* ML-DSA.Sign_internal(sk, M', rnd). Specification: FIPS 204, Algorithm 7. */
+int VG_MLDSA_API(sign_internal)(uint8_t *sig, const uint8_t *mprime, size_t mprime_len,
+                                const uint8_t *sk, const uint8_t rnd[32])
+{
+    uint8_t mu[VG_MLDSA_CRHBYTES];
+    int ret;
+    if (!sig)
+        return VG_ERR_INPUT;
+    if ((!mprime && mprime_len) || !sk || !rnd) {
+        memset(sig, 0, SIG_BYTES);
+        return VG_ERR_INPUT;
+    }
+    vg_mldsa_mu(mu, sk + SK_TR, NULL, 0, NULL, 0, mprime, mprime_len); /* line 6 */
+    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd);
+    vg_wipe(mu, sizeof mu);
+    return ret;
+}
+
+/* ML-DSA.Sign with rnd given: M' = 0 || |ctx| || ctx || M.
+ * Specification: FIPS 204, Algorithm 2 (lines 5-10 with rnd supplied). */
+int VG_MLDSA_API(sign_derand)(uint8_t *sig, const uint8_t *msg, size_t msg_len,
+                              const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,
+                              const uint8_t rnd[32])
+{
+    uint8_t mu[VG_MLDSA_CRHBYTES], prefix[2];
+    int ret;
+    if (!sig)
+        return VG_ERR_INPUT;
+    if ((!msg && msg_len) || (!ctx && ctx_len) || ctx_len > VG_MLDSA_CTXMAXBYTES || !sk || !rnd) {
+        memset(sig, 0, SIG_BYTES);
+        return VG_ERR_INPUT;
+    }
+    prefix[0] = 0;
+    prefix[1] = (uint8_t)ctx_len;
+    vg_mldsa_mu(mu, sk + SK_TR, prefix, 2, ctx, ctx_len, msg, msg_len);
+    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd);
+    vg_wipe(mu, sizeof mu);
+    return ret;
+}
+
+/* ML-DSA.Sign, hedged: rnd from the OS. Specification: FIPS 204, Algorithm 2. */
+int VG_MLDSA_API(sign)(uint8_t *sig, const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                       size_t ctx_len, const uint8_t *sk)
+{
+    uint8_t rnd[VG_MLDSA_RNDBYTES];
+    int ret;
+    if (!sig)
+        return VG_ERR_INPUT;
+    if ((!msg && msg_len) || (!ctx && ctx_len) || ctx_len > VG_MLDSA_CTXMAXBYTES || !sk) {
+        memset(sig, 0, SIG_BYTES);
+        return VG_ERR_INPUT;
+    }
+    if (vg_randombytes(rnd, sizeof rnd) != VG_OK) {
+        memset(sig, 0, SIG_BYTES);
+        return VG_ERR_RANDOM;
+    }
+    ret = VG_MLDSA_API(sign_derand)(sig, msg, msg_len, ctx, ctx_len, sk, rnd);
+    vg_wipe(rnd, sizeof rnd);
+    return ret;
+}
+
+/* External mu: Algorithm 8 from line 7 on (tr and mu are the caller's). */
+int VG_MLDSA_API(verify_mu)(const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
+                            const uint8_t *pk)
+{
+    if (!sig || !mu || !pk)
+        return VG_ERR_INPUT;
+    if (sig_len != SIG_BYTES)
+        return VG_ERR_VERIFY;
+    return vg_mldsa_verify_mu_core(sig, mu, pk);
+}
+
+/* ML-DSA.Verify_internal(pk, M', sigma). Specification: FIPS 204, Algorithm 8. */
+int VG_MLDSA_API(verify_internal)(const uint8_t *sig, size_t sig_len, const uint8_t *mprime,
+                                  size_t mprime_len, const uint8_t *pk)
+{
+    uint8_t tr[VG_MLDSA_CRHBYTES], mu[VG_MLDSA_CRHBYTES];
+    if (!sig || (!mprime && mprime_len) || !pk)
+        return VG_ERR_INPUT;
+    if (sig_len != SIG_BYTES)
+        return VG_ERR_VERIFY;
+    vg_shake256(tr, sizeof tr, pk, PK_BYTES); /* line 6 */
+    vg_mldsa_mu(mu, tr, NULL, 0, NULL, 0, mprime, mprime_len); /* line 7 */
+    return vg_mldsa_verify_mu_core(sig, mu, pk);
+}
+
+/* ML-DSA.Verify: M' = 0 || |ctx| || ctx || M.
+ * Specification: FIPS 204, Algorithm 3. */
+int VG_MLDSA_API(verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg, size_t msg_len,
+                         const uint8_t *ctx, size_t ctx_len, const uint8_t *pk)
+{
+    uint8_t tr[VG_MLDSA_CRHBYTES], mu[VG_MLDSA_CRHBYTES], prefix[2];
+    if (!sig || (!msg && msg_len) || (!ctx && ctx_len) || !pk || ctx_len > VG_MLDSA_CTXMAXBYTES)
+        return VG_ERR_INPUT;
+    if (sig_len != SIG_BYTES)
+        return VG_ERR_VERIFY;
+    prefix[0] = 0;
+    prefix[1] = (uint8_t)ctx_len;
+    vg_shake256(tr, sizeof tr, pk, PK_BYTES);
+    vg_mldsa_mu(mu, tr, prefix, 2, ctx, ctx_len, msg, msg_len);
+    return vg_mldsa_verify_mu_core(sig, mu, pk);
+}
+
+#undef K
+#undef L
+#undef ETA
+#undef TAU
+#undef BETA
+#undef GAMMA1
+#undef GAMMA2
+#undef OMEGA
+#undef CTILDEBYTES
+#undef POLYETA_BYTES
+#undef POLYZ_BYTES
+#undef POLYW1_BYTES
+#undef PK_BYTES
+#undef SK_BYTES
+#undef SIG_BYTES
+#undef SK_KEY
+#undef SK_TR
+#undef SK_S1
+#undef SK_S2
+#undef SK_T0
+#undef MAX_SIGN_ITERATIONS

@@ -1,0 +1,505 @@
+/*
+ * ML-DSA (FIPS 204): portable polynomial arithmetic, shared by the three
+ * parameter sets, and the portable backend (NTT, pointwise products,
+ * rejection sampling of A-hat). Conventions and bounds are in poly.h.
+ */
+#include "poly.h"
+
+#include "common.h"
+
+/* zetas[i] = 1753^BitRev8(i) * 2^32 mod q, centred (|z| <= q/2), for
+ * i = 0..255: the twiddle factors of FIPS 204 Algorithms 41-42 (zetas[i]
+ * there is 1753^BitRev8(i) mod q; here it is in Montgomery form). Computed
+ * with pow(1753, bitrev8(i), q) * 2^32 mod q; zetas[0] is unused. */
+static const int32_t vg_mldsa_zetas[256] = {
+    -4186625, 25847, -2608894, -518909, 237124, -777960, -876248, 466468,
+    1826347, 2353451, -359251, -2091905, 3119733, -2884855, 3111497, 2680103,
+    2725464, 1024112, -1079900, 3585928, -549488, -1119584, 2619752, -2108549,
+    -2118186, -3859737, -1399561, -3277672, 1757237, -19422, 4010497, 280005,
+    2706023, 95776, 3077325, 3530437, -1661693, -3592148, -2537516, 3915439,
+    -3861115, -3043716, 3574422, -2867647, 3539968, -300467, 2348700, -539299,
+    -1699267, -1643818, 3505694, -3821735, 3507263, -2140649, -1600420, 3699596,
+    811944, 531354, 954230, 3881043, 3900724, -2556880, 2071892, -2797779,
+    -3930395, -1528703, -3677745, -3041255, -1452451, 3475950, 2176455, -1585221,
+    -1257611, 1939314, -4083598, -1000202, -3190144, -3157330, -3632928, 126922,
+    3412210, -983419, 2147896, 2715295, -2967645, -3693493, -411027, -2477047,
+    -671102, -1228525, -22981, -1308169, -381987, 1349076, 1852771, -1430430,
+    -3343383, 264944, 508951, 3097992, 44288, -1100098, 904516, 3958618,
+    -3724342, -8578, 1653064, -3249728, 2389356, -210977, 759969, -1316856,
+    189548, -3553272, 3159746, -1851402, -2409325, -177440, 1315589, 1341330,
+    1285669, -1584928, -812732, -1439742, -3019102, -3881060, -3628969, 3839961,
+    2091667, 3407706, 2316500, 3817976, -3342478, 2244091, -2446433, -3562462,
+    266997, 2434439, -1235728, 3513181, -3520352, -3759364, -1197226, -3193378,
+    900702, 1859098, 909542, 819034, 495491, -1613174, -43260, -522500,
+    -655327, -3122442, 2031748, 3207046, -3556995, -525098, -768622, -3595838,
+    342297, 286988, -2437823, 4108315, 3437287, -3342277, 1735879, 203044,
+    2842341, 2691481, -2590150, 1265009, 4055324, 1247620, 2486353, 1595974,
+    -3767016, 1250494, 2635921, -3548272, -2994039, 1869119, 1903435, -1050970,
+    -1333058, 1237275, -3318210, -1430225, -451100, 1312455, 3306115, -1962642,
+    -1279661, 1917081, -2546312, -1374803, 1500165, 777191, 2235880, 3406031,
+    -542412, -2831860, -1671176, -1846953, -2584293, -3724270, 594136, -3776993,
+    -2013608, 2432395, 2454455, -164721, 1957272, 3369112, 185531, -1207385,
+    -3183426, 162844, 1616392, 3014001, 810149, 1652634, -3694233, -1799107,
+    -3038916, 3523897, 3866901, 269760, 2213111, -975884, 1717735, 472078,
+    -426683, 1723600, -1803090, 1910376, -1667432, -1104333, -260646, -3833893,
+    -2939036, -2235985, -420899, -2286327, 183443, -976891, 1612842, -3545687,
+    -554416, 3919660, -48306, -1362209, 3937738, 1400424, -846154, 1976782,
+};
+
+/* ---- portable backend ------------------------------------------------- */
+
+/* Pre: |a| < q. Post: |a| < q.
+ * Specification: FIPS 204, Algorithm 41. */
+static void vg_mldsa_ntt_portable(vg_mldsa_poly *p)
+{
+    int32_t *a = p->coeffs;
+    unsigned m = 0;
+    /* Each of the 8 layers adds less than q to the bound (|montgomery
+     * product| < q), so |a| < 9q < 2^27 throughout, and the products
+     * |zeta * a| < (q/2) 9q stay far below 2^31 q. Layer l has 2^l blocks
+     * of 2 len coefficients (counted, not stepped, so that no compiler
+     * computes a trip count with a division). */
+    for (unsigned layer = 0; layer < 8; layer++) {
+        unsigned len = 128u >> layer;
+        for (unsigned blk = 0; blk < (1u << layer); blk++) {
+            unsigned start = 2 * len * blk;
+            int64_t zeta = vg_mldsa_zetas[++m];
+            for (unsigned j = start; j < start + len; j++) {
+                int32_t t = vg_mldsa_montgomery_reduce(zeta * a[j + len]);
+                a[j + len] = a[j] - t;
+                a[j] = a[j] + t;
+            }
+        }
+    }
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a[j] = vg_mldsa_reduce32(a[j]);
+}
+
+/* Pre: |a| < 2^27. Post: |a| < q; result R * NTT^-1(a).
+ * Specification: FIPS 204, Algorithm 42. */
+static void vg_mldsa_invntt_portable(vg_mldsa_poly *p)
+{
+    int32_t *a = p->coeffs;
+    unsigned m = 256;
+    /* Sums are reduce32'd (inputs < 2^28 in the first layer, < 2q after),
+     * differences (< 2^28) go through a Montgomery product with |zeta| <= q/2:
+     * |zeta * d| < 2^27 q < 2^31 q. So every layer leaves |a| < q. */
+    for (unsigned layer = 0; layer < 8; layer++) {
+        unsigned len = 1u << layer;
+        for (unsigned blk = 0; blk < (128u >> layer); blk++) {
+            unsigned start = 2 * len * blk;
+            int64_t zeta = -(int64_t)vg_mldsa_zetas[--m];
+            for (unsigned j = start; j < start + len; j++) {
+                int32_t t = a[j];
+                a[j] = vg_mldsa_reduce32(t + a[j + len]);
+                a[j + len] = vg_mldsa_montgomery_reduce(zeta * (t - a[j + len]));
+            }
+        }
+    }
+    /* 41978 = 2^64 / 256 mod q: removes the factor 256 of the unnormalised
+     * transform and leaves one factor R (the reduction removes one of two). */
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a[j] = vg_mldsa_montgomery_reduce((int64_t)41978 * a[j]);
+}
+
+/* Pre: |a|, |b| < q. Post: |r| < q. FIPS 204, Algorithm 45. */
+static void vg_mldsa_pointwise_portable(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                                        const vg_mldsa_poly *b)
+{
+    /* |a b| < q^2 < 2^31 q. */
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        r->coeffs[j] = vg_mldsa_montgomery_reduce((int64_t)a->coeffs[j] * b->coeffs[j]);
+}
+
+/* Pre: n <= 8, |a|, |b| < q. Post: |r| < q. FIPS 204, Algorithms 45, 48. */
+static void vg_mldsa_pointwise_acc_portable(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                                            const vg_mldsa_poly *b, unsigned n)
+{
+    /* Sum of n <= 8 products, each < q^2 < 2^46: < 2^49 < 2^31 q, one
+     * reduction at the end. */
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        int64_t acc = 0;
+        for (unsigned i = 0; i < n; i++)
+            acc += (int64_t)a[i].coeffs[j] * b[i].coeffs[j];
+        r->coeffs[j] = vg_mldsa_montgomery_reduce(acc);
+    }
+}
+
+/* Post: 0 <= r[i] < q. Public data (variable time by design).
+ * Specification: FIPS 204, Algorithm 30 lines 4-10, Algorithm 14. */
+static unsigned vg_mldsa_rej_uniform_portable(int32_t *r, unsigned len, const uint8_t *buf,
+                                              size_t buflen)
+{
+    unsigned ctr = 0;
+    for (size_t pos = 0; ctr < len && pos + 3 <= buflen; pos += 3) {
+        /* CoeffFromThreeBytes: the top bit of the third byte is dropped. */
+        uint32_t t = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) |
+                     ((uint32_t)(buf[pos + 2] & 0x7f) << 16);
+        if (t < VG_MLDSA_Q)
+            r[ctr++] = (int32_t)t;
+    }
+    return ctr;
+}
+
+static const struct vg_mldsa_backend vg_mldsa_portable = {
+    "portable",
+    vg_mldsa_ntt_portable,
+    vg_mldsa_invntt_portable,
+    vg_mldsa_pointwise_portable,
+    vg_mldsa_pointwise_acc_portable,
+    vg_mldsa_rej_uniform_portable,
+};
+
+const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
+
+/* The one dispatch point for ML-DSA. Only the portable backend exists for
+ * now; an AVX2 backend would be chosen here with vg_cpu_has(VG_CPU_AVX2). */
+const struct vg_mldsa_backend *vg_mldsa_active(void) { return &vg_mldsa_portable; }
+
+/* ---- polynomial helpers ------------------------------------------------ */
+
+void vg_mldsa_poly_add(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        r->coeffs[j] = a->coeffs[j] + b->coeffs[j];
+}
+
+void vg_mldsa_poly_sub(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        r->coeffs[j] = a->coeffs[j] - b->coeffs[j];
+}
+
+void vg_mldsa_poly_reduce(vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = vg_mldsa_reduce32(a->coeffs[j]);
+}
+
+void vg_mldsa_poly_caddq(vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = vg_mldsa_caddq(a->coeffs[j]);
+}
+
+void vg_mldsa_poly_shiftl(vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = (int32_t)((uint32_t)a->coeffs[j] << VG_MLDSA_D);
+}
+
+unsigned vg_mldsa_poly_chknorm(const vg_mldsa_poly *a, int32_t bound)
+{
+    uint32_t bad = 0;
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        int32_t x = a->coeffs[j];
+        /* |x| without a branch: s is all-ones when x < 0. */
+        int32_t s = x >> 31;
+        int32_t ax = (x ^ s) - s;
+        /* ax - bound >= 0 exactly when the top bit of bound - 1 - ax is set. */
+        bad |= (uint32_t)(bound - 1 - ax) >> 31;
+    }
+    return bad;
+}
+
+void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a1->coeffs[j] = vg_mldsa_power2round(&a0->coeffs[j], a->coeffs[j]);
+}
+
+void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
+                             int32_t gamma2)
+{
+    int32_t lo;
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        a1->coeffs[j] = vg_mldsa_decompose(&lo, a->coeffs[j], gamma2);
+        if (a0)
+            a0->coeffs[j] = lo;
+    }
+}
+
+unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+                                 const vg_mldsa_poly *v1, int32_t gamma2)
+{
+    unsigned n = 0;
+    int32_t lo;
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        int32_t r1 = vg_mldsa_decompose(&lo, r->coeffs[j], gamma2);
+        /* 1 when r1 != v1, from the mask (no comparison a compiler could
+         * turn into a branch). */
+        int32_t bit = (int32_t)(~vg_mldsa_mask_zero_u32((uint32_t)(r1 ^ v1->coeffs[j])) & 1u);
+        h->coeffs[j] = bit;
+        n += (unsigned)bit;
+    }
+    return n;
+}
+
+void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
+                            int32_t gamma2)
+{
+    int32_t m = (VG_MLDSA_Q - 1) / (2 * gamma2);
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        int32_t lo;
+        int32_t hi = vg_mldsa_decompose(&lo, a->coeffs[j], gamma2);
+        /* Public data: plain branches. (r1 +- 1) mod m, Algorithm 40 lines 3-4. */
+        if (h->coeffs[j]) {
+            if (lo > 0)
+                hi = hi + 1 == m ? 0 : hi + 1;
+            else
+                hi = hi == 0 ? m - 1 : hi - 1;
+        }
+        r1->coeffs[j] = hi;
+    }
+}
+
+/* ---- sampling --------------------------------------------------------- */
+
+void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
+                           uint8_t r)
+{
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    vg_keccak_ctx ctx;
+    uint8_t seed[VG_MLDSA_SYMBYTES + 2];
+    uint8_t buf[5 * 168]; /* whole SHAKE128 blocks; 168 is a multiple of 3 */
+    unsigned ctr;
+
+    memcpy(seed, rho, VG_MLDSA_SYMBYTES);
+    seed[VG_MLDSA_SYMBYTES] = s;
+    seed[VG_MLDSA_SYMBYTES + 1] = r;
+    vg_shake128_init(&ctx);
+    vg_keccak_absorb(&ctx, seed, sizeof seed);
+    vg_keccak_finalize(&ctx);
+    /* Five blocks give 280 candidates; each is accepted with probability
+     * q / 2^23 > 0.999, so more blocks are rarely needed. */
+    vg_keccak_squeeze(&ctx, buf, sizeof buf);
+    ctr = be->rej_uniform(a->coeffs, VG_MLDSA_N, buf, sizeof buf);
+    while (ctr < VG_MLDSA_N) {
+        vg_keccak_squeeze(&ctx, buf, 168);
+        ctr += be->rej_uniform(a->coeffs + ctr, VG_MLDSA_N - ctr, buf, 168);
+    }
+}
+
+void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
+                               uint16_t nonce, unsigned eta)
+{
+    vg_keccak_ctx ctx;
+    uint8_t seed[VG_MLDSA_CRHBYTES + 2];
+    uint8_t buf[136]; /* one SHAKE256 block */
+    unsigned ctr = 0;
+
+    memcpy(seed, rhoprime, VG_MLDSA_CRHBYTES);
+    seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
+    seed[VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, seed, sizeof seed);
+    vg_keccak_finalize(&ctx);
+    while (ctr < VG_MLDSA_N) {
+        vg_keccak_squeeze(&ctx, buf, sizeof buf);
+        for (unsigned i = 0; i < sizeof buf && ctr < VG_MLDSA_N; i++) {
+            /* Low nibble first (Algorithm 31 lines 5-6). */
+            for (unsigned half = 0; half < 2 && ctr < VG_MLDSA_N; half++) {
+                uint32_t b = half ? (uint32_t)buf[i] >> 4 : (uint32_t)buf[i] & 15u;
+                if (eta == 2) {
+                    /* CoeffFromHalfByte: b < 15 -> 2 - (b mod 5). b mod 5 =
+                     * b - 5 floor(b * 205 / 1024), exact for b < 15. */
+                    if (b < 15)
+                        a->coeffs[ctr++] = 2 - (int32_t)(b - 5 * ((b * 205u) >> 10));
+                } else {
+                    if (b < 9) /* eta = 4: 4 - b */
+                        a->coeffs[ctr++] = 4 - (int32_t)b;
+                }
+            }
+        }
+    }
+    vg_wipe(buf, sizeof buf);
+    vg_wipe(&ctx, sizeof ctx);
+}
+
+/* Generic little-endian bit packing of 256 values of `bits` bits each
+ * (FIPS 204 Algorithms 16-17: coefficient 0 in the lowest bits). Constant
+ * time in the values (the loop shape depends only on `bits`). */
+static void vg_mldsa_pack_bits(uint8_t *out, const uint32_t v[VG_MLDSA_N], unsigned bits)
+{
+    uint64_t acc = 0;
+    unsigned have = 0;
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        acc |= (uint64_t)v[j] << have;
+        have += bits;
+        while (have >= 8) {
+            *out++ = (uint8_t)acc;
+            acc >>= 8;
+            have -= 8;
+        }
+    }
+}
+
+/* Inverse of vg_mldsa_pack_bits: 256 fields of `bits` bits (<= 24). */
+static void vg_mldsa_unpack_bits(uint32_t v[VG_MLDSA_N], const uint8_t *in, unsigned bits)
+{
+    uint64_t acc = 0;
+    unsigned have = 0;
+    uint32_t mask = (1u << bits) - 1u;
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        while (have < bits) {
+            acc |= (uint64_t)*in++ << have;
+            have += 8;
+        }
+        v[j] = (uint32_t)acc & mask;
+        acc >>= bits;
+        have -= bits;
+    }
+}
+
+static unsigned vg_mldsa_gamma1_bits(int32_t gamma1)
+{
+    return gamma1 == (1 << 17) ? 18u : 20u; /* 1 + bitlen(gamma1 - 1) */
+}
+
+void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                  uint16_t nonce, int32_t gamma1)
+{
+    uint8_t seed[VG_MLDSA_CRHBYTES + 2];
+    uint8_t buf[640];
+    uint32_t v[VG_MLDSA_N];
+    size_t len = vg_mldsa_polyz_bytes(gamma1);
+
+    memcpy(seed, rhopp, VG_MLDSA_CRHBYTES);
+    seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
+    seed[VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+    vg_shake256(buf, len, seed, sizeof seed);
+    vg_mldsa_unpack_bits(v, buf, vg_mldsa_gamma1_bits(gamma1));
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = gamma1 - (int32_t)v[j];
+    vg_wipe(seed, sizeof seed);
+    vg_wipe(buf, sizeof buf);
+    vg_wipe(v, sizeof v);
+}
+
+void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
+                             unsigned tau)
+{
+    vg_keccak_ctx ctx;
+    uint8_t buf[8];
+    uint64_t signs;
+
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, ctilde, ctilde_len);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, buf, 8);
+    signs = vg_load64_le(buf); /* h: bit k is the sign of the k-th placement */
+    memset(c->coeffs, 0, sizeof c->coeffs);
+    for (unsigned i = VG_MLDSA_N - tau; i < VG_MLDSA_N; i++) {
+        uint8_t jb;
+        uint32_t j;
+        /* Lines 6-9: draw j until j <= i. Only the rejections show. */
+        do {
+            vg_keccak_squeeze(&ctx, &jb, 1);
+        } while ((unsigned)jb > i);
+        j = jb;
+        /* Lines 10-11: c_i = c_j; c_j = (-1)^h[i + tau - 256]. Every position
+         * k <= i is rewritten under a mask, so the access pattern does not
+         * depend on j. */
+        int32_t sgn = 1 - 2 * (int32_t)(signs & 1);
+        signs >>= 1;
+        int32_t cj = 0;
+        for (uint32_t k = 0; k <= i; k++)
+            cj |= c->coeffs[k] & (int32_t)vg_mldsa_mask_zero_u32(k ^ j);
+        c->coeffs[i] = cj;
+        for (uint32_t k = 0; k <= i; k++) {
+            int32_t m = (int32_t)vg_mldsa_mask_zero_u32(k ^ j);
+            c->coeffs[k] = (c->coeffs[k] & ~m) | (sgn & m);
+        }
+    }
+    vg_wipe(&ctx, sizeof ctx);
+}
+
+/* ---- bit packing ------------------------------------------------------- */
+
+void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
+{
+    uint32_t v[VG_MLDSA_N];
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        v[j] = (uint32_t)a->coeffs[j];
+    vg_mldsa_pack_bits(r, v, 10);
+}
+
+void vg_mldsa_polyt1_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
+{
+    uint32_t v[VG_MLDSA_N];
+    vg_mldsa_unpack_bits(v, r, 10);
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = (int32_t)v[j];
+}
+
+void vg_mldsa_polyt0_pack(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
+{
+    uint32_t v[VG_MLDSA_N];
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        v[j] = (uint32_t)((1 << (VG_MLDSA_D - 1)) - a->coeffs[j]);
+    vg_mldsa_pack_bits(r, v, VG_MLDSA_D);
+    vg_wipe(v, sizeof v);
+}
+
+void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
+{
+    uint32_t v[VG_MLDSA_N];
+    vg_mldsa_unpack_bits(v, r, VG_MLDSA_D);
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = (1 << (VG_MLDSA_D - 1)) - (int32_t)v[j];
+    vg_wipe(v, sizeof v);
+}
+
+size_t vg_mldsa_polyeta_bytes(unsigned eta) { return eta == 2 ? 96 : 128; }
+
+void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
+{
+    uint32_t v[VG_MLDSA_N];
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        v[j] = (uint32_t)((int32_t)eta - a->coeffs[j]);
+    vg_mldsa_pack_bits(r, v, eta == 2 ? 3 : 4);
+    vg_wipe(v, sizeof v);
+}
+
+unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
+{
+    uint32_t v[VG_MLDSA_N];
+    uint32_t bad = 0;
+    vg_mldsa_unpack_bits(v, r, eta == 2 ? 3 : 4);
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        /* Field > 2 eta: the top bit of 2 eta - field is set. */
+        bad |= (2u * eta - v[j]) >> 31;
+        a->coeffs[j] = (int32_t)eta - (int32_t)v[j];
+    }
+    vg_wipe(v, sizeof v);
+    return bad;
+}
+
+size_t vg_mldsa_polyz_bytes(int32_t gamma1) { return 32u * vg_mldsa_gamma1_bits(gamma1); }
+
+void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
+{
+    uint32_t v[VG_MLDSA_N];
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        v[j] = (uint32_t)(gamma1 - a->coeffs[j]);
+    vg_mldsa_pack_bits(r, v, vg_mldsa_gamma1_bits(gamma1));
+}
+
+void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+{
+    uint32_t v[VG_MLDSA_N];
+    vg_mldsa_unpack_bits(v, r, vg_mldsa_gamma1_bits(gamma1));
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = gamma1 - (int32_t)v[j];
+}
+
+size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_88 ? 192 : 128; }
+
+void vg_mldsa_polyw1_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
+{
+    uint32_t v[VG_MLDSA_N];
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        v[j] = (uint32_t)a->coeffs[j];
+    vg_mldsa_pack_bits(r, v, gamma2 == VG_MLDSA_GAMMA2_88 ? 6 : 4);
+    vg_wipe(v, sizeof v);
+}

@@ -1,0 +1,265 @@
+/*
+ * ML-DSA (FIPS 204): the parameter-independent layer. Polynomials in
+ * R_q = Z_q[X]/(X^256 + 1), q = 8380417, the NTT, rounding (Power2Round,
+ * Decompose, MakeHint, UseHint), sampling (RejNTTPoly, RejBoundedPoly,
+ * ExpandMask, SampleInBall) and the bit packings, plus the backend interface
+ * behind which faster variants (AVX2) can later sit.
+ *
+ * Representation: int32_t coefficients, signed, not necessarily canonical.
+ * Every routine states the bound it needs on its inputs and the bound it
+ * guarantees; "|x| < B" means -B < x < B. Arithmetic is modulo q, so any
+ * representative is correct as long as the int32/int64 intermediates do
+ * not overflow.
+ *
+ * Montgomery form: R = 2^32. montgomery_reduce(a) = a * R^-1 mod q.
+ *
+ * Parameters that differ between the sets (eta, gamma1, gamma2, tau) are
+ * passed as arguments; only the values FIPS 204 Table 1 uses are accepted.
+ */
+#ifndef VG_MLDSA_POLY_H
+#define VG_MLDSA_POLY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../hash/keccak.h"
+
+#define VG_MLDSA_N 256
+#define VG_MLDSA_Q 8380417
+#define VG_MLDSA_D 13                  /* dropped bits of t (FIPS 204 Table 1) */
+#define VG_MLDSA_SYMBYTES 32           /* rho, K, xi, rnd */
+#define VG_MLDSA_CRHBYTES 64           /* rho', rho'', tr, mu */
+#define VG_MLDSA_POLYT1_BYTES 320      /* SimpleBitPack(t1, 2^10 - 1) */
+#define VG_MLDSA_POLYT0_BYTES 416      /* BitPack(t0, 2^12 - 1, 2^12) */
+#define VG_MLDSA_GAMMA2_88 ((VG_MLDSA_Q - 1) / 88) /* 95232, ML-DSA-44 */
+#define VG_MLDSA_GAMMA2_32 ((VG_MLDSA_Q - 1) / 32) /* 261888, ML-DSA-65/87 */
+
+typedef struct {
+    int32_t coeffs[VG_MLDSA_N];
+} vg_mldsa_poly;
+
+/* ---- backend interface --------------------------------------------------
+ * The hot kernels, swappable per CPU. Each backend must produce exactly the
+ * values of the portable one on every input satisfying the preconditions,
+ * or at least the same residues within the stated output bounds (callers
+ * rely only on those). */
+struct vg_mldsa_backend {
+    const char *name; /* "portable", ... */
+
+    /* Forward NTT, in place.
+     * Pre: |a| < q. Post: |a| < q (reduce32 applied), bit-reversed order.
+     * Specification: FIPS 204, Algorithm 41 (NTT). */
+    void (*ntt)(vg_mldsa_poly *a);
+
+    /* Inverse NTT times R: on input A it returns R * NTT^-1(A), so that
+     * invntt_tomont(pointwise(a, b)) = NTT^-1(a o b) with no factor left.
+     * Pre: |a| < 2^27. Post: |a| < q.
+     * Specification: FIPS 204, Algorithm 42 (NTT^-1). */
+    void (*invntt_tomont)(vg_mldsa_poly *a);
+
+    /* r = a o b * R^-1 coefficientwise. Pre: |a|, |b| < q. Post: |r| < q.
+     * Specification: FIPS 204, Algorithm 45 (MultiplyNTT), Montgomery form. */
+    void (*pointwise)(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+
+    /* r = R^-1 * sum_{i<n} a[i] o b[i]. Pre: n <= 8, |a|, |b| < q.
+     * Post: |r| < q. Specification: FIPS 204, Algorithms 45 and 48
+     * (MatrixVectorNTT, one row). */
+    void (*pointwise_acc)(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b,
+                          unsigned n);
+
+    /* Rejection sampling of up to `len` coefficients from buf (3 bytes give
+     * one 23-bit candidate, kept when < q). Returns the number written.
+     * Public data (rho): variable time allowed. Post: 0 <= r[i] < q.
+     * Specification: FIPS 204, Algorithm 30 (RejNTTPoly) with Algorithm 14
+     * (CoeffFromThreeBytes). */
+    unsigned (*rej_uniform)(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+};
+
+const struct vg_mldsa_backend *vg_mldsa_portable_get(void); /* never NULL */
+const struct vg_mldsa_backend *vg_mldsa_active(void);        /* the one dispatch */
+
+/* ---- scalar arithmetic -------------------------------------------------- */
+
+/* Montgomery reduction: r = a * 2^-32 mod q.
+ * Pre: |a| < 2^31 q. Post: |r| < q. */
+static inline int32_t vg_mldsa_montgomery_reduce(int64_t a)
+{
+    /* t = a * q^-1 mod 2^32 (58728449 = q^-1 mod 2^32), so a - t q is a
+     * multiple of 2^32; |t q| <= 2^31 q, hence |(a - t q) / 2^32| < q. */
+    int32_t t = (int32_t)(uint32_t)((uint64_t)a * 58728449u);
+    return (int32_t)((a - (int64_t)t * VG_MLDSA_Q) >> 32);
+}
+
+/* A representative of a mod q. Pre: a <= 2^31 - 2^22 - 1.
+ * Post: -6283009 <= r <= 6283008 (so |r| < q). */
+static inline int32_t vg_mldsa_reduce32(int32_t a)
+{
+    /* t = round(a / 2^23) and 2^23 - q = 8191, so a - t q stays within
+     * 2^22 + |t| * 8191 of zero. */
+    int32_t t = (a + (1 << 22)) >> 23;
+    return a - t * VG_MLDSA_Q;
+}
+
+/* All-ones when x == 0, zero otherwise, with no branch (value barrier so
+ * the compiler keeps it arithmetic; see docs/constant-time.md). */
+static inline uint32_t vg_mldsa_mask_zero_u32(uint32_t x)
+{
+    uint32_t m = ((x | (0u - x)) >> 31) - 1u;
+#if defined(__GNUC__)
+    __asm__("" : "+r"(m));
+#endif
+    return m;
+}
+
+/* Add q when negative, branch-free. Pre: |a| < q. Post: 0 <= r < q. */
+static inline int32_t vg_mldsa_caddq(int32_t a)
+{
+    return a + ((a >> 31) & VG_MLDSA_Q);
+}
+
+/* Power2Round: a = r1 * 2^13 + r0 with r0 in (-2^12, 2^12].
+ * Pre: 0 <= a < q. Post: 0 <= r1 < 2^10.
+ * Specification: FIPS 204, Algorithm 35. */
+static inline int32_t vg_mldsa_power2round(int32_t *r0, int32_t a)
+{
+    /* (a + 2^12 - 1) >> 13 rounds a / 2^13 so that the remainder lands in
+     * [-(2^12 - 1), 2^12]. */
+    int32_t r1 = (a + (1 << (VG_MLDSA_D - 1)) - 1) >> VG_MLDSA_D;
+    *r0 = a - (r1 << VG_MLDSA_D);
+    return r1;
+}
+
+/* Decompose: a = r1 * 2 gamma2 + r0 with r0 in (-gamma2, gamma2], except
+ * that the top value r1 = (q - 1) / (2 gamma2) wraps to 0 (and r0 drops by
+ * one). gamma2 is VG_MLDSA_GAMMA2_88 or VG_MLDSA_GAMMA2_32.
+ * Pre: 0 <= a < q. Post: 0 <= r1 < (q - 1) / (2 gamma2); -gamma2 - 1 <= r0
+ * <= gamma2. Constant time: multiply-and-shift, no division.
+ * Specification: FIPS 204, Algorithm 36. */
+static inline int32_t vg_mldsa_decompose(int32_t *r0, int32_t a, int32_t gamma2)
+{
+    /* r1 = floor((a + gamma2 - 1) / (2 gamma2)), the quotient with the
+     * remainder in (-gamma2, gamma2]. The division by 2 gamma2 is a
+     * multiplication by m = ceil(2^48 / (2 gamma2)) and a shift by 48: for
+     * 0 <= x < 2^24 the error x (m - 2^48/(2 gamma2)) / 2^48 < 2^-24 is below
+     * the distance 1/(2 gamma2) > 2^-19 from x/(2 gamma2) to the next integer
+     * above, so the floor is exact (checked for every a < q by test_mldsa). */
+    uint64_t m = gamma2 == VG_MLDSA_GAMMA2_88 ? 1477838210u  /* ceil(2^48/190464) */
+                                              : 537395713u;  /* ceil(2^48/523776) */
+    int32_t top = (VG_MLDSA_Q - 1) / (2 * gamma2); /* 44 or 16: constants, folded */
+    uint32_t x = (uint32_t)(a + gamma2 - 1);
+    int32_t r1 = (int32_t)(((uint64_t)x * m) >> 48);
+    int32_t rem = a - r1 * 2 * gamma2;
+    /* r1 == top exactly when a - rem = q - 1: then r1 = 0, r0 = rem - 1. */
+    int32_t d = r1 ^ top;
+    int32_t is_top = (int32_t)vg_mldsa_mask_zero_u32((uint32_t)d);
+    *r0 = rem + is_top;        /* is_top is 0 or -1 */
+    return r1 & ~is_top;
+}
+
+/* ---- polynomial helpers (portable, parameter-independent; poly.c) ------- */
+
+/* r = a + b, r = a - b, coefficientwise, no reduction.
+ * Pre: the sums/differences fit in int32 (callers keep them below 2^27). */
+void vg_mldsa_poly_add(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+void vg_mldsa_poly_sub(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+/* reduce32 on every coefficient. Pre: a <= 2^31 - 2^22 - 1. Post: |r| < q
+ * (precisely -6283009 <= r <= 6283008). */
+void vg_mldsa_poly_reduce(vg_mldsa_poly *a);
+/* caddq on every coefficient. Pre: |a| < q. Post: 0 <= a < q. */
+void vg_mldsa_poly_caddq(vg_mldsa_poly *a);
+/* a = a * 2^13. Pre: 0 <= a < 2^10 (t1). Post: 0 <= a < 2^23 < q. */
+void vg_mldsa_poly_shiftl(vg_mldsa_poly *a);
+
+/* 1 when some coefficient has |a| >= bound, 0 otherwise; constant time
+ * (every coefficient is looked at; only the verdict is returned).
+ * Pre: |a| <= 6283008 (reduce32 output), bound <= (q - 1) / 8. Then for
+ * coefficients whose centred residue c has |c| < bound the representative
+ * is c itself (any other one is at least q - bound > 6283008 away from 0),
+ * so the verdict equals the FIPS 204 infinity-norm test ||a mod+- q|| >= bound.
+ * Specification: FIPS 204, section 2.3 (infinity norm). */
+unsigned vg_mldsa_poly_chknorm(const vg_mldsa_poly *a, int32_t bound);
+
+/* Power2Round of every coefficient: a1 = high part, a0 = low part.
+ * Pre: 0 <= a < q. Post: 0 <= a1 < 2^10, -2^12 < a0 <= 2^12.
+ * Specification: FIPS 204, Algorithm 35. */
+void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a);
+/* Decompose of every coefficient (a0 may be NULL: HighBits only).
+ * Pre: 0 <= a < q. Post: see vg_mldsa_decompose.
+ * Specification: FIPS 204, Algorithms 36-38 (Decompose, HighBits, LowBits). */
+void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
+                             int32_t gamma2);
+/* h = [HighBits(r) != v1] coefficientwise; returns the number of ones.
+ * Pre: 0 <= r < q; v1 = HighBits of some value. Constant time.
+ * Used as MakeHint(-ct0, w - cs2 + ct0) = [HighBits(w - cs2 + ct0) !=
+ * HighBits(w - cs2)], FIPS 204 Algorithm 7 line 26.
+ * Specification: FIPS 204, Algorithm 39 (MakeHint). */
+unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+                                 const vg_mldsa_poly *v1, int32_t gamma2);
+/* r1 = UseHint(h, a) coefficientwise. Pre: 0 <= a < q, h in {0, 1}.
+ * Post: 0 <= r1 < (q - 1) / (2 gamma2). Public data (verification).
+ * Specification: FIPS 204, Algorithm 40. */
+void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
+                            int32_t gamma2);
+
+/* ---- sampling --------------------------------------------------------- */
+
+/* A-hat[r][s] = RejNTTPoly(rho || s || r): Post: 0 <= a < q.
+ * Specification: FIPS 204, Algorithms 30 (RejNTTPoly) and 32 (ExpandA,
+ * line 4: the column index s comes first in the seed). */
+void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
+                           uint8_t r);
+/* RejBoundedPoly(rho' || IntegerToBytes(nonce, 2)) for eta in {2, 4}.
+ * Post: |a| <= eta. Which candidates are rejected depends on the secret
+ * stream, but the accept/reject pattern is independent of the values
+ * accepted (each accepted nibble is uniform on its range whatever the
+ * pattern), so the timing reveals nothing about the coefficients.
+ * Specification: FIPS 204, Algorithms 31 (RejBoundedPoly), 15
+ * (CoeffFromHalfByte) and 33 (ExpandS). */
+void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
+                               uint16_t nonce, unsigned eta);
+/* y = BitUnpack(H(rho'' || IntegerToBytes(nonce, 2)), gamma1 - 1, gamma1),
+ * gamma1 in {2^17, 2^19}. Post: -gamma1 < y <= gamma1. Constant time.
+ * Specification: FIPS 204, Algorithm 34 (ExpandMask), one entry. */
+void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                  uint16_t nonce, int32_t gamma1);
+/* c = SampleInBall(ctilde): tau coefficients +-1, the rest 0.
+ * Post: |c| <= 1. The writes go to every position up to i with masks, so
+ * no memory index depends on the sampled positions.
+ * Specification: FIPS 204, Algorithm 29. */
+void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
+                             unsigned tau);
+
+/* ---- bit packing (FIPS 204 section 7.1) ------------------------------ */
+
+/* SimpleBitPack(t1, 2^10 - 1). Pre: 0 <= t1 < 2^10. Algorithm 16. */
+void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a);
+/* SimpleBitUnpack(., 2^10 - 1). Post: 0 <= a < 2^10. Algorithm 18. */
+void vg_mldsa_polyt1_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES]);
+/* BitPack(t0, 2^12 - 1, 2^12). Pre: -2^12 < t0 <= 2^12. Algorithm 17. */
+void vg_mldsa_polyt0_pack(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a);
+/* BitUnpack(., 2^12 - 1, 2^12). Post: -2^12 < a <= 2^12. Algorithm 19. */
+void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES]);
+/* Bytes of BitPack(s, eta, eta): 96 (eta = 2) or 128 (eta = 4). */
+size_t vg_mldsa_polyeta_bytes(unsigned eta);
+/* BitPack(s, eta, eta). Pre: |s| <= eta. Algorithm 17. */
+void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta);
+/* BitUnpack(., eta, eta): a = eta - field. Returns 1 when some field is
+ * above 2 eta (out of range, so a < -eta: the key did not come from
+ * KeyGen), 0 otherwise; constant time. Post: eta - 2^b < a <= eta.
+ * Algorithm 19. */
+unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned eta);
+/* Bytes of BitPack(z, gamma1 - 1, gamma1): 576 (2^17) or 640 (2^19). */
+size_t vg_mldsa_polyz_bytes(int32_t gamma1);
+/* BitPack(z, gamma1 - 1, gamma1). Pre: -gamma1 < z <= gamma1. Algorithm 17. */
+void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1);
+/* BitUnpack(., gamma1 - 1, gamma1). Post: -gamma1 < a <= gamma1 (the
+ * fields span exactly 2 gamma1 values, so every input decodes). Algorithm 19. */
+void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+/* Bytes of SimpleBitPack(w1, (q-1)/(2 gamma2) - 1): 192 (gamma2 =
+ * (q-1)/88, 6 bits) or 128 ((q-1)/32, 4 bits). */
+size_t vg_mldsa_polyw1_bytes(int32_t gamma2);
+/* Pre: 0 <= w1 < (q-1)/(2 gamma2). Algorithm 16, as used by w1Encode
+ * (Algorithm 28). */
+void vg_mldsa_polyw1_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2);
+
+#endif
