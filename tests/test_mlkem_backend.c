@@ -168,6 +168,36 @@ static void test_api_identical(unsigned seeds, uint32_t fast_mask)
     }
 }
 
+/* The four-way samplers against the single ones (FIPS 203 Algorithms 7, 8). */
+static void test_x4_samplers(void)
+{
+    uint64_t rs = 0x5eed0004;
+    unsigned bad_u = 0, bad_n = 0;
+    for (unsigned rep = 0; rep < 200; rep++) {
+        uint8_t seed[32], ji[4][2], nonce[16];
+        vg_mlkem_poly a[16], b;
+        vg_mlkem_poly *r[16];
+        vgtest_randbytes(&rs, seed, 32);
+        vgtest_randbytes(&rs, &ji[0][0], 8);
+        vgtest_randbytes(&rs, nonce, 16);
+        for (unsigned l = 0; l < 16; l++)
+            r[l] = &a[l];
+        vg_mlkem_poly_uniform_x4(r, seed, (const uint8_t(*)[2])ji);
+        for (unsigned l = 0; l < 4; l++) {
+            vg_mlkem_poly_uniform(&b, seed, ji[l][0], ji[l][1]);
+            bad_u += memcmp(&a[l], &b, sizeof b) != 0;
+        }
+        unsigned eta = 2 + rep % 2, n = 1 + rep % 16;
+        vg_mlkem_poly_getnoise_many(r, nonce, n, seed, eta);
+        for (unsigned l = 0; l < n; l++) {
+            vg_mlkem_poly_getnoise(&b, seed, nonce[l], eta);
+            bad_n += memcmp(&a[l], &b, sizeof b) != 0;
+        }
+    }
+    CHECK_MSG(bad_u == 0, "uniform_x4: %u differ", bad_u);
+    CHECK_MSG(bad_n == 0, "getnoise_many: %u differ", bad_n);
+}
+
 int main(int argc, char **argv)
 {
     unsigned seeds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 10000;
@@ -195,6 +225,10 @@ int main(int argc, char **argv)
     } else {
         printf("test_mlkem_backend: AVX2 backend not available here; API check is portable vs portable\n");
     }
+    test_x4_samplers();
+    vg_cpu_force(0);
+    test_x4_samplers();
+    vg_cpu_force(mask);
     test_api_identical(seeds, mask);
     return vgtest_done("test_mlkem_backend");
 }

@@ -54,17 +54,31 @@ _Static_assert(DK_BYTES == VG_MLKEM1024_SECRETKEYBYTES, "dk size");
 _Static_assert(CT_BYTES == VG_MLKEM1024_CIPHERTEXTBYTES, "ct size");
 #endif
 
-/* Row i of A-hat (transposed = 0) or of A-hat^T (transposed = 1).
- * A-hat[i][j] = SampleNTT(rho || j || i) (FIPS 203 Algorithm 13 line 6).
- * Post: 0 <= coefficients < q. */
-static void vg_mlkem_gen_row(vg_mlkem_poly row[K], const uint8_t rho[VG_MLKEM_SYMBYTES],
-                             unsigned i, int transposed)
+/* The whole matrix: a[K i + j] = A-hat[i][j] (transposed = 0) or
+ * A-hat^T[i][j] = A-hat[j][i] (transposed = 1), where A-hat[i][j] =
+ * SampleNTT(rho || j || i) (FIPS 203 Algorithm 13 line 6). Four entries at a
+ * time on the four-way Keccak; a lone last entry (K = 3) on its own.
+ * Post: 0 <= coefficients < q. Public data only. */
+static void vg_mlkem_gen_matrix(vg_mlkem_poly a[K * K], const uint8_t rho[VG_MLKEM_SYMBYTES],
+                                int transposed)
 {
-    for (unsigned j = 0; j < K; j++) {
-        if (transposed)
-            vg_mlkem_poly_uniform(&row[j], rho, (uint8_t)i, (uint8_t)j);
-        else
-            vg_mlkem_poly_uniform(&row[j], rho, (uint8_t)j, (uint8_t)i);
+    unsigned e = 0;
+    for (; e + 2 <= K * K; e += 4) {
+        vg_mlkem_poly scratch[2];
+        vg_mlkem_poly *r[4];
+        uint8_t ji[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+        for (unsigned t = 0; t < 4; t++) {
+            unsigned idx = e + t, i = idx / K, j = idx % K;
+            r[t] = idx < K * K ? &a[idx] : &scratch[t - 2]; /* t >= 2 here: K*K - e >= 2 */
+            ji[t][0] = (uint8_t)(transposed ? i : j);
+            ji[t][1] = (uint8_t)(transposed ? j : i);
+        }
+        vg_mlkem_poly_uniform_x4(r, rho, (const uint8_t(*)[2])ji);
+    }
+    if (e < K * K) {
+        unsigned i = e / K, j = e % K;
+        vg_mlkem_poly_uniform(&a[e], rho, (uint8_t)(transposed ? i : j),
+                              (uint8_t)(transposed ? j : i));
     }
 }
 
@@ -77,20 +91,27 @@ static void vg_mlkem_pke_keygen(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTE
     struct {
         uint8_t in[VG_MLKEM_SYMBYTES + 1];
         uint8_t rho_sigma[2 * VG_MLKEM_SYMBYTES];
-        vg_mlkem_poly s[K], e[K], a[K], t;
+        vg_mlkem_poly s[K], e[K], a[K * K], t;
+        vg_mlkem_poly *noise[2 * K];
+        uint8_t nonces[2 * K];
     } ws;
     const uint8_t *rho = ws.rho_sigma, *sigma = ws.rho_sigma + VG_MLKEM_SYMBYTES;
-    uint8_t nonce = 0;
 
     /* (rho, sigma) = G(d || k): the domain separation by k (line 1). */
     memcpy(ws.in, d, VG_MLKEM_SYMBYTES);
     ws.in[VG_MLKEM_SYMBYTES] = (uint8_t)K;
     vg_sha3_512(ws.rho_sigma, ws.in, sizeof ws.in);
 
-    for (unsigned i = 0; i < K; i++)
-        vg_mlkem_poly_getnoise(&ws.s[i], sigma, nonce++, VG_MLKEM_ETA1);
-    for (unsigned i = 0; i < K; i++)
-        vg_mlkem_poly_getnoise(&ws.e[i], sigma, nonce++, VG_MLKEM_ETA1);
+    /* s[i] = CBD(PRF(sigma, i)), e[i] = CBD(PRF(sigma, K + i)) (lines 8-15),
+     * four at a time. */
+    for (unsigned i = 0; i < K; i++) {
+        ws.noise[i] = &ws.s[i];
+        ws.noise[K + i] = &ws.e[i];
+        ws.nonces[i] = (uint8_t)i;
+        ws.nonces[K + i] = (uint8_t)(K + i);
+    }
+    vg_mlkem_poly_getnoise_many(ws.noise, ws.nonces, 2 * K, sigma, VG_MLKEM_ETA1);
+    vg_mlkem_gen_matrix(ws.a, rho, 0);
     for (unsigned i = 0; i < K; i++) {
         be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
         be->ntt(&ws.e[i]);
@@ -99,8 +120,7 @@ static void vg_mlkem_pke_keygen(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTE
         /* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (line 18).
          * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
          * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
-        vg_mlkem_gen_row(ws.a, rho, i, 0);
-        be->basemul_acc(&ws.t, ws.a, ws.s, K);
+        be->basemul_acc(&ws.t, &ws.a[K * i], ws.s, K);
         vg_mlkem_poly_tomont(&ws.t);
         vg_mlkem_poly_add(&ws.t, &ws.t, &ws.e[i]);
         vg_mlkem_poly_reduce(&ws.t);
@@ -120,24 +140,40 @@ static void vg_mlkem_pke_encrypt(uint8_t ct[CT_BYTES], const uint8_t ek[EK_BYTES
 {
     const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
-        vg_mlkem_poly t[K], y[K], a[K], u, e, v, mu;
+        vg_mlkem_poly t[K], y[K], a[K * K], u, e1[K], e2, v, mu;
+        vg_mlkem_poly *noise[2 * K + 1];
+        uint8_t nonces[2 * K + 1];
     } ws;
     const uint8_t *rho = ek + POLYVECBYTES;
 
     for (unsigned i = 0; i < K; i++)
         vg_mlkem_poly_frombytes(&ws.t[i], ek + i * VG_MLKEM_POLYBYTES);
+    /* y[i] = CBD_eta1(PRF(r, i)), e1[i] = CBD_eta2(PRF(r, K + i)),
+     * e2 = CBD_eta2(PRF(r, 2K)) (lines 9-17), four at a time; one batch
+     * when eta1 = eta2 (k = 3, 4), two otherwise (k = 2). */
     for (unsigned i = 0; i < K; i++) {
-        vg_mlkem_poly_getnoise(&ws.y[i], r, (uint8_t)i, VG_MLKEM_ETA1); /* N = 0..k-1 */
-        be->ntt(&ws.y[i]);
+        ws.noise[i] = &ws.y[i];
+        ws.noise[K + i] = &ws.e1[i];
+        ws.nonces[i] = (uint8_t)i;
+        ws.nonces[K + i] = (uint8_t)(K + i);
     }
+    ws.noise[2 * K] = &ws.e2;
+    ws.nonces[2 * K] = (uint8_t)(2 * K);
+#if VG_MLKEM_ETA1 == VG_MLKEM_ETA2
+    vg_mlkem_poly_getnoise_many(ws.noise, ws.nonces, 2 * K + 1, r, VG_MLKEM_ETA1);
+#else
+    vg_mlkem_poly_getnoise_many(ws.noise, ws.nonces, K, r, VG_MLKEM_ETA1);
+    vg_mlkem_poly_getnoise_many(ws.noise + K, ws.nonces + K, K + 1, r, VG_MLKEM_ETA2);
+#endif
+    for (unsigned i = 0; i < K; i++)
+        be->ntt(&ws.y[i]);
+    vg_mlkem_gen_matrix(ws.a, rho, 1);
     for (unsigned i = 0; i < K; i++) {
         /* u[i] = NTT^-1(sum_j A-hat^T[i][j] o y-hat[j]) + e1[i] (line 19):
          * |invntt| < q, |e1| <= 2, so the Barrett input is < q + 2. */
-        vg_mlkem_gen_row(ws.a, rho, i, 1);
-        be->basemul_acc(&ws.u, ws.a, ws.y, K);
+        be->basemul_acc(&ws.u, &ws.a[K * i], ws.y, K);
         be->invntt_tomont(&ws.u);
-        vg_mlkem_poly_getnoise(&ws.e, r, (uint8_t)(K + i), VG_MLKEM_ETA2); /* e1[i] */
-        vg_mlkem_poly_add(&ws.u, &ws.u, &ws.e);
+        vg_mlkem_poly_add(&ws.u, &ws.u, &ws.e1[i]);
         vg_mlkem_poly_reduce(&ws.u);
         vg_mlkem_poly_compress(ct + i * 32 * VG_MLKEM_DU, &ws.u, VG_MLKEM_DU);
     }
@@ -145,9 +181,8 @@ static void vg_mlkem_pke_encrypt(uint8_t ct[CT_BYTES], const uint8_t ek[EK_BYTES
      * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. */
     be->basemul_acc(&ws.v, ws.t, ws.y, K);
     be->invntt_tomont(&ws.v);
-    vg_mlkem_poly_getnoise(&ws.e, r, (uint8_t)(2 * K), VG_MLKEM_ETA2);
     vg_mlkem_poly_frommsg(&ws.mu, m);
-    vg_mlkem_poly_add(&ws.v, &ws.v, &ws.e);
+    vg_mlkem_poly_add(&ws.v, &ws.v, &ws.e2);
     vg_mlkem_poly_add(&ws.v, &ws.v, &ws.mu);
     vg_mlkem_poly_reduce(&ws.v);
     vg_mlkem_poly_compress(ct + CT_U_BYTES, &ws.v, VG_MLKEM_DV);

@@ -7,6 +7,7 @@
 #include "poly.h"
 
 #include "common.h"
+#include "../hash/keccak4x.h"
 
 /* zetas[i] = 17^BitRev7(i) * R mod q, centred (|z| <= q/2), for i = 0..127:
  * the twiddle factors of FIPS 203 Algorithms 9-10 and, for i >= 64, the
@@ -308,19 +309,10 @@ void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
 
 /* ---- sampling ---------------------------------------------------------- */
 
-/* Pre: eta in {2, 3}. Post: |r| <= eta. */
-void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYTES],
-                            uint8_t nonce, unsigned eta)
+/* SamplePolyCBD_eta on the 64 eta bytes of buf (FIPS 203 Algorithm 8).
+ * Pre: eta in {2, 3}. Post: |r| <= eta. Constant time in buf. */
+static void vg_mlkem_cbd(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta)
 {
-    uint8_t buf[64 * 3];
-    vg_keccak_ctx ctx;
-    /* PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) bits (FIPS 203 (4.3)). */
-    vg_shake256_init(&ctx);
-    vg_keccak_absorb(&ctx, seed, VG_MLKEM_SYMBYTES);
-    vg_keccak_absorb(&ctx, &nonce, 1);
-    vg_keccak_finalize(&ctx);
-    vg_keccak_squeeze(&ctx, buf, 64 * eta);
-
     /* Coefficient i uses bits 2 i eta .. 2 i eta + 2 eta - 1 of buf: the
      * first eta bits sum to x, the next eta to y, and f_i = x - y. Summing
      * bits in parallel within a word keeps it branch-free. */
@@ -346,8 +338,69 @@ void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYT
             }
         }
     }
+}
+
+/* Pre: eta in {2, 3}. Post: |r| <= eta. */
+void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYTES],
+                            uint8_t nonce, unsigned eta)
+{
+    uint8_t buf[64 * 3];
+    vg_keccak_ctx ctx;
+    /* PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) bits (FIPS 203 (4.3)). */
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, seed, VG_MLKEM_SYMBYTES);
+    vg_keccak_absorb(&ctx, &nonce, 1);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, buf, 64 * eta);
+    vg_mlkem_cbd(r, buf, eta);
     vg_wipe(buf, sizeof buf);
     vg_wipe(&ctx, sizeof ctx);
+}
+
+/* Pre: eta in {2, 3}; r[0..3] distinct. Post: |r[l]| <= eta. */
+void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_MLKEM_SYMBYTES],
+                               const uint8_t nonce[4], unsigned eta)
+{
+    /* 64 eta <= 192 bytes: two SHAKE256 blocks (272 bytes) cover eta = 3,
+     * one (136) covers eta = 2. */
+    uint8_t in[4][VG_MLKEM_SYMBYTES + 1];
+    uint8_t buf[4][2 * VG_SHAKE256_RATE];
+    vg_keccak4x_ctx ctx;
+    for (unsigned l = 0; l < 4; l++) {
+        memcpy(in[l], seed, VG_MLKEM_SYMBYTES);
+        in[l][VG_MLKEM_SYMBYTES] = nonce[l];
+    }
+    vg_shake256x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
+    vg_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], eta == 2 ? 1 : 2, &ctx);
+    for (unsigned l = 0; l < 4; l++)
+        vg_mlkem_cbd(r[l], buf[l], eta);
+    vg_wipe(in, sizeof in);
+    vg_wipe(buf, sizeof buf);
+    vg_wipe(&ctx, sizeof ctx);
+}
+
+void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, unsigned n,
+                                 const uint8_t seed[VG_MLKEM_SYMBYTES], unsigned eta)
+{
+    vg_mlkem_poly scratch[2];
+    unsigned l = 0;
+    /* n is public (a function of the parameter set), so these branches are. */
+    while (n - l >= 2) {
+        unsigned m = n - l < 4 ? n - l : 4; /* real slots in this batch */
+        vg_mlkem_poly *rr[4] = {&scratch[0], &scratch[1], &scratch[0], &scratch[1]};
+        uint8_t nn[4] = {0, 0, 0, 0};
+        for (unsigned t = 0; t < m; t++) {
+            rr[t] = r[l + t];
+            nn[t] = nonce[l + t];
+        }
+        /* m >= 2, so slots 2 and 3 never both alias one scratch when used:
+         * with m == 2 they are scratch[0] and scratch[1]. */
+        vg_mlkem_poly_getnoise_x4(rr, seed, nn, eta);
+        l += m;
+    }
+    if (l < n)
+        vg_mlkem_poly_getnoise(r[l], seed, nonce[l], eta);
+    vg_wipe(scratch, sizeof scratch);
 }
 
 void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j,
@@ -368,5 +421,32 @@ void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES
     while (ctr < VG_MLKEM_N) {
         vg_keccak_squeeze(&ctx, buf, 168);
         ctr += be->rej_uniform(r->coeffs + ctr, VG_MLKEM_N - ctr, buf, 168);
+    }
+}
+
+/* Post: 0 <= r[l] < q. Public data (rho): the loop count may vary. */
+void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_MLKEM_SYMBYTES],
+                              const uint8_t ji[4][2])
+{
+    uint8_t in[4][VG_MLKEM_SYMBYTES + 2];
+    uint8_t buf[4][3 * VG_SHAKE128_RATE];
+    unsigned ctr[4];
+    vg_keccak4x_ctx ctx;
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
+    for (unsigned l = 0; l < 4; l++) {
+        memcpy(in[l], rho, VG_MLKEM_SYMBYTES);
+        in[l][VG_MLKEM_SYMBYTES] = ji[l][0];
+        in[l][VG_MLKEM_SYMBYTES + 1] = ji[l][1];
+    }
+    vg_shake128x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
+    vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 3, &ctx);
+    for (unsigned l = 0; l < 4; l++)
+        ctr[l] = be->rej_uniform(r[l]->coeffs, VG_MLKEM_N, buf[l], sizeof buf[0]);
+    while (ctr[0] < VG_MLKEM_N || ctr[1] < VG_MLKEM_N || ctr[2] < VG_MLKEM_N ||
+           ctr[3] < VG_MLKEM_N) {
+        vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &ctx);
+        for (unsigned l = 0; l < 4; l++)
+            ctr[l] += be->rej_uniform(r[l]->coeffs + ctr[l], VG_MLKEM_N - ctr[l], buf[l],
+                                      VG_SHAKE128_RATE);
     }
 }

@@ -167,4 +167,19 @@ void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYT
 void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j,
                            uint8_t i);
 
+/* Four-way versions on the four-way Keccak (src/hash/keccak4x.h): the same
+ * outputs as four calls of the single routines above. r[0..3] must be four
+ * distinct polynomials (use a scratch one for an unused slot).
+ * getnoise_x4: r[l] = SamplePolyCBD_eta(PRF_eta(seed, nonce[l])), constant
+ * time in seed. uniform_x4: r[l] = SampleNTT(rho || ji[l][0] || ji[l][1]). */
+void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_MLKEM_SYMBYTES],
+                               const uint8_t nonce[4], unsigned eta);
+void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_MLKEM_SYMBYTES],
+                              const uint8_t ji[4][2]);
+
+/* n noise polynomials r[l] = getnoise(seed, nonce[l], eta), four at a time
+ * (n <= 16; the last one alone when n % 4 == 1, else padded with scratch). */
+void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, unsigned n,
+                                 const uint8_t seed[VG_MLKEM_SYMBYTES], unsigned eta);
+
 #endif
