@@ -238,7 +238,7 @@ unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
 void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
                             int32_t gamma2)
 {
-    int32_t m = (VG_MLDSA_Q - 1) / (2 * gamma2);
+    int32_t m = gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16; /* (q - 1) / (2 gamma2) */
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
         int32_t lo;
         int32_t hi = vg_mldsa_decompose(&lo, a->coeffs[j], gamma2);

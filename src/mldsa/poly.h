@@ -145,7 +145,9 @@ static inline int32_t vg_mldsa_decompose(int32_t *r0, int32_t a, int32_t gamma2)
      * above, so the floor is exact (checked for every a < q by test_mldsa). */
     uint64_t m = gamma2 == VG_MLDSA_GAMMA2_88 ? 1477838210u  /* ceil(2^48/190464) */
                                               : 537395713u;  /* ceil(2^48/523776) */
-    int32_t top = (VG_MLDSA_Q - 1) / (2 * gamma2); /* 44 or 16: constants, folded */
+    /* (q - 1) / (2 gamma2), written out: gamma2 is a (public) argument, and
+     * the division would otherwise be compiled as one. */
+    int32_t top = gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16;
     uint32_t x = (uint32_t)(a + gamma2 - 1);
     int32_t r1 = (int32_t)(((uint64_t)x * m) >> 48);
     int32_t rem = a - r1 * 2 * gamma2;
