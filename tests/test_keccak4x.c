@@ -4,8 +4,9 @@
  * SHAKE128/SHAKE256 four-way helpers against vg_shake128/vg_shake256 (the
  * one-shot public API, itself checked against FIPS 202 vectors in
  * test_sha3) for message lengths around the rate boundaries and several
- * squeeze splits. The helpers are run once with the detected CPU features
- * and once with none (portable), via the vg_cpu_force hook.
+ * squeeze splits. The helpers are run with the detected CPU features, with
+ * AVX-512 masked off (the AVX2 variant) and with none (portable), via the
+ * vg_cpu_force hook.
  */
 #include "vgtest.h"
 
@@ -90,20 +91,44 @@ static void test_shake(void)
     CHECK(memcmp(o[0], o[1], 168) == 0 && memcmp(o[0], o[3], 168) == 0);
 }
 
+/* The SHAKE helpers with the dispatch forced to `mask` (a subset of the
+ * features this CPU really has), expecting implementation `want`. */
+static void test_shake_with(uint32_t mask, const struct vg_keccak4x_impl *want)
+{
+    vg_cpu_force(mask);
+    CHECK_MSG(vg_keccak4x_active() == want, "dispatch under mask %#x picks %s, not %s",
+              (unsigned)mask, vg_keccak4x_active()->name, want->name);
+    test_shake();
+}
+
 int main(void)
 {
+    /* Only subsets of the active set are forced: under valgrind, whose
+     * CPUID hides AVX-512, the AVX-512 variant is then never run (valgrind
+     * 3.19 cannot execute EVEX instructions). */
     uint32_t saved = vg_cpu_active();
     test_permute(vg_keccak4x_portable_get(), 200);
     const struct vg_keccak4x_impl *avx2 = vg_keccak4x_avx2_get();
-    if (avx2) {
+    const struct vg_keccak4x_impl *avx512 = vg_keccak4x_avx512_get();
+    if (avx2)
         test_permute(avx2, 2000);
-    } else {
-        printf("test_keccak4x: no AVX2 implementation active here; portable only\n");
-    }
+    else
+        printf("test_keccak4x: no AVX2 implementation active here\n");
+    if (avx512)
+        test_permute(avx512, 2000);
+    else
+        printf("test_keccak4x: no AVX-512VL implementation active here\n");
     test_shake();                       /* active implementation */
-    vg_cpu_force(0);
-    CHECK(vg_keccak4x_avx2_get() == NULL && vg_keccak4x_active() == vg_keccak4x_portable_get());
-    test_shake();                       /* portable */
+    if (avx512) {
+        CHECK(vg_keccak4x_active() == avx512);
+        /* AVX-512 off: the AVX2 variant through the helpers. */
+        if (avx2)
+            test_shake_with(saved & ~(uint32_t)(VG_CPU_AVX512F | VG_CPU_AVX512VL), avx2);
+    } else if (avx2) {
+        CHECK(vg_keccak4x_active() == avx2);
+    }
+    test_shake_with(0, vg_keccak4x_portable_get());
+    CHECK(vg_keccak4x_avx2_get() == NULL && vg_keccak4x_avx512_get() == NULL);
     vg_cpu_force(saved);
     return vgtest_done("test_keccak4x");
 }

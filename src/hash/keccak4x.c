@@ -33,14 +33,18 @@ const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void) { return &g_keccak
 #ifndef VG_X86_64
 /* No x86-64 code in this build (VG_PORTABLE or another CPU). */
 const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void) { return NULL; }
+const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void) { return NULL; }
 #endif
 
-/* The dispatch: AVX2 when built and active (vg_keccak4x_avx2_get checks the
- * feature mask on every call, so VG_CPU_FEATURES and vg_cpu_force apply). */
+/* The dispatch: AVX-512VL, else AVX2, when built and active (the _get
+ * functions check the feature mask on every call, so VG_CPU_FEATURES and
+ * vg_cpu_force apply). FIGURES_TBD */
 const struct vg_keccak4x_impl *vg_keccak4x_active(void)
 {
-    const struct vg_keccak4x_impl *avx2 = vg_keccak4x_avx2_get();
-    return avx2 ? avx2 : &g_keccak4x_portable;
+    const struct vg_keccak4x_impl *impl = vg_keccak4x_avx512_get();
+    if (impl == NULL)
+        impl = vg_keccak4x_avx2_get();
+    return impl ? impl : &g_keccak4x_portable;
 }
 
 /* XOR `len` bytes (len <= rate) of in into lanes of instance j, starting at

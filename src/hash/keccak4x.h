@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 struct vg_keccak4x_impl {
-    const char *name; /* "portable", "avx2" */
+    const char *name; /* "portable", "avx2", "avx512" */
     /* Keccak-f[1600] (24 rounds, FIPS 202 Algorithm 7) on each of the four
      * interleaved states. Constant time (no data-dependent branch or index). */
     void (*permute)(uint64_t st[100]);
@@ -26,6 +26,7 @@ struct vg_keccak4x_impl {
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void); /* never NULL */
 const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void);     /* NULL unless built and AVX2 active */
+const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void);   /* NULL unless built and AVX-512F+VL active */
 const struct vg_keccak4x_impl *vg_keccak4x_active(void);       /* follows the active CPU features */
 
 /* A four-way sponge after absorbing: the interleaved states. */
