@@ -38,7 +38,20 @@ const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void) { return NULL; }
 
 /* The dispatch: AVX-512VL, else AVX2, when built and active (the _get
  * functions check the feature mask on every call, so VG_CPU_FEATURES and
- * vg_cpu_force apply). FIGURES_TBD */
+ * vg_cpu_force apply).
+ * Measured on this project's AMD Zen 4 (TSC ticks at 2596 MHz, median of 201
+ * batches of 200 four-way permutations, library built Release by gcc 12 /
+ * clang 14, load average ~4 on 2 cores):
+ *   portable (4 x single)   ~3260 / ~2780
+ *   avx2                    ~1046 / ~944
+ *   avx512 (ymm, VL)        ~610 / ~544    (1.7x avx2)
+ *   an 8-way zmm form of the same code (throwaway, not shipped): ~1060 /
+ *   ~1044 per 8 states, i.e. no better per state than the ymm form (Zen 4
+ *   splits 512-bit operations into two 256-bit halves), and every caller is
+ *   4-way.
+ * ML-KEM-768 keypair/encaps/decaps (derand, median of 1001, TSC ticks, gcc)
+ * with the 4-way Keccak on avx512 vs avx2 (all else equal):
+ *   24.2k/26.7k/36.4k vs 26.7k/29.3k/39.4k. */
 const struct vg_keccak4x_impl *vg_keccak4x_active(void)
 {
     const struct vg_keccak4x_impl *impl = vg_keccak4x_avx512_get();
