@@ -4,7 +4,8 @@
 # Digests are checked against independent tools: coreutils sha256sum and
 # sha512sum, and OpenSSL's `openssl dgst` for SHA-3 and SHAKE (-xoflen);
 # X25519 and Ed25519 against RFC 7748 / RFC 8032 vectors and OpenSSL's
-# `openssl pkey` / `pkeyutl` (Ed25519 with -rawin).
+# `openssl pkey` / `pkeyutl` (Ed25519 with -rawin); ML-KEM by the FIPS 203
+# key layout, round trips and the 7.2 / 7.3 key checks.
 # Every error path must exit 2 with exactly one line on stderr; -o must write
 # atomically and leave nothing behind on failure. `speed` runs with the peers
 # and without them (VG_SPEED_NO_PEERS=1).
@@ -479,10 +480,165 @@ check "sign and keygen ed25519 leave no temporary files" [ "$(ls -A "$T/e" | gre
 check "help documents the Ed25519 secret key format" grep -q 'seed (32) || public key (32)' <("$V" help)
 check "help documents the inconsistent-key rule" grep -q 'not the public key of its seed' <("$V" help)
 
+# ---- keygen ml-kem-N, encaps, decaps (FIPS 203) ---------------------------
+# No independent ML-KEM implementation is installed here (OpenSSL 3.0 has
+# none), so the command is checked by what FIPS 203 fixes about its files:
+# the sizes (Table 3), the layout dk = dk_pke || ek || H(ek) || z
+# (Algorithm 16) with H = SHA3-256 recomputed by `openssl dgst`, agreement of
+# encaps and decaps, the 7.2 modulus check (12-bit coefficients < q = 3329)
+# and the 7.3 hash check. The library's own vectors are in test_mlkem.
+mkdir "$T/k"
+byte() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; } # file offset -> decimal byte
+setbyte() { # file offset decimal-value: overwrite one byte in place
+    printf "\\$(printf '%03o' "$3")" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+differ() { ! cmp -s "$1" "$2"; }
+absent() { local f; for f; do [ ! -e "$f" ] || return 1; done; }
+slicehex() { od -An -v -tx1 -j "$2" -N "$3" "$1" | tr -d ' \n'; } # file offset len -> hex
+kem_sizes() { # set -> "ek dk ct"
+    case $1 in 512) echo 800 1632 768 ;; 768) echo 1184 2400 1088 ;; 1024) echo 1568 3168 1568 ;; esac
+}
+for n in 512 768 1024; do
+    read -r ek_len dk_len ct_len <<<"$(kem_sizes $n)"
+    k=$(((ek_len - 32) / 384)) # the module rank: 2, 3, 4
+    a=ml-kem-$n
+    d=$T/k/$n
+    mkdir "$d"
+    "$V" keygen $a -s "$d/sk" -p "$d/pk" >"$T/out" 2>"$T/err"
+    check "$a keygen rc 0, silent" [ "$?:$(cat "$T/out" "$T/err" | wc -c)" = 0:0 ]
+    check "$a keygen sizes" [ "$(stat -c %s "$d/sk"):$(stat -c %s "$d/pk")" = "$dk_len:$ek_len" ]
+    check "$a secret key file mode 0600" [ "$(stat -c %a "$d/sk")" = 600 ]
+    check "$a public key file mode 0600" [ "$(stat -c %a "$d/pk")" = 600 ]
+    check "$a dk holds ek at 384k" [ "$(slicehex "$d/sk" $((384 * k)) $ek_len)" = "$(hexof "$d/pk")" ]
+    check "$a dk holds SHA3-256(ek) after ek" \
+        [ "$(slicehex "$d/sk" $((384 * k + ek_len)) 32)" = "$(openssl dgst -sha3-256 <"$d/pk" | sed 's/^.*= //')" ]
+    "$V" keygen $a -s "$d/sk2" -p "$d/pk2"
+    check "$a two keygens differ" differ "$d/sk" "$d/sk2"
+
+    # Round trip.
+    "$V" encaps $a -p "$d/pk" -c "$d/ct" -k "$d/ss1" >"$T/out" 2>"$T/err"
+    check "$a encaps rc 0, silent" [ "$?:$(cat "$T/out" "$T/err" | wc -c)" = 0:0 ]
+    check "$a encaps sizes" [ "$(stat -c %s "$d/ct"):$(stat -c %s "$d/ss1")" = "$ct_len:32" ]
+    check "$a shared secret file mode 0600" [ "$(stat -c %a "$d/ss1")" = 600 ]
+    "$V" decaps $a -s "$d/sk" -c "$d/ct" -k "$d/ss2" >"$T/out" 2>"$T/err"
+    check "$a decaps rc 0, silent" [ "$?:$(cat "$T/out" "$T/err" | wc -c)" = 0:0 ]
+    check "$a round trip: same shared secret" cmp -s "$d/ss1" "$d/ss2"
+    check "$a shared secret is not all zero" [ "$(hexof "$d/ss1")" != "$(printf '0%.0s' $(seq 64))" ]
+    "$V" encaps $a -p "$d/pk" -c "$d/ctb" -k "$d/ssb"
+    check "$a encaps is randomized" [ "$(cmp -s "$d/ct" "$d/ctb"; echo $?)$(cmp -s "$d/ss1" "$d/ssb"; echo $?)" = 11 ]
+    # The portable backend decapsulates what the active one encapsulated.
+    VG_CPU_FEATURES=none "$V" decaps $a -s "$d/sk" -c "$d/ctb" -k "$d/ssp"
+    check "$a decaps with VG_CPU_FEATURES=none agrees" cmp -s "$d/ssb" "$d/ssp"
+    VG_CPU_FEATURES=none "$V" encaps $a -p "$d/pk" -c "$d/ctp" -k "$d/ssp"
+    "$V" decaps $a -s "$d/sk" -c "$d/ctp" -k "$d/ssq"
+    check "$a encaps with VG_CPU_FEATURES=none, decaps active: agree" cmp -s "$d/ssp" "$d/ssq"
+    # Standard input and output.
+    got=$("$V" decaps $a -s "$d/sk" -c - -k - <"$d/ct" | od -An -v -tx1 | tr -d ' \n')
+    check "$a decaps ciphertext from stdin, secret to stdout" [ "$got" = "$(hexof "$d/ss1")" ]
+    # Implicit rejection (FIPS 203 Algorithm 18): a wrong ciphertext of the
+    # right length, or another key, gives exit 0 and a different secret.
+    cp "$d/ct" "$d/ctx"; setbyte "$d/ctx" 5 $(($(byte "$d/ct" 5) ^ 1))
+    "$V" decaps $a -s "$d/sk" -c "$d/ctx" -k "$d/ssx"
+    check "$a altered ciphertext: rc 0" [ $? = 0 ]
+    check "$a altered ciphertext: another secret" differ "$d/ss1" "$d/ssx"
+    "$V" decaps $a -s "$d/sk2" -c "$d/ct" -k "$d/ssx"
+    check "$a another key's ciphertext: another secret" differ "$d/ss1" "$d/ssx"
+    # z (the last 32 bytes) is only used for rejection: changing it keeps
+    # the secret of a valid ciphertext and passes the hash check.
+    cp "$d/sk" "$d/skz"; setbyte "$d/skz" $((dk_len - 1)) $(($(byte "$d/sk" $((dk_len - 1))) ^ 128))
+    "$V" decaps $a -s "$d/skz" -c "$d/ct" -k "$d/ssz"
+    check "$a altered z: same secret for a valid ciphertext" cmp -s "$d/ss1" "$d/ssz"
+
+    # --hex: every key and output in hex, the same secrets as raw.
+    "$V" keygen $a --hex -s "$d/skh" -p "$d/pkh"
+    check "$a --hex keygen sizes" [ "$(stat -c %s "$d/skh"):$(stat -c %s "$d/pkh")" = "$((2 * dk_len + 1)):$((2 * ek_len + 1))" ]
+    "$V" encaps $a --hex -p "$d/pkh" -c "$d/cth" -k "$d/ssh1"
+    "$V" decaps $a --hex -s "$d/skh" -c "$d/cth" -k "$d/ssh2"
+    check "$a --hex round trip" cmp -s "$d/ssh1" "$d/ssh2"
+    check "$a --hex shared secret is 64 hex digits" grep -Eqx '[0-9a-f]{64}' "$d/ssh1"
+    unhex "$(cat "$d/skh")" >"$d/skr"; unhex "$(cat "$d/cth")" >"$d/ctr"
+    "$V" decaps $a -s "$d/skr" -c "$d/ctr" -k "$d/ssr"
+    check "$a --hex files decoded: same secret raw" [ "$(hexof "$d/ssr")" = "$(cat "$d/ssh1")" ]
+    reject_case "$a decaps raw secret key given with --hex" "$V" decaps $a --hex -s "$d/sk" -c "$d/cth" -k "$d/z"
+
+    # Wrong lengths: exit 1, nothing written.
+    head -c $((ek_len - 1)) "$d/pk" >"$d/pk-short"; { cat "$d/pk"; printf x; } >"$d/pk-long"
+    head -c $((dk_len - 1)) "$d/sk" >"$d/sk-short"; { cat "$d/sk"; printf x; } >"$d/sk-long"
+    head -c $((ct_len - 1)) "$d/ct" >"$d/ct-short"; { cat "$d/ct"; printf x; } >"$d/ct-long"
+    reject_case "$a encaps: public key one byte short" "$V" encaps $a -p "$d/pk-short" -c "$d/z" -k "$d/z2"
+    reject_case "$a encaps: public key one byte long" "$V" encaps $a -p "$d/pk-long" -c "$d/z" -k "$d/z2"
+    reject_case "$a decaps: secret key one byte short" "$V" decaps $a -s "$d/sk-short" -c "$d/ct" -k "$d/z"
+    reject_case "$a decaps: secret key one byte long" "$V" decaps $a -s "$d/sk-long" -c "$d/ct" -k "$d/z"
+    reject_case "$a decaps: ciphertext one byte short" "$V" decaps $a -s "$d/sk" -c "$d/ct-short" -k "$d/z"
+    reject_case "$a decaps: ciphertext one byte long" "$V" decaps $a -s "$d/sk" -c "$d/ct-long" -k "$d/z"
+    check "$a wrong lengths write nothing" absent "$d/z" "$d/z2"
+
+    # FIPS 203 7.2: 12-bit coefficients >= q in ek. Coefficient 0 is byte 0
+    # and the low nibble of byte 1; the last one of the vector is the high
+    # nibble of byte 384k-2 and byte 384k-1.
+    b1=$(byte "$d/pk" 1)
+    cp "$d/pk" "$d/pkq"; setbyte "$d/pkq" 0 255; setbyte "$d/pkq" 1 $(((b1 & 240) | 15))
+    reject_case "$a encaps: coefficient 0 = 0xfff" "$V" encaps $a -p "$d/pkq" -c "$d/z" -k "$d/z2"
+    check "$a the modulus error line says why" grep -q 'coefficient >= q' "$T/err"
+    cp "$d/pk" "$d/pkq"; setbyte "$d/pkq" 0 1; setbyte "$d/pkq" 1 $(((b1 & 240) | 13))
+    reject_case "$a encaps: coefficient 0 = q (0xd01)" "$V" encaps $a -p "$d/pkq" -c "$d/z" -k "$d/z2"
+    cp "$d/pk" "$d/pkq"; setbyte "$d/pkq" 0 0; setbyte "$d/pkq" 1 $(((b1 & 240) | 13))
+    "$V" encaps $a -p "$d/pkq" -c "$d/z" -k "$d/z2"
+    check "$a encaps: coefficient 0 = q - 1 (0xd00) accepted" [ $? = 0 ]
+    rm -f "$d/z" "$d/z2"
+    e=$((384 * k - 2))
+    cp "$d/pk" "$d/pkq"; setbyte "$d/pkq" $e $(($(byte "$d/pk" $e) | 240)); setbyte "$d/pkq" $((e + 1)) 255
+    reject_case "$a encaps: last coefficient = 0xfff" "$V" encaps $a -p "$d/pkq" -c "$d/z" -k "$d/z2"
+    check "$a rejected public keys write nothing" absent "$d/z" "$d/z2"
+    cp "$d/ss1" "$d/keep"
+    reject_case "$a rejected encaps keeps an existing output" "$V" encaps $a -p "$d/pkq" -c "$d/z" -k "$d/keep"
+    check "$a existing shared secret untouched" cmp -s "$d/keep" "$d/ss1"
+
+    # FIPS 203 7.3: the H(ek) field, or ek inside dk, altered.
+    h=$((384 * k + ek_len))
+    cp "$d/sk" "$d/skh2"; setbyte "$d/skh2" $h $(($(byte "$d/sk" $h) ^ 1))
+    reject_case "$a decaps: H(ek) field altered" "$V" decaps $a -s "$d/skh2" -c "$d/ct" -k "$d/z"
+    check "$a the hash-check error line says why" grep -q 'hash check' "$T/err"
+    cp "$d/sk" "$d/skh2"; setbyte "$d/skh2" $((h + 31)) $(($(byte "$d/sk" $((h + 31))) ^ 128))
+    reject_case "$a decaps: last byte of H(ek) altered" "$V" decaps $a -s "$d/skh2" -c "$d/ct" -k "$d/z"
+    cp "$d/sk" "$d/skh2"; setbyte "$d/skh2" $((384 * k + 7)) $(($(byte "$d/sk" $((384 * k + 7))) ^ 4))
+    reject_case "$a decaps: ek inside dk altered" "$V" decaps $a -s "$d/skh2" -c "$d/ct" -k "$d/z"
+    check "$a rejected secret keys write nothing" [ ! -e "$d/z" ]
+
+    # Another set's key.
+    case $n in 512) o=768 ;; *) o=512 ;; esac
+    reject_case "$a encaps: an ml-kem-$o-sized public key" "$V" encaps ml-kem-$o -p "$d/pk" -c "$d/z" -k "$d/z2"
+
+    # Missing files and usage errors: exit 2, one line.
+    error_case "$a encaps: missing public key file" "$V" encaps $a -p "$d/nonexistent" -c "$d/z" -k "$d/z2"
+    error_case "$a decaps: missing secret key file" "$V" decaps $a -s "$d/nonexistent" -c "$d/ct" -k "$d/z"
+    error_case "$a decaps: missing ciphertext file" "$V" decaps $a -s "$d/sk" -c "$d/nonexistent" -k "$d/z"
+    error_case "$a encaps: missing -k" "$V" encaps $a -p "$d/pk" -c "$d/z"
+    error_case "$a encaps: missing -c" "$V" encaps $a -p "$d/pk" -k "$d/z"
+    error_case "$a encaps: missing -p" "$V" encaps $a -c "$d/z" -k "$d/z2"
+    error_case "$a decaps: missing -s" "$V" decaps $a -c "$d/ct" -k "$d/z"
+    error_case "$a encaps: -s is not an encaps option" "$V" encaps $a -s "$d/sk" -p "$d/pk" -c "$d/z" -k "$d/z2"
+    error_case "$a decaps: -p is not a decaps option" "$V" decaps $a -p "$d/pk" -s "$d/sk" -c "$d/ct" -k "$d/z"
+    error_case "$a encaps: -c and -k the same file" "$V" encaps $a -p "$d/pk" -c "$d/z" -k "$d/z"
+    error_case "$a decaps: two inputs on stdin" "$V" decaps $a -s - -c - -k "$d/z"
+    error_case "$a keygen: output into a missing directory" "$V" keygen $a -s "$d/nodir/s" -p "$d/p"
+    error_case "$a encaps: shared secret into a missing directory" \
+        "$V" encaps $a -p "$d/pk" -c "$d/z" -k "$d/nodir/z2"
+    check "$a encaps: no ciphertext left without its secret" [ ! -e "$d/z" ]
+    check "$a usage errors write nothing" absent "$d/z" "$d/z2" "$d/p"
+    check "$a leaves no temporary files" [ "$(ls -A "$d" | grep -c '^\.')" = 0 ]
+done
+error_case "encaps: no algorithm" "$V" encaps
+error_case "decaps: no algorithm" "$V" decaps -s "$T/k/768/sk" -c "$T/k/768/ct" -k "$T/k/z"
+error_case "encaps: unknown algorithm" "$V" encaps ml-kem-666 -p "$T/k/768/pk" -c "$T/k/z" -k "$T/k/z2"
+error_case "encaps: x25519 is no KEM here" "$V" encaps x25519 -p "$T/k/768/pk" -c "$T/k/z" -k "$T/k/z2"
+error_case "decaps: two algorithms" "$V" decaps ml-kem-768 ml-kem-512 -s "$T/k/768/sk" -c "$T/k/768/ct" -k "$T/k/z"
+error_case "keygen: unknown ml-kem set" "$V" keygen ml-kem-1023 -s "$T/k/s" -p "$T/k/p"
+check "help lists encaps and decaps" [ "$("$V" help | grep -Ec '^  (encaps|decaps) ALG')" = 2 ]
+
 # ---- usage errors and unreadable inputs: exit 2, one line ----------------
 error_case "no command" "$V"
 error_case "unknown command" "$V" frobnicate
-error_case "planned command" "$V" encaps
 error_case "bad global option" "$V" --frob
 error_case "hash without algorithm" "$V" hash
 error_case "hash option before algorithm" "$V" hash --hex

@@ -40,6 +40,8 @@ int vg_cli_parse_size(const char *s, size_t min, size_t max, size_t *out);
 int vg_cli_cmd_cpu(int argc, char **argv);
 int vg_cli_cmd_hash(int argc, char **argv);
 int vg_cli_cmd_keygen(int argc, char **argv);
+int vg_cli_cmd_encaps(int argc, char **argv); /* cmd_keygen.c */
+int vg_cli_cmd_decaps(int argc, char **argv); /* cmd_keygen.c */
 int vg_cli_cmd_x25519(int argc, char **argv);
 int vg_cli_cmd_sign(int argc, char **argv);   /* cmd_sign.c */
 int vg_cli_cmd_verify(int argc, char **argv); /* cmd_sign.c */
