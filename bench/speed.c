@@ -17,6 +17,12 @@
  * peers, so variant ratios come from one run; a row whose variant is
  * unavailable in this build or on this CPU (VG_CPU_FEATURES included) is
  * left out.
+ *
+ * ML-KEM rows ("ml-kem-N-keypair", "-encaps", "-decaps") have no peer on
+ * our machines (OpenSSL 3.0 and libsodium 1.0.18 have no ML-KEM), so their
+ * yardstick is libsodium's X25519 (crypto_scalarmult), measured in the same
+ * run just before the first ML-KEM row: a footnote (and the JSON field
+ * "ours_per_sodium_x25519") gives each ML-KEM row's median divided by it.
  */
 #define _XOPEN_SOURCE 700 /* clock_gettime in tsc.h's portable branch */
 
@@ -187,6 +193,104 @@ static int setup_ed25519_verify(uint8_t *in, size_t in_len)
     return rc;
 }
 
+/* ML-KEM rows, the derandomized functions on fixed (pseudo-random,
+ * deterministic) seeds, so every run times the same inputs:
+ *   keypair: in = d || z (64), out = ek || dk;
+ *   encaps:  in = ek || m (32), out = ct || ss;
+ *   decaps:  in = dk || ct, out = ss (a valid ciphertext, so no rejection
+ *            path: decapsulation is constant time and takes the same work
+ *            either way, FIPS 203 Algorithm 18).
+ * The "/portable" and "/avx2" rows run the same API call with the feature
+ * mask forced (vg_cpu_force, the static library's test hook) for the call
+ * and restored after it: "/portable" with no features at all (as
+ * VG_CPU_FEATURES=none: portable NTT and portable Keccak), "/avx2" with the
+ * active set minus AVX-512 (AVX2 backend and the AVX2 four-way Keccak). The
+ * plain rows use whatever is active. */
+#define MLKEM_NO_AVX512                                                                    \
+    (VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA)
+
+#define MLKEM_SET(n)                                                                       \
+    static int ours_mlkem##n##_keypair(uint8_t *out, size_t out_len, const uint8_t *in,    \
+                                       size_t in_len)                                      \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_mlkem##n##_keypair_derand(out, out + VG_MLKEM##n##_PUBLICKEYBYTES, in);  \
+    }                                                                                      \
+    static int ours_mlkem##n##_encaps(uint8_t *out, size_t out_len, const uint8_t *in,     \
+                                      size_t in_len)                                       \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_mlkem##n##_encaps_derand(out, out + VG_MLKEM##n##_CIPHERTEXTBYTES, in,   \
+                                           in + VG_MLKEM##n##_PUBLICKEYBYTES);             \
+    }                                                                                      \
+    static int ours_mlkem##n##_decaps(uint8_t *out, size_t out_len, const uint8_t *in,     \
+                                      size_t in_len)                                       \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_mlkem##n##_decaps(out, in + VG_MLKEM##n##_SECRETKEYBYTES, in);           \
+    }                                                                                      \
+    /* in: pseudo-random seed (64) || m (32) || ... -> ek || m. */                         \
+    static int setup_mlkem##n##_encaps(uint8_t *in, size_t in_len)                         \
+    {                                                                                      \
+        uint8_t seed[64], m[32], sk[VG_MLKEM##n##_SECRETKEYBYTES];                         \
+        int rc;                                                                            \
+        if (in_len != VG_MLKEM##n##_PUBLICKEYBYTES + 32)                                   \
+            return -1;                                                                     \
+        memcpy(seed, in, 64);                                                              \
+        memcpy(m, in + 64, 32);                                                            \
+        rc = vg_mlkem##n##_keypair_derand(in, sk, seed);                                   \
+        memcpy(in + VG_MLKEM##n##_PUBLICKEYBYTES, m, 32);                                  \
+        vg_wipe(sk, sizeof sk);                                                            \
+        return rc == VG_OK ? 0 : -1;                                                       \
+    }                                                                                      \
+    /* in: pseudo-random seed (64) || m (32) || ... -> dk || ct. */                        \
+    static int setup_mlkem##n##_decaps(uint8_t *in, size_t in_len)                         \
+    {                                                                                      \
+        uint8_t seed[64], m[32], pk[VG_MLKEM##n##_PUBLICKEYBYTES], ss[32];                 \
+        int rc;                                                                            \
+        if (in_len != VG_MLKEM##n##_SECRETKEYBYTES + VG_MLKEM##n##_CIPHERTEXTBYTES)        \
+            return -1;                                                                     \
+        memcpy(seed, in, 64);                                                              \
+        memcpy(m, in + 64, 32);                                                            \
+        rc = vg_mlkem##n##_keypair_derand(pk, in, seed);                                   \
+        if (rc == VG_OK)                                                                   \
+            rc = vg_mlkem##n##_encaps_derand(in + VG_MLKEM##n##_SECRETKEYBYTES, ss, pk, m); \
+        vg_wipe(ss, sizeof ss);                                                            \
+        return rc == VG_OK ? 0 : -1;                                                       \
+    }
+MLKEM_SET(512)
+MLKEM_SET(768)
+MLKEM_SET(1024)
+
+/* One forced-features variant of an ML-KEM row function. */
+static int present_mlkem_avx2(void) { return vg_cpu_has(VG_CPU_AVX2); }
+#define MLKEM_FORCED(fn, tag, mask_expr)                                                   \
+    static int fn##_##tag(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)  \
+    {                                                                                      \
+        uint32_t saved = vg_cpu_active();                                                  \
+        vg_cpu_force(mask_expr);                                                           \
+        int rc = fn(out, out_len, in, in_len);                                             \
+        vg_cpu_force(saved);                                                               \
+        return rc;                                                                         \
+    }
+#define MLKEM_FORCED_SET(n)                                                                \
+    MLKEM_FORCED(ours_mlkem##n##_keypair, portable, 0)                                     \
+    MLKEM_FORCED(ours_mlkem##n##_encaps, portable, 0)                                      \
+    MLKEM_FORCED(ours_mlkem##n##_decaps, portable, 0)                                      \
+    MLKEM_FORCED(ours_mlkem##n##_keypair, avx2, saved & ~MLKEM_NO_AVX512)                  \
+    MLKEM_FORCED(ours_mlkem##n##_encaps, avx2, saved & ~MLKEM_NO_AVX512)                   \
+    MLKEM_FORCED(ours_mlkem##n##_decaps, avx2, saved & ~MLKEM_NO_AVX512)
+MLKEM_FORCED_SET(512)
+MLKEM_FORCED_SET(768)
+MLKEM_FORCED_SET(1024)
+
+#define NOTE_MLKEM                                                                        \
+    "ML-KEM: derand functions on fixed seeds; no peer has ML-KEM here; /portable = "      \
+    "feature mask forced to none, /avx2 = active set minus AVX-512, for each call"
+
 /* ---- the rows ------------------------------------------------------------ */
 
 struct speed_row {
@@ -256,6 +360,36 @@ static const struct speed_row g_rows[] = {
     {"ed25519-verify/adx", 96 + ED_MSG, 1, ours_ed25519_verify_adx,
      vg_peer_openssl_ed25519_verify, vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1,
      present_ed25519_verify_adx, NOTE_OSSL_ED_VERIFY},
+    /* ML-KEM (FIPS 203): three rows per set, each set followed by its forced
+     * variants. */
+#define MLKEM_ROWS(n)                                                                      \
+    {"ml-kem-" #n "-keypair", 64, VG_MLKEM##n##_PUBLICKEYBYTES + VG_MLKEM##n##_SECRETKEYBYTES, \
+     ours_mlkem##n##_keypair, NULL, NULL, NULL, 1, NULL, NOTE_MLKEM},                      \
+    {"ml-kem-" #n "-encaps", VG_MLKEM##n##_PUBLICKEYBYTES + 32,                            \
+     VG_MLKEM##n##_CIPHERTEXTBYTES + 32, ours_mlkem##n##_encaps, NULL, NULL,               \
+     setup_mlkem##n##_encaps, 1, NULL, NOTE_MLKEM},                                        \
+    {"ml-kem-" #n "-decaps", VG_MLKEM##n##_SECRETKEYBYTES + VG_MLKEM##n##_CIPHERTEXTBYTES, 32, \
+     ours_mlkem##n##_decaps, NULL, NULL, setup_mlkem##n##_decaps, 1, NULL, NOTE_MLKEM}
+#define MLKEM_VARIANT_ROWS(n, tag, present)                                                \
+    {"ml-kem-" #n "-keypair/" #tag, 64,                                                    \
+     VG_MLKEM##n##_PUBLICKEYBYTES + VG_MLKEM##n##_SECRETKEYBYTES,                          \
+     ours_mlkem##n##_keypair_##tag, NULL, NULL, NULL, 1, present, NOTE_MLKEM},             \
+    {"ml-kem-" #n "-encaps/" #tag, VG_MLKEM##n##_PUBLICKEYBYTES + 32,                      \
+     VG_MLKEM##n##_CIPHERTEXTBYTES + 32, ours_mlkem##n##_encaps_##tag, NULL, NULL,         \
+     setup_mlkem##n##_encaps, 1, present, NOTE_MLKEM},                                     \
+    {"ml-kem-" #n "-decaps/" #tag,                                                         \
+     VG_MLKEM##n##_SECRETKEYBYTES + VG_MLKEM##n##_CIPHERTEXTBYTES, 32,                     \
+     ours_mlkem##n##_decaps_##tag, NULL, NULL, setup_mlkem##n##_decaps, 1, present,        \
+     NOTE_MLKEM}
+    MLKEM_ROWS(512),
+    MLKEM_VARIANT_ROWS(512, portable, NULL),
+    MLKEM_VARIANT_ROWS(512, avx2, present_mlkem_avx2),
+    MLKEM_ROWS(768),
+    MLKEM_VARIANT_ROWS(768, portable, NULL),
+    MLKEM_VARIANT_ROWS(768, avx2, present_mlkem_avx2),
+    MLKEM_ROWS(1024),
+    MLKEM_VARIANT_ROWS(1024, portable, NULL),
+    MLKEM_VARIANT_ROWS(1024, avx2, present_mlkem_avx2),
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 
@@ -449,7 +583,7 @@ static void print_header(size_t samples)
            vg_version(), vg_tsc_unit(), samples);
     printf("# vg_cpu_features() = \"%s\"; openssl: %s; libsodium: %s\n", feat[0] ? feat : "none",
            ossl ? ossl : "not loaded", sod ? sod : "not loaded");
-    printf("%-26s %12s %12s %13s %12s %15s\n", "operation", "ours", "openssl", "ours/openssl",
+    printf("%-30s %12s %12s %13s %12s %15s\n", "operation", "ours", "openssl", "ours/openssl",
            "libsodium", "ours/libsodium");
 }
 
@@ -461,8 +595,26 @@ static void print_row(const char *name, const struct result *r)
     cell_ratio(c, sizeof c, r, COL_OPENSSL);
     cell_ticks(d, sizeof d, r, COL_SODIUM);
     cell_ratio(e, sizeof e, r, COL_SODIUM);
-    printf("%-26s %12s %12s %13s %12s %15s\n", name, a, b, c, d, e);
+    printf("%-30s %12s %12s %13s %12s %15s\n", name, a, b, c, d, e);
     fflush(stdout); /* rows appear as they are measured */
+}
+
+/* The yardstick of the ML-KEM rows: libsodium's X25519 median in this run
+ * (0 when libsodium is not loaded or a measurement failed). */
+static double g_yardstick;
+
+static int is_mlkem_row(const char *name) { return strncmp(name, "ml-kem-", 7) == 0; }
+
+/* Measure libsodium's crypto_scalarmult alone, as the "x25519" row does. */
+static double measure_yardstick(size_t samples)
+{
+    const struct speed_row row = {"x25519", 64, 32, NULL, NULL, vg_peer_sodium_x25519, NULL, 0,
+                                  NULL, NULL};
+    struct result res;
+    if (measure_row(&row, samples, &res) != 0 || !res.avail[COL_SODIUM] ||
+        res.mismatch[COL_SODIUM])
+        return 0.0;
+    return res.median[COL_SODIUM];
 }
 
 static void print_json_row(const char *name, const char *note, const struct result *r,
@@ -480,6 +632,17 @@ static void print_json_row(const char *name, const char *note, const struct resu
     json_num(r, COL_SODIUM, 0);
     printf(", \"ours_libsodium\": ");
     json_num(r, COL_SODIUM, 1);
+    if (is_mlkem_row(name)) {
+        printf(", \"sodium_x25519\": ");
+        if (g_yardstick > 0.0)
+            printf("%.1f, \"ours_per_sodium_x25519\": ", g_yardstick);
+        else
+            printf("null, \"ours_per_sodium_x25519\": ");
+        if (g_yardstick > 0.0 && r->avail[COL_OURS])
+            printf("%.3f", r->median[COL_OURS] / g_yardstick);
+        else
+            printf("null");
+    }
     if (note)
         printf(", \"note\": \"%s\"", note); /* notes hold no '"' or '\\' */
     printf("}");
@@ -491,6 +654,8 @@ int vg_cli_cmd_speed(int argc, char **argv)
 {
     int json = 0, selected[N_ROWS], shown[N_ROWS], any_name = 0, rc = VG_CLI_EXIT_OK, first = 1;
     size_t samples = 1001;
+    double mlkem_median[N_ROWS] = {0};
+    g_yardstick = 0.0;
     memset(selected, 0, sizeof selected);
     memset(shown, 0, sizeof shown);
     for (int i = 1; i < argc; i++) {
@@ -524,10 +689,16 @@ int vg_cli_cmd_speed(int argc, char **argv)
         struct result res;
         if ((any_name && !selected[r]) || (g_rows[r].present && !g_rows[r].present()))
             continue;
+        /* The yardstick just before the first ML-KEM row, so that it sees
+         * the same clock as the rows it scales. */
+        if (is_mlkem_row(g_rows[r].name) && g_yardstick == 0.0 && vg_peers_sodium_version())
+            g_yardstick = measure_yardstick(samples);
         if (measure_row(&g_rows[r], samples, &res) != 0) {
             rc = vg_cli_usage_error("speed: out of memory");
             break;
         }
+        if (is_mlkem_row(g_rows[r].name) && res.avail[COL_OURS])
+            mlkem_median[r] = res.median[COL_OURS];
         for (int c = 1; c < N_COLS; c++)
             if (res.mismatch[c] && rc == VG_CLI_EXIT_OK) {
                 /* Deferred so that the table stays whole; one line only. */
@@ -555,6 +726,22 @@ int vg_cli_cmd_speed(int argc, char **argv)
                     seen = 1;
             if (!seen)
                 printf("# %s...: %s\n", g_rows[r].name, g_rows[r].note);
+        }
+        /* The ML-KEM rows against the yardstick (DESIGN: peers have no ML-KEM). */
+        int header = 0;
+        for (size_t r = 0; r < N_ROWS; r++) {
+            if (!shown[r] || mlkem_median[r] <= 0.0)
+                continue;
+            if (!header) {
+                if (g_yardstick > 0.0)
+                    printf("# ML-KEM rows / libsodium X25519 (crypto_scalarmult, %.0f %s, "
+                           "measured in this run):\n", g_yardstick, vg_tsc_unit());
+                else
+                    printf("# ML-KEM rows / libsodium X25519: - (libsodium not loaded)\n");
+                header = 1;
+            }
+            if (g_yardstick > 0.0)
+                printf("#   %-30s %6.3f\n", g_rows[r].name, mlkem_median[r] / g_yardstick);
         }
     }
     vg_peers_release();

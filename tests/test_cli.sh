@@ -761,6 +761,26 @@ check "speed without peers: x25519 row, ours only" grep -Eq '^x25519 +[0-9.]+ +-
 check "speed without peers: all rows" [ "$(grep -c -- '-16k\|-64 ' "$T/out")" = 8 ]
 check "speed without peers: ed25519 rows, ours only" \
     [ "$(grep -Ec '^ed25519-(keypair|sign|verify) +[0-9.]+ +- +- +- +-$' "$T/out")" = 3 ]
+# ML-KEM rows: ours only (no peer has ML-KEM), the forced-variant rows, and
+# the footnote scaling each row by libsodium's X25519 measured in the run.
+"$V" speed ml-kem-768 --samples 11 >"$T/out" 2>"$T/err"
+check "speed ml-kem-768 rc 0" [ $? = 0 ]
+check "speed ml-kem-768: three rows, ours only" \
+    [ "$(grep -Ec '^ml-kem-768-(keypair|encaps|decaps) +[0-9.]+ +- +- +- +-$' "$T/out")" = 3 ]
+check "speed ml-kem-768: portable rows" \
+    [ "$(grep -Ec '^ml-kem-768-(keypair|encaps|decaps)/portable +[0-9.]+ ' "$T/out")" = 3 ]
+if [ -e /usr/lib/x86_64-linux-gnu/libsodium.so.23 ]; then
+    check "speed ml-kem-768: yardstick footnote" \
+        grep -Eq '^# ML-KEM rows / libsodium X25519 \(crypto_scalarmult, [0-9]+ ' "$T/out"
+    check "speed ml-kem-768: a ratio per row" \
+        [ "$(grep -Ec '^#   ml-kem-768-[a-z/0-9]+ +[0-9]+\.[0-9]{3}$' "$T/out")" = "$(grep -c '^ml-kem-768' "$T/out")" ]
+fi
+VG_CPU_FEATURES=none "$V" speed ml-kem-1024 --samples 11 >"$T/out" 2>"$T/err"
+check "speed ml-kem-1024 with VG_CPU_FEATURES=none: no /avx2 rows" \
+    [ "$(grep -c '^ml-kem-1024' "$T/out"):$(grep -c '^ml-kem-1024-[a-z]*/avx2' "$T/out")" = 6:0 ]
+VG_SPEED_NO_PEERS=1 "$V" speed ml-kem-512-decaps --json --samples 11 >"$T/out" 2>"$T/err"
+check "speed ml-kem without peers: null yardstick in JSON" \
+    grep -q '"sodium_x25519": null, "ours_per_sodium_x25519": null' "$T/out"
 "$V" speed shake --samples 21 >"$T/out" 2>"$T/err"
 check "speed prefix filter" [ "$(grep -c '^shake' "$T/out"):$(grep -c '^sha' "$T/out")" = 2:2 ]
 
