@@ -10,10 +10,10 @@
  * elements are four 64-bit words; any value below 2^256 stands for its
  * residue mod p (fe25519.h), so no bounds need tracking: every input and
  * output of the routines below is just "below 2^256". The point
- * arithmetic inlines its own kernels (fe_mul, fe_sqr: MULX with ADCX/ADOX;
- * fe_add, fe_sub: ADD/ADC): through the operation table of fe64_adx.c the
- * calls cost more than the arithmetic (measured: no faster than the
- * portable variant, 0.98x against 0.70x libsodium inlined). Decoding (its
+ * arithmetic inlines the field kernels of fe64_adx_kernels.h (MULX with
+ * ADCX/ADOX): through the operation table of fe64_adx.c the calls cost more
+ * than the arithmetic (measured: no faster than the portable variant, 0.98x
+ * against 0.70x libsodium inlined). Decoding (its
  * exponentiation) and the final comparisons still use the table, once per
  * call.
  *
@@ -27,6 +27,8 @@
 #include "ge25519_vartime.h"
 
 #if defined(VG_X86_64)
+
+#include "fe64_adx_kernels.h"
 
 #define VG_GE25519_VARTIME_TABLE_FE64
 #include "ge25519_vartime_table.h"
@@ -43,244 +45,12 @@ static const fe fe_d2 = {0xebd69b9426b2f159u, 0x00e0149a8283b156u, 0x198e80f2eef
 static const fe fe_sqrtm1 = {0xc4ee1b274a0ea0b0u, 0x2f431806ad2fe478u, 0x2b4d00993dfbd7a7u,
                              0x2b8324804fc1df0bu};
 
-/* h = f + g, below 2^256. The sum is below 2^257: a carry out of the top
- * word (2^256 = 38 mod p) becomes + 38; that addition carries only when
- * the wrapped value is below 38, after which + 38 more cannot carry.
- * Volatile: the outputs go through memory. Any aliasing. */
-static inline void fe_add(fe h, const fe f, const fe g)
-{
-    uint64_t r0, r1, r2, r3, t;
-    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
-                     "movq 8(%[f]), %[r1]\n\t"
-                     "movq 16(%[f]), %[r2]\n\t"
-                     "movq 24(%[f]), %[r3]\n\t"
-                     "addq 0(%[g]), %[r0]\n\t"
-                     "adcq 8(%[g]), %[r1]\n\t"
-                     "adcq 16(%[g]), %[r2]\n\t"
-                     "adcq 24(%[g]), %[r3]\n\t"
-                     "sbbq %[t], %[t]\n\t" /* t = -CF */
-                     "andq $38, %[t]\n\t"
-                     "addq %[t], %[r0]\n\t"
-                     "adcq $0, %[r1]\n\t"
-                     "adcq $0, %[r2]\n\t"
-                     "adcq $0, %[r3]\n\t"
-                     "sbbq %[t], %[t]\n\t"
-                     "andq $38, %[t]\n\t"
-                     "addq %[t], %[r0]\n\t"
-                     "movq %[r0], 0(%[h])\n\t"
-                     "movq %[r1], 8(%[h])\n\t"
-                     "movq %[r2], 16(%[h])\n\t"
-                     "movq %[r3], 24(%[h])\n\t"
-                     : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
-                     : [f] "r"(f), [g] "r"(g), [h] "r"(h)
-                     : "cc", "memory");
-}
-
-/* h = f - g, below 2^256. f - g > -2^256: a borrow means the words hold
- * f - g + 2^256, corrected by - 38; that subtraction borrows only when the
- * value is below 38, and then the low word is at least 2^64 - 38, so - 38
- * more cannot borrow. Volatile: the outputs go through memory. Any
- * aliasing. */
-static inline void fe_sub(fe h, const fe f, const fe g)
-{
-    uint64_t r0, r1, r2, r3, t;
-    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
-                     "movq 8(%[f]), %[r1]\n\t"
-                     "movq 16(%[f]), %[r2]\n\t"
-                     "movq 24(%[f]), %[r3]\n\t"
-                     "subq 0(%[g]), %[r0]\n\t"
-                     "sbbq 8(%[g]), %[r1]\n\t"
-                     "sbbq 16(%[g]), %[r2]\n\t"
-                     "sbbq 24(%[g]), %[r3]\n\t"
-                     "sbbq %[t], %[t]\n\t" /* t = -CF */
-                     "andq $38, %[t]\n\t"
-                     "subq %[t], %[r0]\n\t"
-                     "sbbq $0, %[r1]\n\t"
-                     "sbbq $0, %[r2]\n\t"
-                     "sbbq $0, %[r3]\n\t"
-                     "sbbq %[t], %[t]\n\t"
-                     "andq $38, %[t]\n\t"
-                     "subq %[t], %[r0]\n\t"
-                     "movq %[r0], 0(%[h])\n\t"
-                     "movq %[r1], 8(%[h])\n\t"
-                     "movq %[r2], 16(%[h])\n\t"
-                     "movq %[r3], 24(%[h])\n\t"
-                     : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
-                     : [f] "r"(f), [g] "r"(g), [h] "r"(h)
-                     : "cc", "memory");
-}
-
-/* h = f g, below 2^256 (not reduced mod p). Any aliasing.
- * The 512-bit product, schoolbook by rows: row i adds f g[i] 2^(64 i)
- * with the low halves of f[j] g[i] on the CF chain (ADCX) and the high
- * halves on the OF chain (ADOX); the new top word starts as the high half
- * of f[3] g[i] and takes both final carries (it cannot overflow: the
- * partial product f (g mod 2^(64 (i+1))) fits in words 0 .. i+4).
- * Then lo + 38 hi (2^256 = 38 mod p): lo + 38 hi < 39 2^256, so the top
- * word (the high half of 38 r7 plus two carries) is at most 38; 38 times
- * it added to the low words carries at most once, and when it does the
- * wrapped value is below 38^2, so adding 38 more cannot carry.
- * The register holding the pointer f becomes r7 in the last row (its
- * final read is that row's last MULX), which keeps the kernel within the
- * 14 registers left when the frame pointer is reserved (-O0). Volatile:
- * its register outputs are unused (it writes h through memory). */
-static inline void fe_mul(fe h, const fe f, const fe g)
-{
-    uint64_t r0, r1, r2, r3, r4, r5, r6, t0, t1, z;
-    const uint64_t *fp = f;
-#define ROW(a0, a1, a2, a3, a4)                                                                  \
-    "xorl %k[z], %k[z]\n\t"                                                                      \
-    "mulxq 0(%[f]), %[t0], %[t1]\n\t"                                                            \
-    "adcxq %[t0], %[" a0 "]\n\t"                                                                 \
-    "adoxq %[t1], %[" a1 "]\n\t"                                                                 \
-    "mulxq 8(%[f]), %[t0], %[t1]\n\t"                                                            \
-    "adcxq %[t0], %[" a1 "]\n\t"                                                                 \
-    "adoxq %[t1], %[" a2 "]\n\t"                                                                 \
-    "mulxq 16(%[f]), %[t0], %[t1]\n\t"                                                           \
-    "adcxq %[t0], %[" a2 "]\n\t"                                                                 \
-    "adoxq %[t1], %[" a3 "]\n\t"                                                                 \
-    "mulxq 24(%[f]), %[t0], %[" a4 "]\n\t"                                                       \
-    "adcxq %[t0], %[" a3 "]\n\t"                                                                 \
-    "adoxq %[z], %[" a4 "]\n\t"                                                                  \
-    "adcxq %[z], %[" a4 "]\n\t"
-    __asm__ volatile("movq 0(%[g]), %%rdx\n\t"
-            "mulxq 0(%[f]), %[r0], %[r1]\n\t"
-            "mulxq 8(%[f]), %[t0], %[r2]\n\t"
-            "addq %[t0], %[r1]\n\t"
-            "mulxq 16(%[f]), %[t0], %[r3]\n\t"
-            "adcq %[t0], %[r2]\n\t"
-            "mulxq 24(%[f]), %[t0], %[r4]\n\t"
-            "adcq %[t0], %[r3]\n\t"
-            "adcq $0, %[r4]\n\t"
-            "movq 8(%[g]), %%rdx\n\t"
-            ROW("r1", "r2", "r3", "r4", "r5")
-            "movq 16(%[g]), %%rdx\n\t"
-            ROW("r2", "r3", "r4", "r5", "r6")
-            "movq 24(%[g]), %%rdx\n\t"
-            ROW("r3", "r4", "r5", "r6", "f") /* f now holds r7 */
-            "movl $38, %%edx\n\t"
-            "xorl %k[z], %k[z]\n\t"
-            "mulxq %[r4], %[t0], %[t1]\n\t"
-            "adcxq %[t0], %[r0]\n\t"
-            "adoxq %[t1], %[r1]\n\t"
-            "mulxq %[r5], %[t0], %[t1]\n\t"
-            "adcxq %[t0], %[r1]\n\t"
-            "adoxq %[t1], %[r2]\n\t"
-            "mulxq %[r6], %[t0], %[t1]\n\t"
-            "adcxq %[t0], %[r2]\n\t"
-            "adoxq %[t1], %[r3]\n\t"
-            "mulxq %[f], %[t0], %[r4]\n\t"
-            "adcxq %[t0], %[r3]\n\t"
-            "adoxq %[z], %[r4]\n\t"
-            "adcxq %[z], %[r4]\n\t"
-            "imulq $38, %[r4], %[r4]\n\t"
-            "addq %[r4], %[r0]\n\t"
-            "adcq %[z], %[r1]\n\t"
-            "adcq %[z], %[r2]\n\t"
-            "adcq %[z], %[r3]\n\t"
-            "sbbq %[t0], %[t0]\n\t"
-            "andq $38, %[t0]\n\t"
-            "addq %[t0], %[r0]\n\t"
-            "movq %[r0], 0(%[h])\n\t"
-            "movq %[r1], 8(%[h])\n\t"
-            "movq %[r2], 16(%[h])\n\t"
-            "movq %[r3], 24(%[h])\n\t"
-            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
-              [r5] "=&r"(r5), [r6] "=&r"(r6), [t0] "=&r"(t0), [t1] "=&r"(t1), [z] "=&r"(z),
-              [f] "+&r"(fp)
-            : [g] "r"(g), [h] "r"(h)
-            : "rdx", "cc", "memory");
-#undef ROW
-}
-
-/* h = f^2, below 2^256 (not reduced mod p). Any aliasing. The six
- * products f[i] f[j], i < j, once (rows for f0, f1, f2, the middle one on
- * the two ADCX/ADOX chains), doubled by an ADC chain whose carry is word 7,
- * plus the four squares f[i]^2 on the diagonal; then the fold by 38 of
- * fe_mul. 10 MULX instead of 16. 13 registers besides RDX, as fe_mul. */
-static inline void fe_sqr(fe h, const fe f)
-{
-    uint64_t r0, r1, r2, r3, r4, r5, r6, r7, t0, t1, z;
-    __asm__ volatile(/* off-diagonal: sum_{i<j} f_i f_j 2^(64 (i+j)) in r1..r6 */
-                     "movq 0(%[f]), %%rdx\n\t"
-                     "mulxq 8(%[f]), %[r1], %[r2]\n\t"
-                     "mulxq 16(%[f]), %[t0], %[r3]\n\t"
-                     "addq %[t0], %[r2]\n\t"
-                     "mulxq 24(%[f]), %[t0], %[r4]\n\t"
-                     "adcq %[t0], %[r3]\n\t"
-                     "adcq $0, %[r4]\n\t"
-                     "movq 8(%[f]), %%rdx\n\t"
-                     "xorl %k[z], %k[z]\n\t"
-                     "mulxq 16(%[f]), %[t0], %[t1]\n\t"
-                     "adcxq %[t0], %[r3]\n\t"
-                     "adoxq %[t1], %[r4]\n\t"
-                     "mulxq 24(%[f]), %[t0], %[r5]\n\t"
-                     "adcxq %[t0], %[r4]\n\t"
-                     "adoxq %[z], %[r5]\n\t"
-                     "adcxq %[z], %[r5]\n\t"
-                     "movq 16(%[f]), %%rdx\n\t"
-                     "mulxq 24(%[f]), %[t0], %[r6]\n\t"
-                     "addq %[t0], %[r5]\n\t"
-                     "adcq $0, %[r6]\n\t"
-                     /* doubled: r7 takes the carry out of r6 */
-                     "xorl %k[r7], %k[r7]\n\t"
-                     "addq %[r1], %[r1]\n\t"
-                     "adcq %[r2], %[r2]\n\t"
-                     "adcq %[r3], %[r3]\n\t"
-                     "adcq %[r4], %[r4]\n\t"
-                     "adcq %[r5], %[r5]\n\t"
-                     "adcq %[r6], %[r6]\n\t"
-                     "adcq %[r7], %[r7]\n\t"
-                     /* diagonal: f_i^2 2^(128 i); MOV and MULX keep the flags */
-                     "movq 0(%[f]), %%rdx\n\t"
-                     "mulxq %%rdx, %[r0], %[t0]\n\t"
-                     "addq %[t0], %[r1]\n\t"
-                     "movq 8(%[f]), %%rdx\n\t"
-                     "mulxq %%rdx, %[t0], %[t1]\n\t"
-                     "adcq %[t0], %[r2]\n\t"
-                     "adcq %[t1], %[r3]\n\t"
-                     "movq 16(%[f]), %%rdx\n\t"
-                     "mulxq %%rdx, %[t0], %[t1]\n\t"
-                     "adcq %[t0], %[r4]\n\t"
-                     "adcq %[t1], %[r5]\n\t"
-                     "movq 24(%[f]), %%rdx\n\t"
-                     "mulxq %%rdx, %[t0], %[t1]\n\t"
-                     "adcq %[t0], %[r6]\n\t"
-                     "adcq %[t1], %[r7]\n\t"
-                     /* lo + 38 hi, as in fe_mul */
-                     "movl $38, %%edx\n\t"
-                     "xorl %k[z], %k[z]\n\t"
-                     "mulxq %[r4], %[t0], %[t1]\n\t"
-                     "adcxq %[t0], %[r0]\n\t"
-                     "adoxq %[t1], %[r1]\n\t"
-                     "mulxq %[r5], %[t0], %[t1]\n\t"
-                     "adcxq %[t0], %[r1]\n\t"
-                     "adoxq %[t1], %[r2]\n\t"
-                     "mulxq %[r6], %[t0], %[t1]\n\t"
-                     "adcxq %[t0], %[r2]\n\t"
-                     "adoxq %[t1], %[r3]\n\t"
-                     "mulxq %[r7], %[t0], %[r4]\n\t"
-                     "adcxq %[t0], %[r3]\n\t"
-                     "adoxq %[z], %[r4]\n\t"
-                     "adcxq %[z], %[r4]\n\t"
-                     "imulq $38, %[r4], %[r4]\n\t"
-                     "addq %[r4], %[r0]\n\t"
-                     "adcq %[z], %[r1]\n\t"
-                     "adcq %[z], %[r2]\n\t"
-                     "adcq %[z], %[r3]\n\t"
-                     "sbbq %[t0], %[t0]\n\t"
-                     "andq $38, %[t0]\n\t"
-                     "addq %[t0], %[r0]\n\t"
-                     "movq %[r0], 0(%[h])\n\t"
-                     "movq %[r1], 8(%[h])\n\t"
-                     "movq %[r2], 16(%[h])\n\t"
-                     "movq %[r3], 24(%[h])\n\t"
-                     : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
-                       [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7),
-                       [t0] "=&r"(t0), [t1] "=&r"(t1), [z] "=&r"(z)
-                     : [f] "r"(f), [h] "r"(h)
-                     : "rdx", "cc", "memory");
-}
+/* The field kernels (fe64_adx_kernels.h), inlined: any inputs below 2^256,
+ * outputs below 2^256, any aliasing. */
+static inline void fe_add(fe h, const fe f, const fe g) { fe64_add(h, f, g); }
+static inline void fe_sub(fe h, const fe f, const fe g) { fe64_sub(h, f, g); }
+static inline void fe_mul(fe h, const fe f, const fe g) { fe64_mul(h, f, g); }
+static inline void fe_sqr(fe h, const fe f) { fe64_sqr(h, f); }
 
 /* 1 when f and g are equal mod p. */
 static int fe_equal(fe_ops *F, const fe f, const fe g)
