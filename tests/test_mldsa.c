@@ -12,6 +12,7 @@
 
 #include "mldsa/poly.h"
 #include "vgcrypto.h"
+#include "vgjson.h"
 #include "vgtest.h"
 
 void vg_random_fail_next(unsigned n); /* test hook, src/common/random.c */
@@ -50,106 +51,9 @@ static const struct ps *find_ps(const char *name)
     return NULL;
 }
 
-static int all_zero(const uint8_t *p, size_t n)
-{
-    uint8_t acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= p[i];
-    return acc == 0;
-}
-
 #define MAXPK 2592
 #define MAXSK 4896
 #define MAXSIG 4627
-
-/* ---- JSON helpers -------------------------------------------------------- */
-
-static cJSON *load_json(const char *rel)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", VG_VECTORS_DIR, rel);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open %s\n", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    buf[got] = '\0';
-    cJSON *j = cJSON_Parse(buf);
-    free(buf);
-    if (!j)
-        fprintf(stderr, "cannot parse %s\n", path);
-    return j;
-}
-
-static const char *jstr(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int jint(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (cJSON_IsNumber(v))
-        return v->valueint;
-    if (cJSON_IsString(v))
-        return atoi(v->valuestring);
-    return -1;
-}
-
-static int jbool(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsTrue(v) || (cJSON_IsString(v) && strcasecmp(v->valuestring, "true") == 0);
-}
-
-/* Hex field into a fresh buffer (caller frees; never NULL for a present
- * field, even when empty); *len gets its byte length. Missing: NULL. */
-static uint8_t *jhex(const cJSON *o, const char *key, size_t *len)
-{
-    const char *h = jstr(o, key);
-    if (!h)
-        return NULL;
-    size_t n = strlen(h) / 2;
-    uint8_t *b = malloc(n + 1);
-    if (vgtest_unhex(b, n + 1, h) != (long)n) {
-        free(b);
-        return NULL;
-    }
-    *len = n;
-    return b;
-}
-
-static const cJSON *find_test(const cJSON *expected, int tg, int tc)
-{
-    const cJSON *g, *t;
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(expected, "testGroups"))
-    {
-        if (jint(g, "tgId") != tg)
-            continue;
-        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(g, "tests"))
-        {
-            if (jint(t, "tcId") == tc)
-                return t;
-        }
-    }
-    return NULL;
-}
-
-static int eq_hex(const uint8_t *got, size_t got_len, const cJSON *o, const char *key)
-{
-    size_t n = 0;
-    uint8_t *want = jhex(o, key, &n);
-    int ok = want && n == got_len && memcmp(want, got, n) == 0;
-    free(want);
-    return ok;
-}
 
 /* ---- HashML-DSA pre-hash (FIPS 204 Algorithm 4), via OpenSSL ------------- */
 
@@ -767,7 +671,7 @@ static void test_api(const struct ps *p)
 int main(void)
 {
     CHECK(vg_implementation("mldsa") != NULL &&
-          strcmp(vg_implementation("mldsa"), "portable") == 0);
+          strcmp(vg_implementation("mldsa"), vg_mldsa_active()->name) == 0);
     test_rounding();
     test_ntt();
     test_acvp_keygen();
