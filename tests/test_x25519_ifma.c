@@ -1,19 +1,17 @@
 /*
- * The AVX-512 IFMA X25519 ladder (src/curve25519/x25519_ifma.c):
- *  - RFC 7748 section 5.2: both test vectors (also in place) and the
- *    iterated test after 1 and 1,000 iterations;
- *  - Wycheproof x25519_test.json (all 518 cases, parsed with cJSON);
- *  - edge inputs: u = 0, 1, p - 1, p, p + 1, 2^255 - 1 and each with bit 255
- *    set or cleared, the points of order 1, 2, 4 and 8 (RFC 7748 section 6.1:
- *    the result must be all zero, since every clamped k is a multiple of 8),
- *    k all 0xff and all 0x00;
- *  - >= 10^5 random (k, u) against the portable ladder and against
- *    libsodium's crypto_scalarmult;
- *  - all of it again (10^4 random) with ADX masked out, which moves the
- *    final inversion from the BMI2+ADX field to the portable one.
+ * What only the AVX-512 IFMA X25519 ladder (src/curve25519/x25519_ifma.c)
+ * needs beyond test_x25519, which runs it with every other variant over
+ * RFC 7748 section 5.2, Wycheproof and 10^5 random inputs against libsodium
+ * and OpenSSL:
+ *  - edge inputs: u = 0, 1, p - 1, p, p + 1, 2^255 - 1, values at the
+ *    radix-2^51 limb boundaries, each with bit 255 set or cleared, the points
+ *    of order 1, 2, 4 and 8 (RFC 7748 section 6.1: the result must be all
+ *    zero, since every clamped k is a multiple of 8), k all 0xff and 0x00;
+ *  - 10^4 random (k, u) against the portable ladder and libsodium;
+ *  - both again with ADX masked out, which moves the final inversion from
+ *    the BMI2+ADX field to the portable one.
  * Skips (exit 0, says so) when the CPU or the build lacks IFMA.
  */
-#include <cjson/cJSON.h>
 #include <sodium.h>
 
 #include "common.h"
@@ -48,111 +46,6 @@ static void show(const char *what, const uint8_t k[32], const uint8_t u[32])
 }
 
 /* ---- RFC 7748 section 5.2 ------------------------------------------------------ */
-
-static void test_rfc(void)
-{
-    static const char *const vec[2][3] = {
-        {"a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
-         "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c",
-         "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552"},
-        {"4b66e9d4d1b4673c5ad22691957d6af5c11b6421e0ea01d42ca4169e7918ba0d",
-         "e5210f12786811d3f4b7959d0538ae2c31dbe7106fc03c3efc4cd549c715a493",
-         "95cbde9476e8907d7aade45cb4b873f88b595a68799fa152e6f8f7647aac7957"},
-    };
-    uint8_t k[32], u[32], want[32], out[32];
-    for (int i = 0; i < 2; i++) {
-        unhex32(k, vec[i][0]);
-        unhex32(u, vec[i][1]);
-        unhex32(want, vec[i][2]);
-        g_ifma->scalarmult(out, k, u);
-        CHECK_MSG(memcmp(out, want, 32) == 0, "RFC 7748 5.2 vector %d", i + 1);
-        memcpy(out, u, 32);
-        g_ifma->scalarmult(out, k, out); /* out aliases u */
-        CHECK_MSG(memcmp(out, want, 32) == 0, "RFC 7748 5.2 vector %d in place", i + 1);
-        memcpy(out, k, 32);
-        g_ifma->scalarmult(out, out, u); /* out aliases k */
-        CHECK_MSG(memcmp(out, want, 32) == 0, "RFC 7748 5.2 vector %d, out over k", i + 1);
-    }
-    /* Iterated: k = u = 9; each round (k, u) = (X25519(k, u), k). */
-    uint8_t want1[32], want1k[32];
-    unhex32(want1, "422c8e7a6227d7bca1350b3e2bb7279f7897b87bb6854b783c60e80311ae3079");
-    unhex32(want1k, "684cf59ba83309552800ef566f2f4d3c1c3887c49360e3875f2eb94d99532c51");
-    memset(k, 0, 32);
-    memset(u, 0, 32);
-    k[0] = u[0] = 9;
-    for (int r = 1; r <= 1000; r++) {
-        g_ifma->scalarmult(out, k, u);
-        memcpy(u, k, 32);
-        memcpy(k, out, 32);
-        if (r == 1)
-            CHECK_MSG(memcmp(k, want1, 32) == 0, "RFC 7748 5.2 after 1 iteration");
-        if (r == 1000)
-            CHECK_MSG(memcmp(k, want1k, 32) == 0, "RFC 7748 5.2 after 1,000 iterations");
-    }
-}
-
-/* ---- Wycheproof ------------------------------------------------------------------- */
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
-}
-
-/* Every case, valid or acceptable, gives its shared value: X25519 itself
- * accepts every input (RFC 7748 section 5); rejecting the all-zero result
- * is the API's business (x25519.c), not the ladder's. */
-static void test_wycheproof(void)
-{
-    const char *path = VG_VECTORS_DIR "/wycheproof/x25519_test.json";
-    char *text = slurp(path);
-    CHECK_MSG(text != NULL, "cannot read %s", path);
-    if (!text)
-        return;
-    cJSON *root = cJSON_Parse(text);
-    CHECK_MSG(root != NULL, "cannot parse %s", path);
-    int count = 0;
-    const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "testGroups"), *g, *t;
-    cJSON_ArrayForEach(g, groups)
-    {
-        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(g, "tests"))
-        {
-            const cJSON *pub = cJSON_GetObjectItemCaseSensitive(t, "public");
-            const cJSON *priv = cJSON_GetObjectItemCaseSensitive(t, "private");
-            const cJSON *shared = cJSON_GetObjectItemCaseSensitive(t, "shared");
-            const cJSON *id = cJSON_GetObjectItemCaseSensitive(t, "tcId");
-            uint8_t k[32], u[32], want[32], out[32];
-            if (!cJSON_IsString(pub) || !cJSON_IsString(priv) || !cJSON_IsString(shared) ||
-                vgtest_unhex(u, 32, pub->valuestring) != 32 ||
-                vgtest_unhex(k, 32, priv->valuestring) != 32 ||
-                vgtest_unhex(want, 32, shared->valuestring) != 32) {
-                CHECK_MSG(0, "malformed Wycheproof case %d", cJSON_IsNumber(id) ? id->valueint : -1);
-                continue;
-            }
-            g_ifma->scalarmult(out, k, u);
-            CHECK_MSG(memcmp(out, want, 32) == 0, "Wycheproof tcId %d",
-                      cJSON_IsNumber(id) ? id->valueint : -1);
-            count++;
-        }
-    }
-    CHECK_MSG(count == 518, "Wycheproof: %d cases, expected 518", count);
-    printf("  Wycheproof: %d cases run\n", count);
-    cJSON_Delete(root);
-    free(text);
-}
 
 /* ---- edge inputs ---------------------------------------------------------------------- */
 
@@ -259,7 +152,7 @@ static void test_random(long n)
 
 int main(int argc, char **argv)
 {
-    long n = 100000;
+    long n = 10000;
     if (argc > 1)
         n = atol(argv[1]);
     g_ifma = vg_x25519_ifma_get();
@@ -284,10 +177,8 @@ int main(int argc, char **argv)
         if (!g_ifma)
             break;
         printf("  pass %d: ADX %s\n", pass + 1, vg_cpu_has(VG_CPU_ADX) ? "on" : "off");
-        test_rfc();
-        test_wycheproof();
         test_edges();
-        test_random(pass == 0 ? n : n / 10);
+        test_random(n);
     }
     vg_cpu_force(full);
     return vgtest_done("test_x25519_ifma");
