@@ -1,8 +1,11 @@
 /*
  * ML-KEM backends (src/mlkem/poly.h interface) against the portable one:
  *  - every routine of every available backend on random inputs within the
- *    preconditions stated in poly.h: outputs must be bit-identical to the
- *    portable routine's (the AVX2 backend keeps the portable coefficient
+ *    preconditions stated in poly.h, plus edge values (every coefficient
+ *    -(q-1)..q-1 for compression, tomsg and tobytes; all-zero, all-one and
+ *    0x55 bytes for the decoders; int16 extremes for reduce/tomont), with a
+ *    canary after each encoder's output: outputs must be bit-identical to
+ *    the portable routine's (the AVX2 backend keeps the portable coefficient
  *    order and representation, so no re-ordering is needed);
  *  - the public API end to end: keys, ciphertexts and shared secrets from
  *    the default dispatch (AVX2 backend and four-way Keccak where
@@ -105,6 +108,136 @@ static void test_rej(const struct vg_mlkem_backend *be, unsigned reps)
         bad += n1 != n2 || memcmp(r1, r2, n1 * sizeof r1[0]) != 0 || beyond;
     }
     CHECK_MSG(bad == 0, "%s rej_uniform: %u of %u differ", be->name, bad, reps);
+}
+
+/* Coefficient sweep: poly number `chunk` of the values lo, lo + 1, ..., hi
+ * (wrapping back to lo), so that sweep_polys(lo, hi) polys cover them all. */
+static void sweep_poly(vg_mlkem_poly *p, int lo, int hi, unsigned chunk)
+{
+    for (int i = 0; i < VG_MLKEM_N; i++)
+        p->coeffs[i] = (int16_t)(lo + (int)((chunk * VG_MLKEM_N + (unsigned)i) % (unsigned)(hi - lo + 1)));
+}
+static unsigned sweep_polys(int lo, int hi) { return (unsigned)(hi - lo + VG_MLKEM_N) / VG_MLKEM_N; }
+
+/* Bytes written beyond the contract's length: a canary of 0xa5 must stay. */
+static int canary_hit(const uint8_t *buf, size_t from, size_t to)
+{
+    int hit = 0;
+    for (size_t i = from; i < to; i++)
+        hit |= buf[i] != 0xa5;
+    return hit;
+}
+
+/* The coefficientwise helpers and encodings (poly.h contracts), each against
+ * the portable routine: random in-bound inputs plus edge values. */
+static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
+{
+    static const unsigned ds[4] = {4, 5, 10, 11};
+    uint64_t rs = 0x5eed0005;
+    unsigned bad_add = 0, bad_sub = 0, bad_red = 0, bad_mont = 0, bad_tob = 0, bad_fromb = 0;
+    unsigned bad_fmsg = 0, bad_tmsg = 0, bad_comp[4] = {0}, bad_decomp[4] = {0};
+    /* Inputs: random reps, then edge cases. */
+    for (unsigned rep = 0; rep < reps + 3; rep++) {
+        vg_mlkem_poly a, b, r1, r2;
+        uint8_t in[384], o1[384 + 32], o2[384 + 32];
+        int edge = rep >= reps ? (int)(rep - reps) : -1; /* 0: zeros, 1: ones/max, 2: min */
+        /* add/sub: Pre |a +- b| < 2^15: |a|, |b| < 2^14. */
+        rand_poly(&a, &rs, (1 << 14) - 1);
+        rand_poly(&b, &rs, (1 << 14) - 1);
+        if (edge >= 0)
+            for (int i = 0; i < VG_MLKEM_N; i++) {
+                a.coeffs[i] = (int16_t)(edge == 0 ? 0 : edge == 1 ? 16383 : -16383);
+                b.coeffs[i] = (int16_t)(edge == 0 ? 0 : edge == 1 ? 16383 : 16383);
+            }
+        g_ref->poly_add(&r1, &a, &b);
+        be->poly_add(&r2, &a, &b);
+        bad_add += memcmp(&r1, &r2, sizeof r1) != 0;
+        g_ref->poly_sub(&r1, &a, &b);
+        be->poly_sub(&r2, &a, &b);
+        bad_sub += memcmp(&r1, &r2, sizeof r1) != 0;
+        /* reduce, tomont: any int16, including -2^15 and 2^15 - 1. */
+        for (int i = 0; i < VG_MLKEM_N; i++)
+            a.coeffs[i] = (int16_t)(uint16_t)vgtest_rand64(&rs);
+        if (edge >= 0)
+            for (int i = 0; i < VG_MLKEM_N; i++)
+                a.coeffs[i] = (int16_t)(edge == 0 ? 0 : edge == 1 ? 32767 : -32768);
+        r1 = a;
+        r2 = a;
+        g_ref->poly_reduce(&r1);
+        be->poly_reduce(&r2);
+        bad_red += memcmp(&r1, &r2, sizeof r1) != 0;
+        r1 = a;
+        r2 = a;
+        g_ref->poly_tomont(&r1);
+        be->poly_tomont(&r2);
+        bad_mont += memcmp(&r1, &r2, sizeof r1) != 0;
+        /* tobytes, tomsg, compress: Pre |a| < q. */
+        rand_poly(&a, &rs, VG_MLKEM_Q - 1);
+        if (edge >= 0)
+            for (int i = 0; i < VG_MLKEM_N; i++)
+                a.coeffs[i] = (int16_t)(edge == 0 ? 0 : edge == 1 ? VG_MLKEM_Q - 1 : -(VG_MLKEM_Q - 1));
+        memset(o1, 0xa5, sizeof o1);
+        memset(o2, 0xa5, sizeof o2);
+        g_ref->tobytes(o1, &a);
+        be->tobytes(o2, &a);
+        bad_tob += memcmp(o1, o2, sizeof o1) != 0 || canary_hit(o2, 384, sizeof o2);
+        g_ref->tomsg(o1, &a);
+        be->tomsg(o2, &a);
+        bad_tmsg += memcmp(o1, o2, 32) != 0;
+        for (unsigned k = 0; k < 4; k++) {
+            memset(o1, 0xa5, sizeof o1);
+            memset(o2, 0xa5, sizeof o2);
+            g_ref->compress(o1, &a, ds[k]);
+            be->compress(o2, &a, ds[k]);
+            bad_comp[k] += memcmp(o1, o2, sizeof o1) != 0 || canary_hit(o2, 32 * ds[k], sizeof o2);
+        }
+        /* frombytes, frommsg, decompress: any bytes; edges all 0x00, all 0xff, 0x55. */
+        vgtest_randbytes(&rs, in, sizeof in);
+        if (edge >= 0)
+            memset(in, edge == 0 ? 0x00 : edge == 1 ? 0xff : 0x55, sizeof in);
+        g_ref->frombytes(&r1, in);
+        be->frombytes(&r2, in);
+        bad_fromb += memcmp(&r1, &r2, sizeof r1) != 0;
+        g_ref->frommsg(&r1, in);
+        be->frommsg(&r2, in);
+        bad_fmsg += memcmp(&r1, &r2, sizeof r1) != 0;
+        for (unsigned k = 0; k < 4; k++) {
+            g_ref->decompress(&r1, in, ds[k]);
+            memset(&r2, 0x55, sizeof r2);
+            be->decompress(&r2, in, ds[k]);
+            bad_decomp[k] += memcmp(&r1, &r2, sizeof r1) != 0;
+        }
+    }
+    /* Every coefficient value -(q-1)..q-1 through tomsg, tobytes and compress. */
+    for (unsigned c = 0; c < sweep_polys(-(VG_MLKEM_Q - 1), VG_MLKEM_Q - 1); c++) {
+        vg_mlkem_poly a;
+        uint8_t o1[384], o2[384];
+        sweep_poly(&a, -(VG_MLKEM_Q - 1), VG_MLKEM_Q - 1, c);
+        g_ref->tomsg(o1, &a);
+        be->tomsg(o2, &a);
+        bad_tmsg += memcmp(o1, o2, 32) != 0;
+        g_ref->tobytes(o1, &a);
+        be->tobytes(o2, &a);
+        bad_tob += memcmp(o1, o2, 384) != 0;
+        for (unsigned k = 0; k < 4; k++) {
+            g_ref->compress(o1, &a, ds[k]);
+            be->compress(o2, &a, ds[k]);
+            bad_comp[k] += memcmp(o1, o2, 32 * ds[k]) != 0;
+        }
+    }
+    CHECK_MSG(bad_add == 0, "%s poly_add: %u differ", be->name, bad_add);
+    CHECK_MSG(bad_sub == 0, "%s poly_sub: %u differ", be->name, bad_sub);
+    CHECK_MSG(bad_red == 0, "%s poly_reduce: %u differ", be->name, bad_red);
+    CHECK_MSG(bad_mont == 0, "%s poly_tomont: %u differ", be->name, bad_mont);
+    CHECK_MSG(bad_tob == 0, "%s tobytes: %u differ", be->name, bad_tob);
+    CHECK_MSG(bad_fromb == 0, "%s frombytes: %u differ", be->name, bad_fromb);
+    CHECK_MSG(bad_fmsg == 0, "%s frommsg: %u differ", be->name, bad_fmsg);
+    CHECK_MSG(bad_tmsg == 0, "%s tomsg: %u differ", be->name, bad_tmsg);
+    for (unsigned k = 0; k < 4; k++) {
+        CHECK_MSG(bad_comp[k] == 0, "%s compress d=%u: %u differ", be->name, ds[k], bad_comp[k]);
+        CHECK_MSG(bad_decomp[k] == 0, "%s decompress d=%u: %u differ", be->name, ds[k],
+                  bad_decomp[k]);
+    }
 }
 
 typedef int (*kp_fn)(uint8_t *, uint8_t *, const uint8_t *);
@@ -219,9 +352,11 @@ int main(int argc, char **argv)
 
     test_arith(g_ref, 100); /* the reference against itself: the harness runs */
     test_rej(g_ref, 100);
+    test_encodings(g_ref, 100);
     if (avx2) {
         test_arith(avx2, 20000);
         test_rej(avx2, 100000);
+        test_encodings(avx2, 20000);
     } else {
         printf("test_mlkem_backend: AVX2 backend not available here; API check is portable vs portable\n");
     }

@@ -121,11 +121,11 @@ static void vg_mlkem_pke_keygen(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTE
          * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
          * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
         be->basemul_acc(&ws.t, &ws.a[K * i], ws.s, K);
-        vg_mlkem_poly_tomont(&ws.t);
-        vg_mlkem_poly_add(&ws.t, &ws.t, &ws.e[i]);
-        vg_mlkem_poly_reduce(&ws.t);
-        vg_mlkem_poly_tobytes(ek + i * VG_MLKEM_POLYBYTES, &ws.t);
-        vg_mlkem_poly_tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &ws.s[i]);
+        be->poly_tomont(&ws.t);
+        be->poly_add(&ws.t, &ws.t, &ws.e[i]);
+        be->poly_reduce(&ws.t);
+        be->tobytes(ek + i * VG_MLKEM_POLYBYTES, &ws.t);
+        be->tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &ws.s[i]);
     }
     memcpy(ek + POLYVECBYTES, rho, VG_MLKEM_SYMBYTES);
     vg_wipe(&ws, sizeof ws);
@@ -147,7 +147,7 @@ static void vg_mlkem_pke_encrypt(uint8_t ct[CT_BYTES], const uint8_t ek[EK_BYTES
     const uint8_t *rho = ek + POLYVECBYTES;
 
     for (unsigned i = 0; i < K; i++)
-        vg_mlkem_poly_frombytes(&ws.t[i], ek + i * VG_MLKEM_POLYBYTES);
+        be->frombytes(&ws.t[i], ek + i * VG_MLKEM_POLYBYTES);
     /* y[i] = CBD_eta1(PRF(r, i)), e1[i] = CBD_eta2(PRF(r, K + i)),
      * e2 = CBD_eta2(PRF(r, 2K)) (lines 9-17), four at a time; one batch
      * when eta1 = eta2 (k = 3, 4), two otherwise (k = 2). */
@@ -173,19 +173,19 @@ static void vg_mlkem_pke_encrypt(uint8_t ct[CT_BYTES], const uint8_t ek[EK_BYTES
          * |invntt| < q, |e1| <= 2, so the Barrett input is < q + 2. */
         be->basemul_acc(&ws.u, &ws.a[K * i], ws.y, K);
         be->invntt_tomont(&ws.u);
-        vg_mlkem_poly_add(&ws.u, &ws.u, &ws.e1[i]);
-        vg_mlkem_poly_reduce(&ws.u);
-        vg_mlkem_poly_compress(ct + i * 32 * VG_MLKEM_DU, &ws.u, VG_MLKEM_DU);
+        be->poly_add(&ws.u, &ws.u, &ws.e1[i]);
+        be->poly_reduce(&ws.u);
+        be->compress(ct + i * 32 * VG_MLKEM_DU, &ws.u, VG_MLKEM_DU);
     }
     /* v = NTT^-1(t-hat^T o y-hat) + e2 + Decompress_1(m) (lines 20-21):
      * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. */
     be->basemul_acc(&ws.v, ws.t, ws.y, K);
     be->invntt_tomont(&ws.v);
-    vg_mlkem_poly_frommsg(&ws.mu, m);
-    vg_mlkem_poly_add(&ws.v, &ws.v, &ws.e2);
-    vg_mlkem_poly_add(&ws.v, &ws.v, &ws.mu);
-    vg_mlkem_poly_reduce(&ws.v);
-    vg_mlkem_poly_compress(ct + CT_U_BYTES, &ws.v, VG_MLKEM_DV);
+    be->frommsg(&ws.mu, m);
+    be->poly_add(&ws.v, &ws.v, &ws.e2);
+    be->poly_add(&ws.v, &ws.v, &ws.mu);
+    be->poly_reduce(&ws.v);
+    be->compress(ct + CT_U_BYTES, &ws.v, VG_MLKEM_DV);
     vg_wipe(&ws, sizeof ws);
 }
 
@@ -199,17 +199,17 @@ static void vg_mlkem_pke_decrypt(uint8_t m[VG_MLKEM_SYMBYTES], const uint8_t ct[
     } ws;
 
     for (unsigned i = 0; i < K; i++) {
-        vg_mlkem_poly_decompress(&ws.u[i], ct + i * 32 * VG_MLKEM_DU, VG_MLKEM_DU); /* < q */
+        be->decompress(&ws.u[i], ct + i * 32 * VG_MLKEM_DU, VG_MLKEM_DU); /* < q */
         be->ntt(&ws.u[i]);
-        vg_mlkem_poly_frombytes(&ws.s[i], dk_pke + i * VG_MLKEM_POLYBYTES); /* < 4096 */
+        be->frombytes(&ws.s[i], dk_pke + i * VG_MLKEM_POLYBYTES); /* < 4096 */
     }
-    vg_mlkem_poly_decompress(&ws.v, ct + CT_U_BYTES, VG_MLKEM_DV);
+    be->decompress(&ws.v, ct + CT_U_BYTES, VG_MLKEM_DV);
     /* w = v' - NTT^-1(s-hat^T o NTT(u')) (line 6): |v' - w| < 2q. */
     be->basemul_acc(&ws.w, ws.s, ws.u, K);
     be->invntt_tomont(&ws.w);
-    vg_mlkem_poly_sub(&ws.w, &ws.v, &ws.w);
-    vg_mlkem_poly_reduce(&ws.w);
-    vg_mlkem_poly_tomsg(m, &ws.w);
+    be->poly_sub(&ws.w, &ws.v, &ws.w);
+    be->poly_reduce(&ws.w);
+    be->tomsg(m, &ws.w);
     vg_wipe(&ws, sizeof ws);
 }
 
@@ -217,10 +217,11 @@ static void vg_mlkem_pke_decrypt(uint8_t m[VG_MLKEM_SYMBYTES], const uint8_t ct[
  * every 12-bit value is < q. Public data: timing may depend on it. */
 static int vg_mlkem_ek_ok(const uint8_t ek[EK_BYTES])
 {
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
     vg_mlkem_poly t;
     unsigned bad = 0;
     for (unsigned i = 0; i < K; i++) {
-        vg_mlkem_poly_frombytes(&t, ek + i * VG_MLKEM_POLYBYTES);
+        be->frombytes(&t, ek + i * VG_MLKEM_POLYBYTES);
         for (unsigned j = 0; j < VG_MLKEM_N; j++)
             bad |= (unsigned)(t.coeffs[j] >= VG_MLKEM_Q);
     }

@@ -129,12 +129,34 @@ static unsigned vg_mlkem_rej_uniform_portable(int16_t *r, unsigned len, const ui
     return ctr;
 }
 
+/* The portable helpers (defined below, referenced by the backend table). */
+static void vg_mlkem_poly_add_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+static void vg_mlkem_poly_sub_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+static void vg_mlkem_poly_reduce_portable(vg_mlkem_poly *r);
+static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r);
+static void vg_mlkem_poly_tobytes_portable(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
+static void vg_mlkem_poly_frombytes_portable(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
+static void vg_mlkem_poly_frommsg_portable(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES]);
+static void vg_mlkem_poly_tomsg_portable(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
+static void vg_mlkem_poly_compress_portable(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
+static void vg_mlkem_poly_decompress_portable(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
+
 static const struct vg_mlkem_backend vg_mlkem_portable = {
     "portable",
     vg_mlkem_ntt_portable,
     vg_mlkem_invntt_portable,
     vg_mlkem_basemul_acc_portable,
     vg_mlkem_rej_uniform_portable,
+    vg_mlkem_poly_add_portable,
+    vg_mlkem_poly_sub_portable,
+    vg_mlkem_poly_reduce_portable,
+    vg_mlkem_poly_tomont_portable,
+    vg_mlkem_poly_tobytes_portable,
+    vg_mlkem_poly_frombytes_portable,
+    vg_mlkem_poly_frommsg_portable,
+    vg_mlkem_poly_tomsg_portable,
+    vg_mlkem_poly_compress_portable,
+    vg_mlkem_poly_decompress_portable,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
@@ -155,25 +177,25 @@ const struct vg_mlkem_backend *vg_mlkem_active(void)
 
 /* ---- coefficientwise helpers ------------------------------------------- */
 
-void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
+static void vg_mlkem_poly_add_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
 {
     for (unsigned i = 0; i < VG_MLKEM_N; i++)
         r->coeffs[i] = (int16_t)(a->coeffs[i] + b->coeffs[i]);
 }
 
-void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
+static void vg_mlkem_poly_sub_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
 {
     for (unsigned i = 0; i < VG_MLKEM_N; i++)
         r->coeffs[i] = (int16_t)(a->coeffs[i] - b->coeffs[i]);
 }
 
-void vg_mlkem_poly_reduce(vg_mlkem_poly *r)
+static void vg_mlkem_poly_reduce_portable(vg_mlkem_poly *r)
 {
     for (unsigned i = 0; i < VG_MLKEM_N; i++)
         r->coeffs[i] = vg_mlkem_barrett_reduce(r->coeffs[i]);
 }
 
-void vg_mlkem_poly_tomont(vg_mlkem_poly *r)
+static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r)
 {
     /* 1353 = R^2 mod q; |a * 1353| < 2^15 * 1353 < q 2^15. */
     for (unsigned i = 0; i < VG_MLKEM_N; i++)
@@ -182,7 +204,7 @@ void vg_mlkem_poly_tomont(vg_mlkem_poly *r)
 
 /* ---- byte encodings ---------------------------------------------------- */
 
-void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
+static void vg_mlkem_poly_tobytes_portable(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
 {
     for (unsigned i = 0; i < VG_MLKEM_N / 2; i++) {
         uint16_t t0 = (uint16_t)vg_mlkem_caddq(a->coeffs[2 * i]);
@@ -193,7 +215,7 @@ void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a
     }
 }
 
-void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES])
+static void vg_mlkem_poly_frombytes_portable(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES])
 {
     for (unsigned i = 0; i < VG_MLKEM_N / 2; i++) {
         r->coeffs[2 * i] = (int16_t)((a[3 * i] | (a[3 * i + 1] << 8)) & 0xfff);
@@ -201,7 +223,7 @@ void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTE
     }
 }
 
-void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES])
+static void vg_mlkem_poly_frommsg_portable(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES])
 {
     for (unsigned i = 0; i < VG_MLKEM_N; i++) {
         /* mask is 0 or all-ones from arithmetic on the bit, no branch;
@@ -226,7 +248,7 @@ uint16_t vg_mlkem_compress_coeff(uint16_t x, unsigned d)
     return (uint16_t)(quot & ((1u << d) - 1u));
 }
 
-void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a)
+static void vg_mlkem_poly_tomsg_portable(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a)
 {
     for (unsigned i = 0; i < VG_MLKEM_SYMBYTES; i++) {
         uint8_t byte = 0;
@@ -286,7 +308,7 @@ static inline __attribute__((always_inline)) void vg_mlkem_unpack_d(vg_mlkem_pol
     }
 }
 
-void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
+static void vg_mlkem_poly_compress_portable(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
 {
     /* One specialised copy per parameter d (constant after inlining). */
     switch (d) {
@@ -297,7 +319,7 @@ void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
     }
 }
 
-void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
+static void vg_mlkem_poly_decompress_portable(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
 {
     switch (d) {
     case 4: vg_mlkem_unpack_d(r, a, 4); break;
@@ -449,4 +471,56 @@ void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_ML
             ctr[l] += be->rej_uniform(r[l]->coeffs + ctr[l], VG_MLKEM_N - ctr[l], buf[l],
                                       VG_SHAKE128_RATE);
     }
+}
+
+/* ---- dispatching entry points (contracts in poly.h) ------------------- */
+
+void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
+{
+    vg_mlkem_active()->poly_add(r, a, b);
+}
+
+void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
+{
+    vg_mlkem_active()->poly_sub(r, a, b);
+}
+
+void vg_mlkem_poly_reduce(vg_mlkem_poly *r)
+{
+    vg_mlkem_active()->poly_reduce(r);
+}
+
+void vg_mlkem_poly_tomont(vg_mlkem_poly *r)
+{
+    vg_mlkem_active()->poly_tomont(r);
+}
+
+void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
+{
+    vg_mlkem_active()->tobytes(r, a);
+}
+
+void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES])
+{
+    vg_mlkem_active()->frombytes(r, a);
+}
+
+void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES])
+{
+    vg_mlkem_active()->frommsg(r, msg);
+}
+
+void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a)
+{
+    vg_mlkem_active()->tomsg(msg, a);
+}
+
+void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
+{
+    vg_mlkem_active()->compress(r, a, d);
+}
+
+void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
+{
+    vg_mlkem_active()->decompress(r, a, d);
 }

@@ -66,6 +66,22 @@ struct vg_mlkem_backend {
      * or beyond r[len] is written.
      * Specification: FIPS 203, Algorithm 7 (SampleNTT), inner loop. */
     unsigned (*rej_uniform)(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+
+    /* The coefficientwise helpers and encodings below have the contracts of
+     * the vg_mlkem_poly_* functions of the same name (further down), which
+     * dispatch to them. Those handling secrets (all but frombytes on ek) are
+     * constant time in every backend: no secret-dependent branch, memory
+     * index or division. */
+    void (*poly_add)(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+    void (*poly_sub)(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+    void (*poly_reduce)(vg_mlkem_poly *r);
+    void (*poly_tomont)(vg_mlkem_poly *r);
+    void (*tobytes)(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
+    void (*frombytes)(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
+    void (*frommsg)(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES]);
+    void (*tomsg)(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
+    void (*compress)(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
+    void (*decompress)(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void); /* never NULL */
@@ -114,7 +130,9 @@ static inline int16_t vg_mlkem_caddq(int16_t a)
     return (int16_t)(a + ((a >> 15) & VG_MLKEM_Q));
 }
 
-/* ---- polynomial helpers (portable, K-independent; poly.c) --------------- */
+/* ---- polynomial helpers (K-independent; poly.c) -------------------------
+ * Each dispatches to the active backend's routine (vg_mlkem_active()); the
+ * portable implementations in poly.c are the reference. */
 
 /* r = a + b, coefficientwise, no reduction. Pre: |a + b| < 2^15. */
 void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);

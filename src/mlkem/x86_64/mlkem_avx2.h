@@ -16,4 +16,18 @@
  * candidates decides the store offsets and the loop count. */
 unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 
+/* poly_avx2.c: the coefficientwise helpers and encodings of the backend
+ * (contracts in poly.h and beside each definition); the same outputs as
+ * portable, constant time in every input. */
+void vg_mlkem_poly_add_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+void vg_mlkem_poly_sub_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+void vg_mlkem_poly_reduce_avx2(vg_mlkem_poly *r);
+void vg_mlkem_poly_tomont_avx2(vg_mlkem_poly *r);
+void vg_mlkem_poly_tobytes_avx2(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
+void vg_mlkem_poly_frombytes_avx2(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
+void vg_mlkem_poly_frommsg_avx2(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES]);
+void vg_mlkem_poly_tomsg_avx2(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
+void vg_mlkem_poly_compress_avx2(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
+void vg_mlkem_poly_decompress_avx2(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
+
 #endif

@@ -217,6 +217,16 @@ static const struct vg_mlkem_backend vg_mlkem_avx2 = {
     vg_mlkem_invntt_avx2,
     vg_mlkem_basemul_acc_avx2,
     vg_mlkem_rej_uniform_avx2,
+    vg_mlkem_poly_add_avx2,
+    vg_mlkem_poly_sub_avx2,
+    vg_mlkem_poly_reduce_avx2,
+    vg_mlkem_poly_tomont_avx2,
+    vg_mlkem_poly_tobytes_avx2,
+    vg_mlkem_poly_frombytes_avx2,
+    vg_mlkem_poly_frommsg_avx2,
+    vg_mlkem_poly_tomsg_avx2,
+    vg_mlkem_poly_compress_avx2,
+    vg_mlkem_poly_decompress_avx2,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_avx2_get(void)
