@@ -1,0 +1,296 @@
+/*
+ * Stack use per operation (issue 5: "stack use measured per operation by a
+ * test"; goal: at most 16 KiB for any ML-KEM-1024 operation).
+ *
+ * Method: each operation runs alone on a fresh thread whose stack we
+ * provide (pthread_attr_setstack, STACK_SIZE bytes), painted beforehand
+ * with a position-dependent byte pattern. After the join, the lowest byte
+ * that no longer holds its pattern marks the deepest point the thread's
+ * stack reached (the stack grows down on every target we build for). The
+ * same measurement of a thread that calls an empty operation through the
+ * same pointer is subtracted, which removes what glibc keeps on a
+ * user-provided stack (thread descriptor, static TLS) and the start-up
+ * frames, so the figure is the operation's own use, the API call included.
+ * Each operation is measured with two different patterns and the larger
+ * result kept, so that a value that happens to equal the pattern cannot
+ * hide a byte. Inputs and outputs live in static buffers, not on the
+ * measured stack. Every operation runs once on the main thread first, so
+ * one-time work (CPU detection) is not counted.
+ *
+ * Bounds (asserted only in optimised builds without sanitizers, where the
+ * figures mean what the library ships; -O0 and ASan frames are larger):
+ *   - every ML-KEM-1024 operation, on each backend: <= MLKEM1024_CEILING;
+ *   - every other operation: <= GENEROUS_BOUND (a sanity ceiling only).
+ * The table is printed in every build, with a line per ML-KEM-1024
+ * operation saying whether it meets issue 5's goal (MLKEM1024_GOAL).
+ *
+ * Why the asserted ceiling is not the goal: when this test was written
+ * (the library at commit 1a3e73a, Release builds (-O3) with gcc 12 and
+ * clang 14, Zen 4), the
+ * goal of 16 KiB was not met: ML-KEM-1024 keypair used ~17.2 KiB, encaps
+ * ~21.3 KiB and decaps ~27.6 KiB (portable backend ~0.3 KiB more), mostly
+ * the whole matrix A-hat (k^2 = 16 polynomials of 512 bytes, 8 KiB) that
+ * mlkem_impl.h generates up front for the four-way Keccak, plus decaps'
+ * re-encryption buffers. The ceiling is the largest of those figures plus
+ * about 10% (30 KiB), so that growth is caught; lower it to MLKEM1024_GOAL
+ * once the library meets the goal (generating A-hat row by row would).
+ */
+#define _GNU_SOURCE
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common.h"
+#include "vgcrypto.h"
+#include "vgtest.h"
+
+#define STACK_SIZE (1024u * 1024u)
+/* Issue 5's goal for ML-KEM-1024, and the ceiling asserted today (above). */
+#define MLKEM1024_GOAL 16384u
+#define MLKEM1024_CEILING 30720u
+/* ML-DSA-87 signing alone used ~117 KiB when this was written. */
+#define GENEROUS_BOUND (256u * 1024u)
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define VG_STACK_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define VG_STACK_SANITIZED 1
+#endif
+#if defined(__OPTIMIZE__) && !defined(VG_STACK_SANITIZED)
+#define VG_STACK_ASSERT 1
+#else
+#define VG_STACK_ASSERT 0
+#endif
+
+/* ---- inputs and outputs (static: not on the measured stack) ----------- */
+
+static uint8_t g_seed64[64], g_seed32[32], g_m[32], g_msg[1024];
+static uint8_t g_pk[VG_MLKEM1024_PUBLICKEYBYTES], g_sk[VG_MLKEM1024_SECRETKEYBYTES];
+static uint8_t g_ct[VG_MLKEM1024_CIPHERTEXTBYTES], g_ss[32];
+static uint8_t g_pk2[VG_MLKEM1024_PUBLICKEYBYTES], g_sk2[VG_MLKEM1024_SECRETKEYBYTES];
+static uint8_t g_ct2[VG_MLKEM1024_CIPHERTEXTBYTES];
+static uint8_t g_xk[32], g_xpk[32], g_xout[32];
+static uint8_t g_edpk[32], g_edsk[64], g_edsig[64], g_edpk2[32], g_edsk2[64], g_edsig2[64];
+static uint8_t g_dpk[VG_MLDSA87_PUBLICKEYBYTES], g_dsk[VG_MLDSA87_SECRETKEYBYTES];
+static uint8_t g_dsig[VG_MLDSA87_SIGBYTES], g_dpk2[VG_MLDSA87_PUBLICKEYBYTES];
+static uint8_t g_dsk2[VG_MLDSA87_SECRETKEYBYTES], g_dsig2[VG_MLDSA87_SIGBYTES];
+static uint8_t g_hout[64];
+static int g_rc; /* the operation's return value, checked after the join */
+
+/* One ML-KEM parameter set's operations, as row functions. */
+#define MLKEM_OPS(n)                                                                     \
+    static void mlkem##n##_keypair_derand(void)                                          \
+    {                                                                                    \
+        g_rc = vg_mlkem##n##_keypair_derand(g_pk2, g_sk2, g_seed64);                     \
+    }                                                                                    \
+    static void mlkem##n##_keypair(void) { g_rc = vg_mlkem##n##_keypair(g_pk2, g_sk2); } \
+    static void mlkem##n##_encaps_derand(void)                                           \
+    {                                                                                    \
+        g_rc = vg_mlkem##n##_encaps_derand(g_ct2, g_ss, g_pk, g_m);                      \
+    }                                                                                    \
+    static void mlkem##n##_encaps(void) { g_rc = vg_mlkem##n##_encaps(g_ct2, g_ss, g_pk); } \
+    static void mlkem##n##_decaps(void) { g_rc = vg_mlkem##n##_decaps(g_ss, g_ct, g_sk); } \
+    static void mlkem##n##_check_pk(void) { g_rc = vg_mlkem##n##_check_public_key(g_pk); } \
+    static void mlkem##n##_check_sk(void) { g_rc = vg_mlkem##n##_check_secret_key(g_sk); } \
+    /* The inputs the operations above read: a key pair and a ciphertext. */           \
+    static int mlkem##n##_prepare(void)                                                  \
+    {                                                                                    \
+        return vg_mlkem##n##_keypair_derand(g_pk, g_sk, g_seed64) == VG_OK &&             \
+               vg_mlkem##n##_encaps_derand(g_ct, g_ss, g_pk, g_m) == VG_OK;               \
+    }
+MLKEM_OPS(512)
+MLKEM_OPS(768)
+MLKEM_OPS(1024)
+
+static void x25519_op(void) { g_rc = vg_x25519(g_xout, g_xk, g_xpk); }
+static void x25519_public_key(void) { g_rc = vg_x25519_public_key(g_xout, g_xk); }
+static void ed25519_keypair(void) { g_rc = vg_ed25519_keypair_from_seed(g_edpk2, g_edsk2, g_seed32); }
+static void ed25519_sign(void) { g_rc = vg_ed25519_sign(g_edsig2, g_msg, 64, g_edsk); }
+static void ed25519_verify(void) { g_rc = vg_ed25519_verify(g_edsig, g_msg, 64, g_edpk); }
+static void sha256_1k(void) { g_rc = vg_sha256(g_hout, g_msg, sizeof g_msg); }
+static void sha512_1k(void) { g_rc = vg_sha512(g_hout, g_msg, sizeof g_msg); }
+static void sha3_256_1k(void) { g_rc = vg_sha3_256(g_hout, g_msg, sizeof g_msg); }
+static void shake256_1k(void) { g_rc = vg_shake256(g_hout, 64, g_msg, sizeof g_msg); }
+static void mldsa87_keypair(void) { g_rc = vg_mldsa87_keypair_derand(g_dpk2, g_dsk2, g_seed32); }
+static void mldsa87_sign(void)
+{
+    g_rc = vg_mldsa87_sign_derand(g_dsig2, g_msg, 64, NULL, 0, g_dsk, g_m);
+}
+static void mldsa87_verify(void)
+{
+    g_rc = vg_mldsa87_verify(g_dsig, sizeof g_dsig, g_msg, 64, NULL, 0, g_dpk);
+}
+static void empty_op(void) { g_rc = VG_OK; }
+
+/* Calibration: an operation whose stack use is known, to check the method
+ * itself. It must report CALIB_BYTES within -256 / +1024 bytes: the
+ * baseline's own deepest write (glibc's thread start, below the point where
+ * the operation's frame begins) is subtracted too, so figures can read a
+ * few dozen bytes low (48 with gcc 12 and clang 14 here). */
+#define CALIB_BYTES 24576u
+static void calib_op(void)
+{
+    volatile uint8_t buf[CALIB_BYTES];
+    for (size_t i = 0; i < CALIB_BYTES; i++)
+        buf[i] = (uint8_t)(i ^ 0x5a);
+    g_rc = buf[CALIB_BYTES - 1] == (uint8_t)((CALIB_BYTES - 1) ^ 0x5a) ? VG_OK : -1;
+}
+
+/* ---- the measurement ---------------------------------------------------- */
+
+static uint8_t *g_stack; /* STACK_SIZE bytes, page aligned */
+
+static uint8_t pattern(size_t i, unsigned which)
+{
+    return (uint8_t)(which ? (i * 167u + 91u) ^ (i >> 8) : (i * 131u + 7u) ^ (i >> 9));
+}
+
+static void *thread_main(void *arg)
+{
+    void (*op)(void);
+    memcpy(&op, arg, sizeof op);
+    op();
+    return NULL;
+}
+
+/* Deepest use of the thread stack by op, in bytes from the top; 0 when
+ * the thread could not run. */
+static size_t depth_once(void (*op)(void), unsigned which)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    size_t i;
+    for (i = 0; i < STACK_SIZE; i++)
+        g_stack[i] = pattern(i, which);
+    if (pthread_attr_init(&attr) != 0)
+        return 0;
+    if (pthread_attr_setstack(&attr, g_stack, STACK_SIZE) != 0 ||
+        pthread_create(&t, &attr, thread_main, &op) != 0) {
+        pthread_attr_destroy(&attr);
+        return 0;
+    }
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    for (i = 0; i < STACK_SIZE && g_stack[i] == pattern(i, which); i++)
+        ;
+    return STACK_SIZE - i;
+}
+
+static size_t depth(void (*op)(void))
+{
+    size_t a = depth_once(op, 0), b = depth_once(op, 1);
+    return a > b ? a : b;
+}
+
+struct stack_op {
+    const char *name;
+    void (*op)(void);
+    int (*prepare)(void); /* NULL: the common inputs suffice */
+    unsigned bound;       /* asserted bound in bytes */
+};
+
+#define MLKEM_ROWS(n, bound)                                                              \
+    {"ml-kem-" #n " keypair_derand", mlkem##n##_keypair_derand, mlkem##n##_prepare, bound}, \
+    {"ml-kem-" #n " keypair", mlkem##n##_keypair, mlkem##n##_prepare, bound},               \
+    {"ml-kem-" #n " encaps_derand", mlkem##n##_encaps_derand, mlkem##n##_prepare, bound},   \
+    {"ml-kem-" #n " encaps", mlkem##n##_encaps, mlkem##n##_prepare, bound},                 \
+    {"ml-kem-" #n " decaps", mlkem##n##_decaps, mlkem##n##_prepare, bound},                 \
+    {"ml-kem-" #n " check_public_key", mlkem##n##_check_pk, mlkem##n##_prepare, bound},     \
+    {"ml-kem-" #n " check_secret_key", mlkem##n##_check_sk, mlkem##n##_prepare, bound}
+
+static const struct stack_op g_ops[] = {
+    MLKEM_ROWS(512, GENEROUS_BOUND),
+    MLKEM_ROWS(768, GENEROUS_BOUND),
+    MLKEM_ROWS(1024, MLKEM1024_CEILING),
+    {"x25519", x25519_op, NULL, GENEROUS_BOUND},
+    {"x25519 public_key", x25519_public_key, NULL, GENEROUS_BOUND},
+    {"ed25519 keypair_from_seed", ed25519_keypair, NULL, GENEROUS_BOUND},
+    {"ed25519 sign (64 B)", ed25519_sign, NULL, GENEROUS_BOUND},
+    {"ed25519 verify (64 B)", ed25519_verify, NULL, GENEROUS_BOUND},
+    {"sha256 (1 KiB)", sha256_1k, NULL, GENEROUS_BOUND},
+    {"sha512 (1 KiB)", sha512_1k, NULL, GENEROUS_BOUND},
+    {"sha3-256 (1 KiB)", sha3_256_1k, NULL, GENEROUS_BOUND},
+    {"shake256 (1 KiB -> 64 B)", shake256_1k, NULL, GENEROUS_BOUND},
+    {"ml-dsa-87 keypair_derand", mldsa87_keypair, NULL, GENEROUS_BOUND},
+    {"ml-dsa-87 sign_derand (64 B)", mldsa87_sign, NULL, GENEROUS_BOUND},
+    {"ml-dsa-87 verify (64 B)", mldsa87_verify, NULL, GENEROUS_BOUND},
+};
+#define N_OPS (sizeof g_ops / sizeof g_ops[0])
+
+/* Common inputs: fixed pseudo-random bytes, keys and signatures from them. */
+static int prepare_common(void)
+{
+    uint64_t s = 0x243f6a8885a308d3u;
+    uint8_t *bufs[] = {g_seed64, g_seed32, g_m, g_msg, g_xk, g_xpk};
+    size_t lens[] = {sizeof g_seed64, sizeof g_seed32, sizeof g_m, sizeof g_msg, sizeof g_xk,
+                     sizeof g_xpk};
+    for (size_t b = 0; b < sizeof bufs / sizeof bufs[0]; b++)
+        for (size_t i = 0; i < lens[b]; i++) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            bufs[b][i] = (uint8_t)(s >> 24);
+        }
+    return vg_ed25519_keypair_from_seed(g_edpk, g_edsk, g_seed32) == VG_OK &&
+           vg_ed25519_sign(g_edsig, g_msg, 64, g_edsk) == VG_OK &&
+           vg_mldsa87_keypair_derand(g_dpk, g_dsk, g_seed32) == VG_OK &&
+           vg_mldsa87_sign_derand(g_dsig, g_msg, 64, NULL, 0, g_dsk, g_m) == VG_OK;
+}
+
+/* Measure every row under the current feature mask; `backend` names it. */
+static void measure_all(const char *backend)
+{
+    size_t base = depth(empty_op);
+    printf("# backend %s (mlkem: %s); baseline (thread start, TLS) %zu bytes subtracted\n",
+           backend, vg_implementation("mlkem"), base);
+    CHECK(base > 0 && base < STACK_SIZE / 2);
+    g_rc = -100;
+    size_t calib = depth(calib_op) - base;
+    printf("# calibration: a %u-byte local array measures %zu bytes\n", CALIB_BYTES, calib);
+    CHECK(g_rc == VG_OK);
+    CHECK_MSG(calib + 256 >= CALIB_BYTES && calib <= CALIB_BYTES + 1024, "calibration %zu", calib);
+    for (size_t r = 0; r < N_OPS; r++) {
+        const struct stack_op *o = &g_ops[r];
+        if (o->prepare)
+            CHECK(o->prepare());
+        o->op(); /* once on the main thread: one-time work is not counted */
+        CHECK(g_rc == VG_OK);
+        g_rc = -100;
+        size_t d = depth(o->op);
+        CHECK(g_rc == VG_OK); /* the operation really ran, successfully */
+        size_t net = d > base ? d - base : 0;
+        if (o->bound == MLKEM1024_CEILING)
+            printf("%-32s %-9s %7zu  goal %u: %s\n", o->name, backend, net, MLKEM1024_GOAL,
+                   net <= MLKEM1024_GOAL ? "met" : "NOT met");
+        else
+            printf("%-32s %-9s %7zu\n", o->name, backend, net);
+        if (VG_STACK_ASSERT)
+            CHECK_MSG(net <= o->bound, "%s (%s): %zu bytes > bound %u", o->name, backend, net,
+                      o->bound);
+    }
+}
+
+int main(void)
+{
+    g_stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(g_stack != MAP_FAILED);
+    if (g_stack == MAP_FAILED)
+        return vgtest_done("test_stack");
+    CHECK(prepare_common());
+    printf("# stack use per operation, bytes (optimised build: %s; bounds %s)\n",
+           VG_STACK_ASSERT ? "yes" : "no", VG_STACK_ASSERT ? "asserted" : "not asserted");
+    printf("%-32s %-9s %7s\n", "operation", "backend", "bytes");
+    uint32_t saved = vg_cpu_active();
+    measure_all("active");
+    vg_cpu_force(0);
+    measure_all("portable");
+    vg_cpu_force(saved);
+    munmap(g_stack, STACK_SIZE);
+    return vgtest_done("test_stack");
+}
