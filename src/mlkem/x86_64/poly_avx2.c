@@ -10,7 +10,9 @@
  * Memory: every routine reads and writes only the bytes its contract names
  * (32 d bytes for compress_d, 384 for tobytes, ...). The vector stores of a
  * group write 16 bytes of which fewer are valid, so each group's store is
- * overwritten by the next one; the last group goes through a stack buffer.
+ * overwritten by the next one; stores that would pass the end go through a
+ * stack buffer (vg_store_group), loads likewise (test_mlkem_backend puts a
+ * canary after every encoder's output).
  *
  * Constant time: no branch, memory index or division depends on coefficient
  * or byte values; rounding divisions by q are multiply-shift with a
@@ -38,12 +40,20 @@ static inline __m256i vg_barrett16(__m256i a)
     return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, VG_Q16));
 }
 
-/* Store the first n (< 16) bytes of x at p without touching p[n..16). */
-static inline void vg_store_partial(uint8_t *p, __m128i x, size_t n)
+/* Store the n (< 16) valid bytes of x at r + off, where r has len bytes:
+ * a whole 16-byte store while it fits (the extra bytes are overwritten by
+ * the next group's store), else through a stack buffer. off, n and len are
+ * public (functions of d), so the branch is. */
+static inline void vg_store_group(uint8_t *r, size_t len, size_t off, __m128i x, size_t n)
 {
-    uint8_t tmp[16];
-    _mm_storeu_si128((__m128i *)tmp, x);
-    memcpy(p, tmp, n);
+    if (off + 16 <= len) {
+        _mm_storeu_si128((__m128i *)(r + off), x);
+    } else {
+        uint8_t tmp[16];
+        _mm_storeu_si128((__m128i *)tmp, x);
+        memcpy(r + off, tmp, n);
+        vg_wipe(tmp, sizeof tmp);
+    }
 }
 
 /* ---- coefficientwise ---------------------------------------------------- */
@@ -114,12 +124,8 @@ void vg_mlkem_poly_tobytes_avx2(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_po
         /* low dword up by 8, then the qword down by 8: lo at 0..23, hi at 24..47 */
         x = _mm256_srli_epi64(_mm256_sllv_epi32(x, lift), 8);
         x = _mm256_shuffle_epi8(x, gather);
-        uint8_t *out = r + 24 * g;
-        _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(x));
-        if (g < 15)
-            _mm_storeu_si128((__m128i *)(out + 12), _mm256_extracti128_si256(x, 1));
-        else
-            vg_store_partial(out + 12, _mm256_extracti128_si256(x, 1), 12);
+        vg_store_group(r, 384, 24 * g, _mm256_castsi256_si128(x), 12);
+        vg_store_group(r, 384, 24 * g + 12, _mm256_extracti128_si256(x, 1), 12);
     }
 }
 
@@ -245,37 +251,45 @@ static void vg_compress10(uint8_t *r, const vg_mlkem_poly *a)
         v = _mm256_madd_epi16(vg_compress16(v, 10, 1260), pair);
         v = _mm256_srli_epi64(_mm256_sllv_epi32(v, lift), 12); /* lo 0..19, hi 20..39 */
         v = _mm256_shuffle_epi8(v, gather);
-        uint8_t *out = r + 20 * g;
-        _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(v));
-        if (g < 15)
-            _mm_storeu_si128((__m128i *)(out + 10), _mm256_extracti128_si256(v, 1));
-        else
-            vg_store_partial(out + 10, _mm256_extracti128_si256(v, 1), 10);
+        vg_store_group(r, 320, 20 * g, _mm256_castsi256_si128(v), 10);
+        vg_store_group(r, 320, 20 * g + 10, _mm256_extracti128_si256(v, 1), 10);
     }
 }
 
-/* d = 5 and 11 (ML-KEM-1024): vector Compress_d, then the bit packing of
- * the portable code on the 16-bit results (loop shape depends on d only). */
-static void vg_compress_pack_scalar(uint8_t *r, const vg_mlkem_poly *a, unsigned d, int16_t m)
+/* d = 5: 16 coefficients -> 10 bytes: vpmaddwd pairs (10 bits), two per
+ * qword joined into 20 bits, the two qwords of a 128-bit lane into 40 bits
+ * (5 bytes) at the lane's start. */
+static void vg_compress5(uint8_t *r, const vg_mlkem_poly *a)
 {
-    uint16_t c[VG_MLKEM_N];
-    for (unsigned i = 0; i < VG_MLKEM_N; i += 16)
-        _mm256_storeu_si256((__m256i *)(c + i),
-                            vg_compress16(_mm256_loadu_si256((const __m256i *)(a->coeffs + i)), d, m));
-    /* Running bit buffer: at most 7 + 11 bits pending, so 32 bits suffice;
-     * the loop shape depends on d only. */
-    uint32_t buf = 0;
-    unsigned bits = 0;
-    for (unsigned i = 0; i < VG_MLKEM_N; i++) {
-        buf |= (uint32_t)c[i] << bits;
-        bits += d;
-        while (bits >= 8) {
-            *r++ = (uint8_t)buf;
-            buf >>= 8;
-            bits -= 8;
-        }
+    const __m256i pair = _mm256_set1_epi32(1 | (32 << 16));
+    const __m256i lift = _mm256_setr_epi32(22, 0, 22, 0, 22, 0, 22, 0);
+    for (unsigned g = 0; g < 16; g++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(a->coeffs + 16 * g));
+        v = _mm256_madd_epi16(vg_compress16(v, 5, 39), pair);
+        v = _mm256_srli_epi64(_mm256_sllv_epi32(v, lift), 22); /* 20 bits per qword */
+        v = _mm256_or_si256(v, _mm256_slli_epi64(_mm256_bsrli_epi128(v, 8), 20));
+        vg_store_group(r, 160, 10 * g, _mm256_castsi256_si128(v), 5);
+        vg_store_group(r, 160, 10 * g + 5, _mm256_extracti128_si256(v, 1), 5);
     }
-    vg_wipe(c, sizeof c);
+}
+
+/* d = 11: 16 coefficients -> 22 bytes: vpmaddwd pairs (22 bits), two per
+ * qword joined into 44 bits (L low qword, H high qword of a lane), then
+ * the lane's 88 bits: low qword L | H << 44, high qword H >> 20. */
+static void vg_compress11(uint8_t *r, const vg_mlkem_poly *a)
+{
+    const __m256i pair = _mm256_set1_epi32(1 | (1 << 27)); /* words (1, 2048) */
+    const __m256i lift = _mm256_setr_epi32(10, 0, 10, 0, 10, 0, 10, 0);
+    for (unsigned g = 0; g < 16; g++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(a->coeffs + 16 * g));
+        v = _mm256_madd_epi16(vg_compress16(v, 11, 2520), pair);
+        v = _mm256_srli_epi64(_mm256_sllv_epi32(v, lift), 10); /* 44 bits per qword */
+        __m256i h = _mm256_bsrli_epi128(v, 8);
+        v = _mm256_unpacklo_epi64(_mm256_or_si256(v, _mm256_slli_epi64(h, 44)),
+                                  _mm256_srli_epi64(h, 20));
+        vg_store_group(r, 352, 22 * g, _mm256_castsi256_si128(v), 11);
+        vg_store_group(r, 352, 22 * g + 11, _mm256_extracti128_si256(v, 1), 11);
+    }
 }
 
 /* ByteEncode_d(Compress_d(a)), d in {4, 5, 10, 11} (other d: 11, as
@@ -286,9 +300,9 @@ void vg_mlkem_poly_compress_avx2(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
     /* M = round(2^(12+d) / q): 20 (d 4), 39 (5), 1260 (10), 2520 (11). */
     switch (d) {
     case 4: vg_compress4(r, a); break;
-    case 5: vg_compress_pack_scalar(r, a, 5, 39); break;
+    case 5: vg_compress5(r, a); break;
     case 10: vg_compress10(r, a); break;
-    default: vg_compress_pack_scalar(r, a, 11, 2520); break;
+    default: vg_compress11(r, a); break;
     }
 }
 
@@ -350,25 +364,60 @@ static void vg_decompress10(vg_mlkem_poly *r, const uint8_t *a)
     }
 }
 
-/* d = 5 and 11: the portable bit unpacking, then vector Decompress_d. */
-static void vg_decompress_unpack_scalar(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
+/* d = 5: 10 bytes per 16 coefficients, 5 per 128-bit lane. Coefficient j
+ * of a lane sits at bit 5 j: bytes o = 5 j / 8, o + 1, shift s = 5 j mod 8;
+ * multiplying by 2^(11 - s) brings the field to bits 11..15, a logical
+ * shift by 1 to 10..14 = y 2^10. Lane 1 reads bytes 2..9 shifted by 3, so
+ * that no load passes the 160-byte input. */
+static void vg_decompress5(vg_mlkem_poly *r, const uint8_t *a)
 {
-    int16_t y[VG_MLKEM_N];
-    uint32_t buf = 0;
-    unsigned bits = 0;
-    for (unsigned i = 0; i < VG_MLKEM_N; i++) {
-        while (bits < d) { /* at most 7 + 8 + 8 bits pending */
-            buf |= (uint32_t)*a++ << bits;
-            bits += 8;
-        }
-        y[i] = (int16_t)((buf & ((1u << d) - 1u)) << (15 - d)); /* y 2^(15-d) < 2^15 */
-        buf >>= d;
-        bits -= d;
+    const __m256i spread = _mm256_setr_epi8(0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 0, 1, 0,
+                                            1, 1, 2, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5);
+    const __m256i shift = _mm256_setr_epi16(2048, 64, 512, 16, 128, 1024, 32, 256, 2048, 64, 512,
+                                            16, 128, 1024, 32, 256);
+    const __m256i keep = _mm256_set1_epi16(0x7c00);
+    for (unsigned g = 0; g < 16; g++) {
+        const uint8_t *in = a + 10 * g;
+        __m128i lo = _mm_loadl_epi64((const __m128i *)in);
+        __m128i hi = _mm_srli_si128(_mm_loadl_epi64((const __m128i *)(in + 2)), 3);
+        __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+        v = _mm256_shuffle_epi8(v, spread);
+        v = _mm256_and_si256(_mm256_srli_epi16(_mm256_mullo_epi16(v, shift), 1), keep);
+        _mm256_storeu_si256((__m256i *)(r->coeffs + 16 * g), vg_decompress16(v));
     }
-    for (unsigned i = 0; i < VG_MLKEM_N; i += 16)
-        _mm256_storeu_si256((__m256i *)(r->coeffs + i),
-                            vg_decompress16(_mm256_loadu_si256((const __m256i *)(y + i))));
-    vg_wipe(y, sizeof y);
+}
+
+/* d = 11, eight coefficients from the 11 bytes at p (16 readable): in
+ * 32-bit lanes, coefficient j takes the dword at byte o = 11 j / 8 shifted
+ * right by s = 11 j mod 8 (s + 11 <= 18 bits: one dword is enough), then
+ * & 0x7ff. Lane 0 holds j = 0..3, lane 1 j = 4..7. */
+static inline __m256i vg_unpack11_8(const uint8_t *p)
+{
+    const __m256i pick = _mm256_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 4, 5, 6, 7, 5, 6, 7, 8,
+                                          6, 7, 8, 9, 8, 9, 10, 11, 9, 10, 11, 12);
+    const __m256i shift = _mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5);
+    __m256i v = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
+    v = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, pick), shift);
+    return _mm256_and_si256(v, _mm256_set1_epi32(0x7ff));
+}
+
+/* d = 11: 22 bytes per 16 coefficients; the last group is copied to a
+ * 32-byte buffer so that no load passes the 352-byte input. vpackusdw
+ * interleaves the two halves' lanes, vpermq 0xd8 restores the order. */
+static void vg_decompress11(vg_mlkem_poly *r, const uint8_t *a)
+{
+    uint8_t tmp[32] = {0};
+    for (unsigned g = 0; g < 16; g++) {
+        const uint8_t *in = a + 22 * g;
+        if (g == 15) {
+            memcpy(tmp, in, 22);
+            in = tmp;
+        }
+        __m256i v = _mm256_packus_epi32(vg_unpack11_8(in), vg_unpack11_8(in + 11));
+        v = _mm256_slli_epi16(_mm256_permute4x64_epi64(v, 0xd8), 4); /* y 2^4 < 2^15 */
+        _mm256_storeu_si256((__m256i *)(r->coeffs + 16 * g), vg_decompress16(v));
+    }
+    vg_wipe(tmp, sizeof tmp);
 }
 
 /* Decompress_d(ByteDecode_d(a)), d in {4, 5, 10, 11} (other d: 11). Reads
@@ -378,8 +427,8 @@ void vg_mlkem_poly_decompress_avx2(vg_mlkem_poly *r, const uint8_t *a, unsigned 
 {
     switch (d) {
     case 4: vg_decompress4(r, a); break;
-    case 5: vg_decompress_unpack_scalar(r, a, 5); break;
+    case 5: vg_decompress5(r, a); break;
     case 10: vg_decompress10(r, a); break;
-    default: vg_decompress_unpack_scalar(r, a, 11); break;
+    default: vg_decompress11(r, a); break;
     }
 }
