@@ -3,7 +3,7 @@
  *  - every routine of every available backend on random inputs within the
  *    preconditions stated in poly.h, plus edge values (every coefficient
  *    -(q-1)..q-1 for compression, tomsg and tobytes; all-zero, all-one and
- *    0x55 bytes for the decoders; int16 extremes for reduce/tomont), with a
+ *    0x55 bytes for the decoders and CBD; int16 extremes for reduce/tomont), with a
  *    canary after each encoder's output: outputs must be bit-identical to
  *    the portable routine's (the AVX2 backend keeps the portable coefficient
  *    order and representation, so no re-ordering is needed);
@@ -135,7 +135,7 @@ static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
     static const unsigned ds[4] = {4, 5, 10, 11};
     uint64_t rs = 0x5eed0005;
     unsigned bad_add = 0, bad_sub = 0, bad_red = 0, bad_mont = 0, bad_tob = 0, bad_fromb = 0;
-    unsigned bad_fmsg = 0, bad_tmsg = 0, bad_comp[4] = {0}, bad_decomp[4] = {0};
+    unsigned bad_fmsg = 0, bad_tmsg = 0, bad_comp[4] = {0}, bad_decomp[4] = {0}, bad_cbd = 0;
     /* Inputs: random reps, then edge cases. */
     for (unsigned rep = 0; rep < reps + 3; rep++) {
         vg_mlkem_poly a, b, r1, r2;
@@ -207,6 +207,13 @@ static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
             be->decompress(&r2, in, ds[k]);
             bad_decomp[k] += memcmp(&r1, &r2, sizeof r1) != 0;
         }
+        /* cbd: any 64 eta bytes. */
+        for (unsigned eta = 2; eta <= 3; eta++) {
+            g_ref->cbd(&r1, in, eta);
+            memset(&r2, 0x55, sizeof r2);
+            be->cbd(&r2, in, eta);
+            bad_cbd += memcmp(&r1, &r2, sizeof r1) != 0;
+        }
         /* Exact-size heap buffers, for valgrind and ASan to see any access
          * past the contract's length (first and last reps only: cost). */
         if (rep < 4 || rep >= reps) {
@@ -224,6 +231,15 @@ static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
                 be->compress(h, &r2, ds[k]);
                 /* Compress_d(Decompress_d(y)) = y for d < 12 (FIPS 203 4.2.1). */
                 bad_decomp[k] += memcmp(h, in, 32 * ds[k]) != 0;
+                free(h);
+            }
+            for (unsigned eta = 2; eta <= 3; eta++) {
+                h = malloc(64 * eta);
+                CHECK(h != NULL);
+                memcpy(h, in, 64 * eta);
+                be->cbd(&r2, h, eta);
+                g_ref->cbd(&r1, h, eta);
+                bad_cbd += memcmp(&r1, &r2, sizeof r1) != 0;
                 free(h);
             }
             h = malloc(32);
@@ -260,6 +276,7 @@ static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
     CHECK_MSG(bad_fromb == 0, "%s frombytes: %u differ", be->name, bad_fromb);
     CHECK_MSG(bad_fmsg == 0, "%s frommsg: %u differ", be->name, bad_fmsg);
     CHECK_MSG(bad_tmsg == 0, "%s tomsg: %u differ", be->name, bad_tmsg);
+    CHECK_MSG(bad_cbd == 0, "%s cbd: %u differ", be->name, bad_cbd);
     for (unsigned k = 0; k < 4; k++) {
         CHECK_MSG(bad_comp[k] == 0, "%s compress d=%u: %u differ", be->name, ds[k], bad_comp[k]);
         CHECK_MSG(bad_decomp[k] == 0, "%s decompress d=%u: %u differ", be->name, ds[k],

@@ -140,6 +140,7 @@ static void vg_mlkem_poly_frommsg_portable(vg_mlkem_poly *r, const uint8_t msg[V
 static void vg_mlkem_poly_tomsg_portable(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
 static void vg_mlkem_poly_compress_portable(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
 static void vg_mlkem_poly_decompress_portable(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
+static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta);
 
 static const struct vg_mlkem_backend vg_mlkem_portable = {
     "portable",
@@ -157,6 +158,7 @@ static const struct vg_mlkem_backend vg_mlkem_portable = {
     vg_mlkem_poly_tomsg_portable,
     vg_mlkem_poly_compress_portable,
     vg_mlkem_poly_decompress_portable,
+    vg_mlkem_cbd_portable,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
@@ -333,7 +335,7 @@ static void vg_mlkem_poly_decompress_portable(vg_mlkem_poly *r, const uint8_t *a
 
 /* SamplePolyCBD_eta on the 64 eta bytes of buf (FIPS 203 Algorithm 8).
  * Pre: eta in {2, 3}. Post: |r| <= eta. Constant time in buf. */
-static void vg_mlkem_cbd(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta)
+static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta)
 {
     /* Coefficient i uses bits 2 i eta .. 2 i eta + 2 eta - 1 of buf: the
      * first eta bits sum to x, the next eta to y, and f_i = x - y. Summing
@@ -374,7 +376,7 @@ void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYT
     vg_keccak_absorb(&ctx, &nonce, 1);
     vg_keccak_finalize(&ctx);
     vg_keccak_squeeze(&ctx, buf, 64 * eta);
-    vg_mlkem_cbd(r, buf, eta);
+    vg_mlkem_active()->cbd(r, buf, eta);
     vg_wipe(buf, sizeof buf);
     vg_wipe(&ctx, sizeof ctx);
 }
@@ -394,8 +396,9 @@ void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_
     }
     vg_shake256x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
     vg_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], eta == 2 ? 1 : 2, &ctx);
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
     for (unsigned l = 0; l < 4; l++)
-        vg_mlkem_cbd(r[l], buf[l], eta);
+        be->cbd(r[l], buf[l], eta);
     vg_wipe(in, sizeof in);
     vg_wipe(buf, sizeof buf);
     vg_wipe(&ctx, sizeof ctx);

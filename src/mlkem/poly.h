@@ -82,6 +82,11 @@ struct vg_mlkem_backend {
     void (*tomsg)(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
     void (*compress)(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
     void (*decompress)(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
+
+    /* SamplePolyCBD_eta on the 64 eta bytes of buf (exactly those are read).
+     * Pre: eta in {2, 3}. Post: |r| <= eta. Constant time in buf.
+     * Specification: FIPS 203, Algorithm 8. */
+    void (*cbd)(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta);
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void); /* never NULL */

@@ -30,4 +30,7 @@ void vg_mlkem_poly_tomsg_avx2(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_pol
 void vg_mlkem_poly_compress_avx2(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
 void vg_mlkem_poly_decompress_avx2(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
 
+/* cbd_avx2.c: SamplePolyCBD_eta, eta in {2, 3}; constant time. */
+void vg_mlkem_cbd_avx2(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta);
+
 #endif

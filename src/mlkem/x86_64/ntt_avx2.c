@@ -227,6 +227,7 @@ static const struct vg_mlkem_backend vg_mlkem_avx2 = {
     vg_mlkem_poly_tomsg_avx2,
     vg_mlkem_poly_compress_avx2,
     vg_mlkem_poly_decompress_avx2,
+    vg_mlkem_cbd_avx2,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_avx2_get(void)
