@@ -45,7 +45,7 @@ const char *vg_implementation(const char *primitive)
     /* ML-KEM: the backend chosen in src/mlkem/poly.c (portable only so far). */
     if (strcmp(primitive, "mlkem") == 0)
         return vg_mlkem_active()->name;
-    /* ML-DSA: the backend chosen in src/mldsa/poly.c (portable only so far). */
+    /* ML-DSA: the backend chosen in src/mldsa/poly.c ("avx2" or "portable"). */
     if (strcmp(primitive, "mldsa") == 0)
         return vg_mldsa_active()->name;
     return NULL;

@@ -91,11 +91,40 @@ _Static_assert(SIG_BYTES == VG_MLDSA87_SIGBYTES, "sig size");
  * expected count is 4-5, so this bound is never reached with a real key. */
 #define MAX_SIGN_ITERATIONS (0xffff / L)
 
+/* Row i of A-hat: row[j] = A-hat[i][j] = RejNTTPoly(rho || j || i), on the
+ * four-way Keccak where it helps. Specification: FIPS 204, Algorithm 32. */
+static void vg_mldsa_expand_a_row(vg_mldsa_poly row[L], const uint8_t rho[VG_MLDSA_SYMBYTES],
+                                  unsigned i)
+{
+    vg_mldsa_poly *r[L];
+    uint8_t idx[L][2];
+    for (unsigned j = 0; j < L; j++) {
+        r[j] = &row[j];
+        idx[j][0] = (uint8_t)j;
+        idx[j][1] = (uint8_t)i;
+    }
+    vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, L);
+}
+
+/* The whole of A-hat (FIPS 204, Algorithm 32), four entries at a time. */
+static void vg_mldsa_expand_a(vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDSA_SYMBYTES])
+{
+    vg_mldsa_poly *r[K * L];
+    uint8_t idx[K * L][2];
+    for (unsigned i = 0; i < K; i++)
+        for (unsigned j = 0; j < L; j++) {
+            r[i * L + j] = &mat[i][j];
+            idx[i * L + j][0] = (uint8_t)j;
+            idx[i * L + j][1] = (uint8_t)i;
+        }
+    vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, K * L);
+}
+
 /* ---- keys -------------------------------------------------------------- */
 
 /* ML-DSA.KeyGen_internal(xi). Specification: FIPS 204, Algorithm 6 (with
  * Algorithms 22 pkEncode, 24 skEncode, 32 ExpandA, 33 ExpandS). A-hat is
- * generated one entry at a time. */
+ * generated one row at a time. */
 static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
                             const uint8_t xi[VG_MLDSA_SYMBYTES])
 {
@@ -103,7 +132,7 @@ static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     struct {
         uint8_t seedbuf[VG_MLDSA_SYMBYTES + 2];
         uint8_t exp[2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES]; /* rho || rho' || K */
-        vg_mldsa_poly s1hat[L], a, acc, t, t1, t0;
+        vg_mldsa_poly s1hat[L], row[L], acc, t, t1, t0;
     } ws;
     const uint8_t *rho = ws.exp, *rhoprime = ws.exp + VG_MLDSA_SYMBYTES;
     const uint8_t *key = ws.exp + VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES;
@@ -125,14 +154,10 @@ static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     }
     for (unsigned i = 0; i < K; i++) {
         /* t[i] = NTT^-1(sum_j A-hat[i][j] o s1-hat[j]) + s2[i] (line 5):
-         * products of values < q summed (< 8q < 2^27), then invntt: < q;
+         * the row product is < q (pointwise_acc), then invntt: < q;
          * adding |s2| <= 4 and reduce32, caddq give [0, q). */
-        memset(&ws.acc, 0, sizeof ws.acc);
-        for (unsigned j = 0; j < L; j++) {
-            vg_mldsa_poly_uniform(&ws.a, rho, (uint8_t)j, (uint8_t)i);
-            be->pointwise(&ws.t, &ws.a, &ws.s1hat[j]);
-            vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.t);
-        }
+        vg_mldsa_expand_a_row(ws.row, rho, i);
+        be->pointwise_acc(&ws.acc, ws.row, ws.s1hat, L);
         be->invntt_tomont(&ws.acc);
         vg_mldsa_poly_uniform_eta(&ws.t, rhoprime, (uint16_t)(L + i), ETA); /* s2[i] */
         vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.t, ETA);
@@ -197,9 +222,8 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
     for (unsigned i = 0; i < K; i++) {
         be->ntt(&ws.s2[i]);
         be->ntt(&ws.t0[i]);
-        for (unsigned j = 0; j < L; j++)
-            vg_mldsa_poly_uniform(&ws.mat[i][j], sk, (uint8_t)j, (uint8_t)i);
     }
+    vg_mldsa_expand_a(ws.mat, sk); /* rho is the first field of sk */
     /* rho'' = H(K || rnd || mu, 64) (line 7). */
     memcpy(ws.in, sk + SK_KEY, VG_MLDSA_SYMBYTES);
     memcpy(ws.in + VG_MLDSA_SYMBYTES, rnd, VG_MLDSA_SYMBYTES);
@@ -327,7 +351,7 @@ static int vg_mldsa_unpack_hints(vg_mldsa_poly h[K], const uint8_t y[OMEGA + K])
 
 /* ML-DSA.Verify_internal from mu on (Algorithm 8 lines 1-13 with mu given).
  * Public data throughout: variable time is fine. VG_OK or VG_ERR_VERIFY.
- * A-hat is generated one entry at a time.
+ * A-hat is generated one row at a time.
  * Specification: FIPS 204, Algorithm 8 (with 23 pkDecode, 27 sigDecode). */
 static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
                                    const uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t pk[PK_BYTES])
@@ -336,8 +360,8 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
     struct {
         uint8_t w1enc[K * POLYW1_BYTES];
         uint8_t ctilde2[CTILDEBYTES];
-        vg_mldsa_poly z[L], h[K];
-        vg_mldsa_poly c, a, acc, t;
+        vg_mldsa_poly z[L], h[K], row[L];
+        vg_mldsa_poly c, acc, t;
     } ws;
     vg_keccak_ctx ctx;
     const uint8_t *rho = pk;
@@ -355,13 +379,9 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
     be->ntt(&ws.c);
     for (unsigned i = 0; i < K; i++) {
         /* w'_Approx = NTT^-1(A-hat o NTT(z) - NTT(c) o NTT(t1 2^d)) (line 9):
-         * l products < q each plus one subtracted: |acc| < 8q < 2^27. */
-        memset(&ws.acc, 0, sizeof ws.acc);
-        for (unsigned j = 0; j < L; j++) {
-            vg_mldsa_poly_uniform(&ws.a, rho, (uint8_t)j, (uint8_t)i);
-            be->pointwise(&ws.t, &ws.a, &ws.z[j]);
-            vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.t);
-        }
+         * the row product < q minus one product < q: |acc| < 2q < 2^27. */
+        vg_mldsa_expand_a_row(ws.row, rho, i);
+        be->pointwise_acc(&ws.acc, ws.row, ws.z, L);
         vg_mldsa_polyt1_unpack(&ws.t, pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES);
         vg_mldsa_poly_shiftl(&ws.t);
         be->ntt(&ws.t);

@@ -6,12 +6,13 @@
 #include "poly.h"
 
 #include "common.h"
+#include "../hash/keccak4x.h"
 
 /* zetas[i] = 1753^BitRev8(i) * 2^32 mod q, centred (|z| <= q/2), for
  * i = 0..255: the twiddle factors of FIPS 204 Algorithms 41-42 (zetas[i]
  * there is 1753^BitRev8(i) mod q; here it is in Montgomery form). Computed
  * with pow(1753, bitrev8(i), q) * 2^32 mod q; zetas[0] is unused. */
-static const int32_t vg_mldsa_zetas[256] = {
+const int32_t vg_mldsa_zetas[256] = {
     -4186625, 25847, -2608894, -518909, 237124, -777960, -876248, 466468,
     1826347, 2353451, -359251, -2091905, 3119733, -2884855, 3111497, 2680103,
     2725464, 1024112, -1079900, 3585928, -549488, -1119584, 2619752, -2108549,
@@ -152,9 +153,20 @@ static const struct vg_mldsa_backend vg_mldsa_portable = {
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
 
-/* The one dispatch point for ML-DSA. Only the portable backend exists for
- * now; an AVX2 backend would be chosen here with vg_cpu_has(VG_CPU_AVX2). */
-const struct vg_mldsa_backend *vg_mldsa_active(void) { return &vg_mldsa_portable; }
+#ifndef VG_X86_64
+/* No x86-64 code in this build (VG_PORTABLE or another CPU). */
+const struct vg_mldsa_backend *vg_mldsa_avx2_get(void) { return NULL; }
+#endif
+
+/* The one dispatch point for ML-DSA: AVX2 when the build has it and the CPU
+ * feature is active (same values as portable, faster), else portable.
+ * vg_mldsa_avx2_get reads the active features on every call, so
+ * VG_CPU_FEATURES and vg_cpu_force take effect at once. */
+const struct vg_mldsa_backend *vg_mldsa_active(void)
+{
+    const struct vg_mldsa_backend *avx2 = vg_mldsa_avx2_get();
+    return avx2 ? avx2 : &vg_mldsa_portable;
+}
 
 /* ---- polynomial helpers ------------------------------------------------ */
 
@@ -277,6 +289,62 @@ void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES
     while (ctr < VG_MLDSA_N) {
         vg_keccak_squeeze(&ctx, buf, 168);
         ctr += be->rej_uniform(a->coeffs + ctr, VG_MLDSA_N - ctr, buf, 168);
+    }
+}
+
+/* Four entries of A-hat on the four-way Keccak: the same SHAKE128 streams
+ * as vg_mldsa_poly_uniform, squeezed in the same whole blocks (5, then one
+ * at a time), so the coefficients are the same. Public data (rho): the
+ * number of extra blocks may vary. Post: 0 <= r[l] < q. */
+void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
+                              const uint8_t idx[4][2])
+{
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    uint8_t in[4][VG_MLDSA_SYMBYTES + 2];
+    uint8_t buf[4][5 * VG_SHAKE128_RATE];
+    unsigned ctr[4];
+    vg_keccak4x_ctx ctx;
+
+    for (unsigned l = 0; l < 4; l++) {
+        memcpy(in[l], rho, VG_MLDSA_SYMBYTES);
+        in[l][VG_MLDSA_SYMBYTES] = idx[l][0];
+        in[l][VG_MLDSA_SYMBYTES + 1] = idx[l][1];
+    }
+    vg_shake128x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
+    vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 5, &ctx);
+    for (unsigned l = 0; l < 4; l++)
+        ctr[l] = be->rej_uniform(r[l]->coeffs, VG_MLDSA_N, buf[l], sizeof buf[l]);
+    while (ctr[0] < VG_MLDSA_N || ctr[1] < VG_MLDSA_N || ctr[2] < VG_MLDSA_N ||
+           ctr[3] < VG_MLDSA_N) {
+        vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &ctx);
+        for (unsigned l = 0; l < 4; l++)
+            ctr[l] += be->rej_uniform(r[l]->coeffs + ctr[l], VG_MLDSA_N - ctr[l], buf[l],
+                                      VG_SHAKE128_RATE);
+    }
+}
+
+void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
+                                const uint8_t (*idx)[2], unsigned n)
+{
+    unsigned l = 0;
+    /* Whole groups of four; a remainder of two or three runs padded (the
+     * spare lanes repeat the last entry into scratch), a single one on the
+     * one-way sponge, which costs less than a padded four-way pass. */
+    for (; l + 4 <= n; l += 4)
+        vg_mldsa_poly_uniform_x4(r + l, rho, idx + l);
+    if (n - l >= 2) {
+        vg_mldsa_poly scratch[2];
+        vg_mldsa_poly *rr[4];
+        uint8_t ii[4][2];
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned src = l + k < n ? l + k : n - 1;
+            rr[k] = l + k < n ? r[l + k] : &scratch[k - (n - l)];
+            ii[k][0] = idx[src][0];
+            ii[k][1] = idx[src][1];
+        }
+        vg_mldsa_poly_uniform_x4(rr, rho, (const uint8_t(*)[2])ii);
+    } else if (n - l == 1) {
+        vg_mldsa_poly_uniform(r[l], rho, idx[l][0], idx[l][1]);
     }
 }
 

@@ -76,7 +76,14 @@ struct vg_mldsa_backend {
 };
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void); /* never NULL */
+/* NULL unless built for x86-64 (not VG_PORTABLE) and AVX2 is active
+ * (src/mldsa/x86_64/ntt_avx2.c; stub in poly.c otherwise). */
+const struct vg_mldsa_backend *vg_mldsa_avx2_get(void);
 const struct vg_mldsa_backend *vg_mldsa_active(void);        /* the one dispatch */
+
+/* zetas[i] = 1753^BitRev8(i) * 2^32 mod q, centred; shared with the x86-64
+ * backend (poly.c). */
+extern const int32_t vg_mldsa_zetas[256];
 
 /* ---- scalar arithmetic -------------------------------------------------- */
 
@@ -210,6 +217,15 @@ void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_
  * line 4: the column index s comes first in the seed). */
 void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
                            uint8_t r);
+/* Four entries at once on the four-way Keccak: r[l] = RejNTTPoly(rho ||
+ * idx[l][0] || idx[l][1]) (idx[l] = {s, r}, column first), the same values
+ * as vg_mldsa_poly_uniform. Specification: FIPS 204, Algorithms 30, 32. */
+void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
+                              const uint8_t idx[4][2]);
+/* n entries (any n): groups of four through uniform_x4, the remainder
+ * padded or single. r[k] = RejNTTPoly(rho || idx[k][0] || idx[k][1]). */
+void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
+                                const uint8_t (*idx)[2], unsigned n);
 /* RejBoundedPoly(rho' || IntegerToBytes(nonce, 2)) for eta in {2, 4}.
  * Post: |a| <= eta. Which candidates are rejected depends on the secret
  * stream, but the accept/reject pattern is independent of the values

@@ -1,0 +1,19 @@
+/*
+ * ML-DSA AVX2 backend: internal declarations shared by the files of
+ * src/mldsa/x86_64 (compiled with -mavx2 -mbmi2; called only when
+ * vg_cpu_has(VG_CPU_AVX2)). The backend itself is vg_mldsa_avx2_get()
+ * (poly.h); its routines return exactly the portable backend's values.
+ */
+#ifndef VG_MLDSA_AVX2_H
+#define VG_MLDSA_AVX2_H
+
+#include "../../common/common.h"
+#include "../poly.h"
+
+/* Rejection sampling (the backend's rej_uniform; contract in poly.h): the
+ * same coefficients, in the same order, and the same count as the portable
+ * routine on any buffer; never writes r[len] or beyond.
+ * Variable time in the (public) buffer contents. */
+unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,280 @@
+/*
+ * ML-DSA (FIPS 204) AVX2 arithmetic: forward and inverse NTT, pointwise
+ * product and pointwise multiply-accumulate, eight int32 coefficients per
+ * ymm register. Every routine returns exactly the int32 values of its
+ * portable twin in poly.c: the same butterflies in the same layers with the
+ * same exact Montgomery reductions and reduce32, only evaluated eight lanes
+ * at a time. So the coefficient order and representation at the backend
+ * boundary are the portable ones. test_mldsa_backend compares each routine
+ * with the portable one on random inputs within the stated bounds.
+ *
+ * Montgomery product, lane by lane (R = 2^32, q^-1 = 58728449 mod 2^32):
+ *   mont(a z) = (a z - t q) / 2^32 with t = lo32(a z q^-1) as int32.
+ * VPMULDQ multiplies the even int32 lanes into int64 products; the odd
+ * lanes are shifted down by 32 first. a z and t q agree in their low 32
+ * bits, so the high half of the int64 difference a z - t q is exactly the
+ * quotient (no rounding). For a constant z, t = lo32(a (z q^-1 mod 2^32)):
+ * one VPMULDQ with the precomputed zq instead of two multiplications.
+ *
+ * Layers whose butterflies pair coefficients 8 or more apart work on whole
+ * registers; the three layers of 4, 2 and 1 work on one 16-coefficient
+ * group (two registers) after shuffles that put each butterfly's inputs in
+ * the same lane of two registers; the shuffles are undone before storing.
+ * The per-lane twiddles of those layers are in ntt_avx2_tables.h.
+ *
+ * Constant time: no branch or memory index depends on coefficient values.
+ * Needs: AVX2 (compiled with -mavx2 -mbmi2, called only when
+ * vg_cpu_has(VG_CPU_AVX2)).
+ */
+#include <immintrin.h>
+
+#include "mldsa_avx2.h"
+
+#include "ntt_avx2_tables.h"
+
+#define VG_QV _mm256_set1_epi32(VG_MLDSA_Q)
+#define VG_QINV 58728449 /* q^-1 mod 2^32 */
+
+/* The odd int32 lanes moved down into the even positions. */
+static inline __m256i vg_odd(__m256i a) { return _mm256_srli_epi64(a, 32); }
+
+/* mont(a z) per lane, z and zq = z q^-1 mod 2^32 per lane.
+ * Pre: |a z| < 2^31 q in every lane. Post: |r| < q; r equals
+ * vg_mldsa_montgomery_reduce((int64_t)a * z) lane by lane. */
+static inline __m256i vg_montmul(__m256i a, __m256i z, __m256i zq)
+{
+    __m256i ao = vg_odd(a);
+    __m256i pe = _mm256_mul_epi32(a, z);
+    __m256i po = _mm256_mul_epi32(ao, vg_odd(z));
+    __m256i te = _mm256_mul_epi32(a, zq);
+    __m256i to = _mm256_mul_epi32(ao, vg_odd(zq));
+    te = _mm256_mul_epi32(te, VG_QV);
+    to = _mm256_mul_epi32(to, VG_QV);
+    pe = _mm256_sub_epi64(pe, te); /* low halves zero: high half exact */
+    po = _mm256_sub_epi64(po, to);
+    return _mm256_blend_epi32(vg_odd(pe), po, 0xaa);
+}
+
+/* Montgomery reduction of int64 sums held as even (e) and odd (o) lane
+ * pairs. Pre: |e|, |o| < 2^31 q. Post: |r| < q; r equals
+ * vg_mldsa_montgomery_reduce of each 64-bit value, in int32 lane order
+ * (e's values to the even lanes, o's to the odd ones). */
+static inline __m256i vg_montred64(__m256i e, __m256i o)
+{
+    const __m256i qinv = _mm256_set1_epi32(VG_QINV);
+    __m256i te = _mm256_mul_epi32(_mm256_mul_epi32(e, qinv), VG_QV);
+    __m256i to = _mm256_mul_epi32(_mm256_mul_epi32(o, qinv), VG_QV);
+    e = _mm256_sub_epi64(e, te);
+    o = _mm256_sub_epi64(o, to);
+    return _mm256_blend_epi32(vg_odd(e), o, 0xaa);
+}
+
+/* reduce32 per lane: a - round(a / 2^23) q. Pre: a <= 2^31 - 2^22 - 1.
+ * Post: -6283009 <= r <= 6283008, equal to vg_mldsa_reduce32(a). */
+static inline __m256i vg_reduce32(__m256i a)
+{
+    __m256i t = _mm256_add_epi32(a, _mm256_set1_epi32(1 << 22));
+    t = _mm256_srai_epi32(t, 23);
+    return _mm256_sub_epi32(a, _mm256_mullo_epi32(t, VG_QV));
+}
+
+static inline __m256i vg_load(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline void vg_store(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+
+/* Forward (Cooley-Tukey) butterfly: t = mont(z b); (a, b) = (a + t, a - t). */
+static inline void vg_fwd_bfly(__m256i *a, __m256i *b, __m256i z, __m256i zq)
+{
+    __m256i t = vg_montmul(*b, z, zq);
+    *b = _mm256_sub_epi32(*a, t);
+    *a = _mm256_add_epi32(*a, t);
+}
+
+/* Inverse (Gentleman-Sande) butterfly with the negated twiddle z:
+ * (a, b) = (reduce32(a + b), mont(z (a - b))). */
+static inline void vg_inv_bfly(__m256i *a, __m256i *b, __m256i z, __m256i zq)
+{
+    __m256i t = *a;
+    *a = vg_reduce32(_mm256_add_epi32(t, *b));
+    *b = vg_montmul(_mm256_sub_epi32(t, *b), z, zq);
+}
+
+/* The broadcast twiddle pair for a scalar zeta. */
+static inline void vg_twiddle(int32_t zeta, __m256i *z, __m256i *zq)
+{
+    *z = _mm256_set1_epi32(zeta);
+    *zq = _mm256_set1_epi32((int32_t)((uint32_t)zeta * (uint32_t)VG_QINV));
+}
+
+/* Shuffles of a 16-coefficient group A = a0..7, B = a8..15:
+ *   half:  X = [a0..3 | a8..11],            Y = [a4..7 | a12..15]
+ *   quart: X = [a0 a1 a4 a5 | a8 a9 a12 a13], Y = [a2 a3 a6 a7 | a10 a11 a14 a15]
+ *   pairs: X = [a0 a4 a2 a6 | a8 a12 a10 a14], Y = [a1 a5 a3 a7 | a9 a13 a11 a15]
+ * so that at each stage lane i of X and Y are the two inputs of one
+ * butterfly of the layer with len 4, 2 and 1 respectively. */
+static inline void vg_to_half(__m256i *x, __m256i *y, __m256i a, __m256i b)
+{
+    *x = _mm256_permute2x128_si256(a, b, 0x20);
+    *y = _mm256_permute2x128_si256(a, b, 0x31);
+}
+static inline void vg_half_to_quart(__m256i *x, __m256i *y)
+{
+    __m256i t = _mm256_unpacklo_epi64(*x, *y);
+    *y = _mm256_unpackhi_epi64(*x, *y);
+    *x = t;
+}
+static inline void vg_quart_to_pairs(__m256i *x, __m256i *y)
+{
+    __m256 fx = _mm256_castsi256_ps(*x), fy = _mm256_castsi256_ps(*y);
+    *x = _mm256_castps_si256(_mm256_shuffle_ps(fx, fy, 0x88));
+    *y = _mm256_castps_si256(_mm256_shuffle_ps(fx, fy, 0xdd));
+}
+static inline void vg_pairs_to_quart(__m256i *x, __m256i *y)
+{
+    __m256i t = _mm256_unpacklo_epi32(*x, *y);
+    *y = _mm256_unpackhi_epi32(*x, *y);
+    *x = t;
+}
+/* quart -> half is the same unpack of 64-bit halves as half -> quart. */
+static inline void vg_from_half(__m256i *a, __m256i *b, __m256i x, __m256i y)
+{
+    *a = _mm256_permute2x128_si256(x, y, 0x20);
+    *b = _mm256_permute2x128_si256(x, y, 0x31);
+}
+
+/* Pre: |a| < q. Post: |a| < q (reduce32 applied: -6283009 <= a <= 6283008),
+ * bit-reversed order, identical to the portable NTT.
+ * Specification: FIPS 204, Algorithm 41 (NTT). */
+static void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
+{
+    int32_t *a = p->coeffs;
+    unsigned m = 0;
+    /* Layers 0-4 (len 128..8): whole registers, one twiddle per block.
+     * Each layer adds less than q to the bound, as in the portable code:
+     * |a| < 9q < 2^27 throughout, |zeta a| < (q/2) 9q < 2^31 q. */
+    for (unsigned layer = 0; layer < 5; layer++) {
+        unsigned len = 128u >> layer;
+        for (unsigned blk = 0; blk < (1u << layer); blk++) {
+            unsigned start = 2 * len * blk;
+            __m256i z, zq;
+            vg_twiddle(vg_mldsa_zetas[++m], &z, &zq);
+            for (unsigned j = start; j < start + len; j += 8) {
+                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
+                vg_fwd_bfly(&x, &y, z, zq);
+                vg_store(a + j, x);
+                vg_store(a + j + len, y);
+            }
+        }
+    }
+    /* Layers 5-7 (len 4, 2, 1) on each 16-coefficient group, then reduce32. */
+    for (unsigned g = 0; g < 16; g++) {
+        const int32_t(*tw)[8] = vg_mldsa_avx2_fwd_small[g];
+        __m256i x, y;
+        vg_to_half(&x, &y, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
+        vg_fwd_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
+        vg_half_to_quart(&x, &y);
+        vg_fwd_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
+        vg_quart_to_pairs(&x, &y);
+        vg_fwd_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
+        x = vg_reduce32(x);
+        y = vg_reduce32(y);
+        vg_pairs_to_quart(&x, &y);
+        vg_half_to_quart(&x, &y); /* back to half order */
+        __m256i lo, hi;
+        vg_from_half(&lo, &hi, x, y);
+        vg_store(a + 16 * g, lo);
+        vg_store(a + 16 * g + 8, hi);
+    }
+}
+
+/* Pre: |a| < 2^27. Post: |a| < q; R * NTT^-1(a), identical to the portable
+ * routine. Specification: FIPS 204, Algorithm 42 (NTT^-1). */
+static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
+{
+    int32_t *a = p->coeffs;
+    /* Sums are reduce32'd, differences (< 2^28) go through a Montgomery
+     * product with |zeta| <= q/2: < 2^27 q. Every layer leaves |a| < q. */
+    for (unsigned g = 0; g < 16; g++) {
+        const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
+        __m256i x, y;
+        vg_to_half(&x, &y, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
+        vg_half_to_quart(&x, &y);
+        vg_quart_to_pairs(&x, &y);
+        vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
+        vg_pairs_to_quart(&x, &y);
+        vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
+        vg_half_to_quart(&x, &y); /* quart -> half */
+        vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
+        __m256i lo, hi;
+        vg_from_half(&lo, &hi, x, y);
+        vg_store(a + 16 * g, lo);
+        vg_store(a + 16 * g + 8, hi);
+    }
+    /* Layers 3-7 (len 8..128): block blk of layer l uses -zetas[(256 >> l)
+     * - 1 - blk], as the portable loop's decreasing counter gives. */
+    for (unsigned layer = 3; layer < 8; layer++) {
+        unsigned len = 1u << layer;
+        for (unsigned blk = 0; blk < (128u >> layer); blk++) {
+            unsigned start = 2 * len * blk;
+            __m256i z, zq;
+            vg_twiddle(-vg_mldsa_zetas[(256u >> layer) - 1 - blk], &z, &zq);
+            for (unsigned j = start; j < start + len; j += 8) {
+                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
+                vg_inv_bfly(&x, &y, z, zq);
+                vg_store(a + j, x);
+                vg_store(a + j + len, y);
+            }
+        }
+    }
+    /* 41978 = 2^64 / 256 mod q (see the portable routine). |41978 a| <
+     * 2^16 q. */
+    __m256i f, fq;
+    vg_twiddle(41978, &f, &fq);
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8)
+        vg_store(a + j, vg_montmul(vg_load(a + j), f, fq));
+}
+
+/* r = a o b R^-1. Pre: |a|, |b| < q. Post: |r| < q, identical to portable.
+ * Aliasing of r with a or b is allowed. FIPS 204, Algorithm 45. */
+static void vg_mldsa_pointwise_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                                    const vg_mldsa_poly *b)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        __m256i x = vg_load(a->coeffs + j), y = vg_load(b->coeffs + j);
+        /* |a b| < q^2 < 2^31 q. */
+        __m256i e = _mm256_mul_epi32(x, y);
+        __m256i o = _mm256_mul_epi32(vg_odd(x), vg_odd(y));
+        vg_store(r->coeffs + j, vg_montred64(e, o));
+    }
+}
+
+/* r = R^-1 sum_{i<n} a[i] o b[i]. Pre: n <= 8, |a|, |b| < q. Post: |r| < q,
+ * identical to portable (the int64 sums are the same, reduced once).
+ * FIPS 204, Algorithms 45 and 48. */
+static void vg_mldsa_pointwise_acc_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                                        const vg_mldsa_poly *b, unsigned n)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        /* n products < q^2 < 2^46 each: |sum| < 2^49 < 2^31 q. */
+        __m256i e = _mm256_setzero_si256(), o = _mm256_setzero_si256();
+        for (unsigned i = 0; i < n; i++) {
+            __m256i x = vg_load(a[i].coeffs + j), y = vg_load(b[i].coeffs + j);
+            e = _mm256_add_epi64(e, _mm256_mul_epi32(x, y));
+            o = _mm256_add_epi64(o, _mm256_mul_epi32(vg_odd(x), vg_odd(y)));
+        }
+        vg_store(r->coeffs + j, vg_montred64(e, o));
+    }
+}
+
+static const struct vg_mldsa_backend vg_mldsa_avx2 = {
+    "avx2",
+    vg_mldsa_ntt_avx2,
+    vg_mldsa_invntt_avx2,
+    vg_mldsa_pointwise_avx2,
+    vg_mldsa_pointwise_acc_avx2,
+    vg_mldsa_rej_uniform_avx2,
+};
+
+const struct vg_mldsa_backend *vg_mldsa_avx2_get(void)
+{
+    return vg_cpu_has(VG_CPU_AVX2) ? &vg_mldsa_avx2 : NULL;
+}

@@ -1,0 +1,258 @@
+/*
+ * ML-DSA backends (src/mldsa/poly.h interface) against the portable one:
+ *  - every routine of every available backend on random inputs within the
+ *    preconditions stated in poly.h (and at their extremes): outputs must be
+ *    bit-identical to the portable routine's (the AVX2 backend keeps the
+ *    portable coefficient order and representation);
+ *  - rejection sampling on random and heavily-rejecting buffers of every
+ *    length class: same count and coefficients, nothing written at r[len]
+ *    or beyond;
+ *  - the four-way A-hat sampler (uniform_x4 / uniform_many) against the
+ *    single one, under both dispatches;
+ *  - the public API end to end: pk, sk and signatures (deterministic and
+ *    with random rnd) from the default dispatch (AVX2 backend and four-way
+ *    Keccak where available) must equal those with every CPU feature
+ *    disabled (vg_cpu_force(0): portable backend and Keccak), and verify
+ *    must accept them and reject a corrupted one, on random seeds and
+ *    messages for each parameter set.
+ * Usage: test_mldsa_backend [seeds per parameter set, default 300].
+ */
+#include "vgtest.h"
+
+#include "common/common.h"
+#include "mldsa/poly.h"
+
+static const struct vg_mldsa_backend *g_ref;
+
+/* lo <= x <= hi */
+static int32_t rand_range(uint64_t *rs, int64_t lo, int64_t hi)
+{
+    return (int32_t)(lo + (int64_t)(vgtest_rand64(rs) % (uint64_t)(hi - lo + 1)));
+}
+
+static void rand_poly(vg_mldsa_poly *p, uint64_t *rs, int32_t bound) /* |x| <= bound */
+{
+    for (int i = 0; i < VG_MLDSA_N; i++)
+        p->coeffs[i] = rand_range(rs, -bound, bound);
+}
+
+/* Extremes: +-bound in a pattern chosen by `k`. */
+static void extreme_poly(vg_mldsa_poly *p, int32_t bound, unsigned k)
+{
+    for (int i = 0; i < VG_MLDSA_N; i++)
+        p->coeffs[i] = ((unsigned)i >> (k % 4)) & 1 ? -bound : bound;
+}
+
+static void test_arith(const struct vg_mldsa_backend *be, unsigned reps)
+{
+    uint64_t rs = 0x5eed1001;
+    unsigned bad_ntt = 0, bad_inv = 0, bad_mul = 0, bad_acc = 0;
+    for (unsigned rep = 0; rep < reps; rep++) {
+        vg_mldsa_poly a, b, c, d;
+        /* ntt: Pre |a| < q. */
+        if (rep % 7 == 0)
+            extreme_poly(&a, VG_MLDSA_Q - 1, rep);
+        else
+            rand_poly(&a, &rs, VG_MLDSA_Q - 1);
+        b = a;
+        g_ref->ntt(&a);
+        be->ntt(&b);
+        bad_ntt += memcmp(&a, &b, sizeof a) != 0;
+        /* invntt_tomont: Pre |a| < 2^27. */
+        if (rep % 7 == 3)
+            extreme_poly(&a, (1 << 27) - 1, rep);
+        else
+            rand_poly(&a, &rs, rep % 2 ? (1 << 27) - 1 : VG_MLDSA_Q - 1);
+        b = a;
+        g_ref->invntt_tomont(&a);
+        be->invntt_tomont(&b);
+        bad_inv += memcmp(&a, &b, sizeof a) != 0;
+        /* pointwise: Pre |a|, |b| < q; r may alias a. */
+        if (rep % 5 == 1) {
+            extreme_poly(&a, VG_MLDSA_Q - 1, rep);
+            extreme_poly(&b, VG_MLDSA_Q - 1, rep + 1);
+        } else {
+            rand_poly(&a, &rs, VG_MLDSA_Q - 1);
+            rand_poly(&b, &rs, VG_MLDSA_Q - 1);
+        }
+        g_ref->pointwise(&c, &a, &b);
+        memset(&d, 0x55, sizeof d);
+        be->pointwise(&d, &a, &b);
+        bad_mul += memcmp(&c, &d, sizeof c) != 0;
+        be->pointwise(&a, &a, &b);
+        bad_mul += memcmp(&c, &a, sizeof c) != 0;
+        /* pointwise_acc: Pre n <= 8, |a|, |b| < q. */
+        vg_mldsa_poly x[8], y[8];
+        unsigned n = rep % 9;
+        for (unsigned v = 0; v < n; v++) {
+            if (rep % 11 == 2) {
+                extreme_poly(&x[v], VG_MLDSA_Q - 1, 0);
+                extreme_poly(&y[v], VG_MLDSA_Q - 1, rep % 3 ? 0 : 1);
+            } else {
+                rand_poly(&x[v], &rs, VG_MLDSA_Q - 1);
+                rand_poly(&y[v], &rs, VG_MLDSA_Q - 1);
+            }
+        }
+        g_ref->pointwise_acc(&c, x, y, n);
+        memset(&d, 0x55, sizeof d);
+        be->pointwise_acc(&d, x, y, n);
+        bad_acc += memcmp(&c, &d, sizeof c) != 0;
+    }
+    CHECK_MSG(bad_ntt == 0, "%s ntt: %u of %u differ", be->name, bad_ntt, reps);
+    CHECK_MSG(bad_inv == 0, "%s invntt: %u of %u differ", be->name, bad_inv, reps);
+    CHECK_MSG(bad_mul == 0, "%s pointwise: %u of %u differ", be->name, bad_mul, reps);
+    CHECK_MSG(bad_acc == 0, "%s pointwise_acc: %u of %u differ", be->name, bad_acc, reps);
+}
+
+/* Random buffers, some with many rejections (bytes 0xff make a candidate
+ * 0x7fffff >= q), random lengths and buffer sizes (including sizes that are
+ * not multiples of 3 or 24). */
+static void test_rej(const struct vg_mldsa_backend *be, unsigned reps)
+{
+    uint64_t rs = 0x5eed1002;
+    unsigned bad = 0;
+    for (unsigned rep = 0; rep < reps; rep++) {
+        uint8_t buf[5 * 168 + 7];
+        int32_t r1[VG_MLDSA_N + 16], r2[VG_MLDSA_N + 16];
+        size_t buflen = (size_t)(vgtest_rand64(&rs) % (sizeof buf + 1));
+        unsigned len = 1 + (unsigned)(vgtest_rand64(&rs) % VG_MLDSA_N);
+        unsigned bias = rep % 4; /* 0: uniform; else a share of 0xff bytes */
+        for (size_t i = 0; i < buflen; i++) {
+            uint64_t t = vgtest_rand64(&rs);
+            buf[i] = (bias && (t & 3) < bias) ? 0xff : (uint8_t)(t >> 56);
+        }
+        memset(r1, 0x77, sizeof r1);
+        memset(r2, 0x77, sizeof r2);
+        unsigned n1 = g_ref->rej_uniform(r1, len, buf, buflen);
+        unsigned n2 = be->rej_uniform(r2, len, buf, buflen);
+        int beyond = 0;
+        for (unsigned i = len; i < VG_MLDSA_N + 16; i++)
+            beyond |= r2[i] != 0x77777777;
+        bad += n1 != n2 || memcmp(r1, r2, n1 * sizeof r1[0]) != 0 || beyond;
+    }
+    CHECK_MSG(bad == 0, "%s rej_uniform: %u of %u differ", be->name, bad, reps);
+}
+
+/* uniform_many (groups of four, padded and single remainders) against the
+ * single sampler, with the active dispatch. */
+static void test_x4_sampler(const char *label)
+{
+    uint64_t rs = 0x5eed1003;
+    unsigned bad = 0, total = 0;
+    static vg_mldsa_poly a[9], b;
+    for (unsigned rep = 0; rep < 60; rep++) {
+        uint8_t rho[32], idx[9][2];
+        vg_mldsa_poly *r[9];
+        unsigned n = 1 + rep % 9;
+        vgtest_randbytes(&rs, rho, 32);
+        vgtest_randbytes(&rs, &idx[0][0], sizeof idx);
+        for (unsigned l = 0; l < 9; l++)
+            r[l] = &a[l];
+        vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, n);
+        for (unsigned l = 0; l < n; l++, total++) {
+            vg_mldsa_poly_uniform(&b, rho, idx[l][0], idx[l][1]);
+            bad += memcmp(&a[l], &b, sizeof b) != 0;
+        }
+    }
+    CHECK_MSG(bad == 0, "uniform_many (%s): %u of %u differ", label, bad, total);
+}
+
+typedef int (*kp_fn)(uint8_t *, uint8_t *, const uint8_t *);
+typedef int (*sign_fn)(uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
+                       const uint8_t *, const uint8_t *);
+typedef int (*verify_fn)(const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
+                         size_t, const uint8_t *);
+static const struct {
+    const char *name;
+    kp_fn kp;
+    sign_fn sign;
+    verify_fn verify;
+    size_t pk, sk, sig;
+} params[3] = {
+    {"ML-DSA-44", vg_mldsa44_keypair_derand, vg_mldsa44_sign_derand, vg_mldsa44_verify, 1312,
+     2560, 2420},
+    {"ML-DSA-65", vg_mldsa65_keypair_derand, vg_mldsa65_sign_derand, vg_mldsa65_verify, 1952,
+     4032, 3309},
+    {"ML-DSA-87", vg_mldsa87_keypair_derand, vg_mldsa87_sign_derand, vg_mldsa87_verify, 2592,
+     4896, 4627},
+};
+
+struct outs {
+    uint8_t pk[2592], sk[4896], sig_det[4627], sig_rnd[4627];
+    int rc, v_ok, v_bad;
+};
+
+static void run_api(int p, const uint8_t seed[32], const uint8_t *msg, size_t msg_len,
+                    const uint8_t rnd[32], size_t flip, struct outs *o)
+{
+    static const uint8_t zero[32];
+    static const uint8_t ctx[3] = {'v', 'g', 0};
+    memset(o, 0, sizeof *o);
+    o->rc = params[p].kp(o->pk, o->sk, seed);
+    o->rc |= params[p].sign(o->sig_det, msg, msg_len, NULL, 0, o->sk, zero);
+    o->rc |= params[p].sign(o->sig_rnd, msg, msg_len, ctx, sizeof ctx, o->sk, rnd);
+    o->v_ok = params[p].verify(o->sig_det, params[p].sig, msg, msg_len, NULL, 0, o->pk) |
+              params[p].verify(o->sig_rnd, params[p].sig, msg, msg_len, ctx, sizeof ctx, o->pk);
+    o->sig_rnd[flip % params[p].sig] ^= (uint8_t)(1u << (flip % 8));
+    o->v_bad = params[p].verify(o->sig_rnd, params[p].sig, msg, msg_len, ctx, sizeof ctx, o->pk);
+}
+
+static void test_api_identical(unsigned seeds, uint32_t fast_mask)
+{
+    static struct outs fast, slow;
+    uint64_t rs = 0x5eed1004;
+    for (int p = 0; p < 3; p++) {
+        unsigned bad = 0, bad_rt = 0;
+        for (unsigned s = 0; s < seeds; s++) {
+            uint8_t seed[32], rnd[32], msg[200];
+            size_t msg_len = (size_t)(vgtest_rand64(&rs) % sizeof msg);
+            vgtest_randbytes(&rs, seed, 32);
+            vgtest_randbytes(&rs, rnd, 32);
+            vgtest_randbytes(&rs, msg, msg_len);
+            size_t flip = (size_t)vgtest_rand64(&rs);
+            vg_cpu_force(fast_mask);
+            run_api(p, seed, msg, msg_len, rnd, flip, &fast);
+            vg_cpu_force(0);
+            run_api(p, seed, msg, msg_len, rnd, flip, &slow);
+            bad += memcmp(&fast, &slow, sizeof fast) != 0;
+            bad_rt += fast.rc != 0 || fast.v_ok != 0 || fast.v_bad != VG_ERR_VERIFY;
+        }
+        vg_cpu_force(fast_mask);
+        CHECK_MSG(bad == 0, "%s: %u of %u seeds differ from portable", params[p].name, bad, seeds);
+        CHECK_MSG(bad_rt == 0, "%s: %u of %u round trips failed", params[p].name, bad_rt, seeds);
+        printf("%s: %u seeds, %s vs portable: %u differ, %u round-trip failures\n",
+               params[p].name, seeds, vg_mldsa_active()->name, bad, bad_rt);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    unsigned seeds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 300;
+    uint32_t mask = vg_cpu_active();
+    const struct vg_mldsa_backend *avx2 = vg_mldsa_avx2_get();
+
+    g_ref = vg_mldsa_portable_get();
+    CHECK(g_ref != NULL && strcmp(g_ref->name, "portable") == 0);
+    /* The dispatch follows the feature mask. */
+    CHECK(vg_mldsa_active() == (avx2 ? avx2 : g_ref));
+#if defined(VG_X86_64)
+    if (vg_cpu_detected() & VG_CPU_AVX2)
+        CHECK_MSG((mask & VG_CPU_AVX2) == 0 || avx2 != NULL, "AVX2 active but no backend");
+#endif
+    vg_cpu_force(0);
+    CHECK(vg_mldsa_avx2_get() == NULL && vg_mldsa_active() == g_ref);
+    test_x4_sampler("portable");
+    vg_cpu_force(mask);
+
+    test_arith(g_ref, 200); /* the harness itself: portable vs portable */
+    if (avx2) {
+        printf("backend %s: arithmetic and sampling vs portable\n", avx2->name);
+        test_arith(avx2, 20000);
+        test_rej(avx2, 20000);
+    } else {
+        printf("no AVX2 backend in this build/CPU: only portable checked\n");
+    }
+    test_x4_sampler(vg_mldsa_active()->name);
+    test_api_identical(seeds, mask);
+    return vgtest_done("test_mldsa_backend");
+}
