@@ -260,10 +260,11 @@ static void measure_all(const char *backend)
         if (o->prepare)
             CHECK(o->prepare());
         o->op(); /* once on the main thread: one-time work is not counted */
-        CHECK(g_rc == VG_OK);
+        CHECK_MSG(g_rc == VG_OK, "%s (%s) returned %d", o->name, backend, g_rc);
         g_rc = -100;
         size_t d = depth(o->op);
-        CHECK(g_rc == VG_OK); /* the operation really ran, successfully */
+        /* The operation really ran, successfully, on the measured thread. */
+        CHECK_MSG(g_rc == VG_OK, "%s (%s) on the thread returned %d", o->name, backend, g_rc);
         size_t net = d > base ? d - base : 0;
         if (o->bound == MLKEM1024_CEILING)
             printf("%-32s %-9s %7zu  goal %u: %s\n", o->name, backend, net, MLKEM1024_GOAL,
