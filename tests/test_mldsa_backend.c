@@ -7,8 +7,8 @@
  *  - rejection sampling on random and heavily-rejecting buffers of every
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
- *  - the four-way A-hat sampler (uniform_x4 / uniform_many) against the
- *    single one, under both dispatches;
+ *  - the four-way samplers (A-hat: uniform_x4 / uniform_many; ExpandMask:
+ *    uniform_gamma1_many) against the single ones, under both dispatches;
  *  - the public API end to end: pk, sk and signatures (deterministic and
  *    with random rnd) from the default dispatch (AVX2 backend and four-way
  *    Keccak where available) must equal those with every CPU feature
@@ -155,6 +155,21 @@ static void test_x4_sampler(const char *label)
         }
     }
     CHECK_MSG(bad == 0, "uniform_many (%s): %u of %u differ", label, bad, total);
+    /* ExpandMask four at a time against the single sampler, both gamma1. */
+    bad = total = 0;
+    for (unsigned rep = 0; rep < 40; rep++) {
+        uint8_t rhopp[64];
+        unsigned n = 1 + rep % 8;
+        int32_t gamma1 = rep % 2 ? 1 << 19 : 1 << 17;
+        uint16_t nonce0 = (uint16_t)vgtest_rand64(&rs);
+        vgtest_randbytes(&rs, rhopp, 64);
+        vg_mldsa_poly_uniform_gamma1_many(a, rhopp, nonce0, n, gamma1);
+        for (unsigned l = 0; l < n; l++, total++) {
+            vg_mldsa_poly_uniform_gamma1(&b, rhopp, (uint16_t)(nonce0 + l), gamma1);
+            bad += memcmp(&a[l], &b, sizeof b) != 0;
+        }
+    }
+    CHECK_MSG(bad == 0, "uniform_gamma1_many (%s): %u of %u differ", label, bad, total);
 }
 
 typedef int (*kp_fn)(uint8_t *, uint8_t *, const uint8_t *);

@@ -444,6 +444,63 @@ void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA
     vg_wipe(v, sizeof v);
 }
 
+/* Four ExpandMask entries on the four-way Keccak: r[l] gets nonce
+ * nonce[l]. Five SHAKE256 blocks (680 bytes) cover the 576 or 640 bytes
+ * needed, and the first bytes of the stream are the single sponge's, so the
+ * values are those of vg_mldsa_poly_uniform_gamma1. Constant time. */
+static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
+                                            const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                            const uint16_t nonce[4], int32_t gamma1)
+{
+    struct {
+        uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
+        uint8_t buf[4][5 * VG_SHAKE256_RATE];
+        uint32_t v[VG_MLDSA_N];
+        vg_keccak4x_ctx ctx;
+    } ws;
+    for (unsigned l = 0; l < 4; l++) {
+        memcpy(ws.in[l], rhopp, VG_MLDSA_CRHBYTES);
+        ws.in[l][VG_MLDSA_CRHBYTES] = (uint8_t)nonce[l];
+        ws.in[l][VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce[l] >> 8);
+    }
+    vg_shake256x4_absorb_once(&ws.ctx, ws.in[0], ws.in[1], ws.in[2], ws.in[3], sizeof ws.in[0]);
+    vg_shake256x4_squeezeblocks(ws.buf[0], ws.buf[1], ws.buf[2], ws.buf[3], 5, &ws.ctx);
+    for (unsigned l = 0; l < 4; l++) {
+        vg_mldsa_unpack_bits(ws.v, ws.buf[l], vg_mldsa_gamma1_bits(gamma1));
+        for (unsigned j = 0; j < VG_MLDSA_N; j++)
+            r[l]->coeffs[j] = gamma1 - (int32_t)ws.v[j];
+    }
+    vg_wipe(&ws, sizeof ws);
+}
+
+void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                       uint16_t nonce0, unsigned n, int32_t gamma1)
+{
+    unsigned l = 0;
+    /* Groups of four; a remainder of two or three padded with scratch
+     * lanes (the scratch is secret-derived: wiped), a single one alone. */
+    for (; l + 4 <= n; l += 4) {
+        vg_mldsa_poly *rr[4] = {&r[l], &r[l + 1], &r[l + 2], &r[l + 3]};
+        uint16_t nn[4];
+        for (unsigned k = 0; k < 4; k++)
+            nn[k] = (uint16_t)(nonce0 + l + k);
+        vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
+    }
+    if (n - l >= 2) {
+        vg_mldsa_poly scratch[2];
+        vg_mldsa_poly *rr[4];
+        uint16_t nn[4];
+        for (unsigned k = 0; k < 4; k++) {
+            rr[k] = l + k < n ? &r[l + k] : &scratch[k - (n - l)];
+            nn[k] = (uint16_t)(nonce0 + (l + k < n ? l + k : n - 1));
+        }
+        vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
+        vg_wipe(scratch, sizeof scratch);
+    } else if (n - l == 1) {
+        vg_mldsa_poly_uniform_gamma1(&r[l], rhopp, (uint16_t)(nonce0 + l), gamma1);
+    }
+}
+
 void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
                              unsigned tau)
 {

@@ -240,6 +240,12 @@ void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA
  * Specification: FIPS 204, Algorithm 34 (ExpandMask), one entry. */
 void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                   uint16_t nonce, int32_t gamma1);
+/* r[k] = ExpandMask entry with nonce nonce0 + k, k < n (any n), four at a
+ * time on the four-way Keccak; the same values as uniform_gamma1.
+ * Post: -gamma1 < r <= gamma1. Constant time.
+ * Specification: FIPS 204, Algorithm 34 (ExpandMask). */
+void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                       uint16_t nonce0, unsigned n, int32_t gamma1);
 /* c = SampleInBall(ctilde): tau coefficients +-1, the rest 0.
  * Post: |c| <= 1. The writes go to every position up to i with masks, so
  * no memory index depends on the sampled positions.
