@@ -139,13 +139,17 @@ static inline int16_t vg_mlkem_caddq(int16_t a)
  * Each dispatches to the active backend's routine (vg_mlkem_active()); the
  * portable implementations in poly.c are the reference. */
 
-/* r = a + b, coefficientwise, no reduction. Pre: |a + b| < 2^15. */
+/* r = a + b, coefficientwise, no reduction. Pre: |a + b| < 2^15.
+ * Specification: FIPS 203, Algorithms 13-15 (addition in R_q). */
 void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-/* r = a - b, coefficientwise, no reduction. Pre: |a - b| < 2^15. */
+/* r = a - b, coefficientwise, no reduction. Pre: |a - b| < 2^15.
+ * Specification: FIPS 203, Algorithm 15 line 6 (subtraction in R_q). */
 void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-/* Barrett-reduce every coefficient. Pre: any. Post: |r| <= q/2. */
+/* Barrett-reduce every coefficient. Pre: any. Post: |r| <= q/2.
+ * Specification: FIPS 203, Algorithms 13-15 (coefficients taken mod q). */
 void vg_mlkem_poly_reduce(vg_mlkem_poly *r);
-/* r = r * R mod q (into Montgomery form). Pre: any. Post: |r| < q. */
+/* r = r * R mod q (into Montgomery form). Pre: any. Post: |r| < q.
+ * Specification: FIPS 203, Algorithm 13 line 18 (cancels basemul's R^-1). */
 void vg_mlkem_poly_tomont(vg_mlkem_poly *r);
 
 /* ByteEncode_12 of the canonical representatives.

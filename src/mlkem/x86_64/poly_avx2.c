@@ -58,7 +58,8 @@ static inline void vg_store_group(uint8_t *r, size_t len, size_t off, __m128i x,
 
 /* ---- coefficientwise ---------------------------------------------------- */
 
-/* r = a + b. Pre: |a + b| < 2^15 (no reduction). Aliasing allowed. */
+/* r = a + b. Pre: |a + b| < 2^15 (no reduction). Aliasing allowed.
+ * Specification: FIPS 203, Algorithms 13-15 (addition in R_q). */
 void vg_mlkem_poly_add_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a,
                                    const vg_mlkem_poly *b)
 {
@@ -69,7 +70,8 @@ void vg_mlkem_poly_add_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a,
     }
 }
 
-/* r = a - b. Pre: |a - b| < 2^15. Aliasing allowed. */
+/* r = a - b. Pre: |a - b| < 2^15. Aliasing allowed.
+ * Specification: FIPS 203, Algorithm 15 line 6 (subtraction in R_q). */
 void vg_mlkem_poly_sub_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a,
                                    const vg_mlkem_poly *b)
 {
@@ -80,7 +82,8 @@ void vg_mlkem_poly_sub_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a,
     }
 }
 
-/* Pre: any. Post: |r| <= q/2, the portable Barrett values. */
+/* Pre: any. Post: |r| <= q/2, the portable Barrett values.
+ * Specification: FIPS 203, Algorithms 13-15 (coefficients taken mod q). */
 void vg_mlkem_poly_reduce_avx2(vg_mlkem_poly *r)
 {
     for (unsigned i = 0; i < VG_MLKEM_N; i += 16) {
@@ -91,7 +94,8 @@ void vg_mlkem_poly_reduce_avx2(vg_mlkem_poly *r)
 
 /* r = fqmul(r, R^2 mod q = 1353). Pre: any int16 (|1353 r| < q 2^15).
  * Post: |r| < q. fqmul as in ntt_avx2.c: mulhi(a, z) - mulhi(mullo(a, z
- * q^-1), q), exact. */
+ * q^-1), q), exact. Specification: FIPS 203, Algorithm 13 line 18 (cancels
+ * the R^-1 that basemul_acc leaves). */
 void vg_mlkem_poly_tomont_avx2(vg_mlkem_poly *r)
 {
     const __m256i z = _mm256_set1_epi16(1353);
