@@ -361,6 +361,13 @@ static void add_variants(void)
     }
 }
 
+static void print_row(const char *label, const struct vg_dudect_result *res, const char *verdict)
+{
+    printf("%-30s %9zu %9.2f %6.1f %8llu %10.1f %10.1f  %s\n", label, res->samples, res->max_abs_t,
+           res->worst_pct, (unsigned long long)res->median, res->mean[0], res->mean[1], verdict);
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     size_t samples = 100000, heavy = 0;
@@ -436,27 +443,42 @@ int main(int argc, char **argv)
             continue;
         struct vg_dudect_result res;
         vg_cpu_force(e->has_mask ? e->mask : vg_cpu_detected());
-        if (vg_dudect_run(&e->r, e->heavy ? heavy : samples, 0x5eed0000u + i, &res) != 0) {
+        size_t n = e->heavy ? heavy : samples;
+        if (vg_dudect_run(&e->r, n, 0x5eed0000u + i, &res) != 0) {
             fprintf(stderr, "test_dudect: out of memory\n");
             return 2;
         }
         int leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
+        /* Two-strike rule for the targets and the null control: one run over
+         * the threshold is repeated with fresh samples, and the routine fails
+         * only when the repeat is over it too. A real leak, whose |t| grows
+         * with the sample count, fails both runs (the leaky control reaches
+         * hundreds); a single excursion on a shared VM (clock changes from
+         * the other core's load) does not. The leaky control gets no repeat:
+         * it must show on the first run. docs/constant-time.md, "Verdicts". */
+        int tries = 1;
+        while (leak && e->role != ROLE_LEAKY && tries < 2) {
+            print_row(e->label, &res, "over the threshold once: repeating");
+            if (vg_dudect_run(&e->r, n, 0x5eed8000u + i, &res) != 0) {
+                fprintf(stderr, "test_dudect: out of memory\n");
+                return 2;
+            }
+            leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
+            tries++;
+        }
         const char *verdict;
         if (e->role == ROLE_LEAKY)
             verdict = leak ? "ok (leak detected, as it must)" : "FAIL (harness blind)";
         else if (e->role == ROLE_NULL)
-            verdict = leak ? "FAIL (false positive)" : "ok";
+            verdict = leak ? "FAIL (false positive, twice)" : "ok";
         else
-            verdict = leak ? "FAIL (LEAK)" : "ok";
-        printf("%-30s %9zu %9.2f %6.1f %8llu %10.1f %10.1f  %s\n", e->label, res.samples,
-               res.max_abs_t, res.worst_pct, (unsigned long long)res.median, res.mean[0],
-               res.mean[1], verdict);
-        fflush(stdout);
+            verdict = leak ? "FAIL (LEAK, twice)" : "ok";
+        print_row(tries > 1 ? "  (repeat)" : e->label, &res, verdict);
         if (e->role == ROLE_LEAKY)
             CHECK_MSG(leak, "%s: |t| = %.2f, the leaky control was not detected", e->label,
                       res.max_abs_t);
         else
-            CHECK_MSG(!leak, "%s: |t| = %.2f >= %.1f", e->label, res.max_abs_t,
+            CHECK_MSG(!leak, "%s: |t| = %.2f >= %.1f in two runs", e->label, res.max_abs_t,
                       VG_DUDECT_THRESHOLD);
     }
     return vgtest_done("test_dudect");
