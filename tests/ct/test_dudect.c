@@ -11,6 +11,8 @@
  *   short CI run stays fast. --only: run the
  *   controls and the routines whose name contains SUBSTRING. --u-zero: the
  *   X25519 u rows compare u = 0 with random u (see prep_x25519_u).
+ *   --skip: leave out the routines whose name contains SUBSTRING.
+ *   --no-heavy: leave out the expensive (X25519, Ed25519) routines.
  *   --zero-fixed: the scalar and seed rows compare all-zero inputs with
  *   random ones instead of a fixed random value (see prep_x25519).
  *
@@ -383,10 +385,15 @@ static void print_row(const char *label, const struct vg_dudect_result *res, con
 int main(int argc, char **argv)
 {
     size_t samples = 100000, heavy = 0;
-    const char *only = NULL;
+    const char *only = NULL, *skip = NULL;
+    int no_heavy = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
+        } else if (strcmp(argv[i], "--skip") == 0 && i + 1 < argc) {
+            skip = argv[++i];
+        } else if (strcmp(argv[i], "--no-heavy") == 0) {
+            no_heavy = 1;
         } else if (strcmp(argv[i], "--u-zero") == 0) {
             g_u_zero = 1;
         } else if (strcmp(argv[i], "--zero-fixed") == 0) {
@@ -399,7 +406,7 @@ int main(int argc, char **argv)
             unsigned long long v = strtoull(argv[i], &end, 10);
             if (*end || v < 1000) {
                 fprintf(stderr, "usage: %s [SAMPLES >= 1000] [--heavy SAMPLES >= 1000] "
-                        "[--only SUBSTRING] [--u-zero] [--zero-fixed]\n", argv[0]);
+                        "[--only SUBSTRING] [--skip SUBSTRING] [--no-heavy] [--u-zero] [--zero-fixed]\n", argv[0]);
                 return 2;
             }
             if (is_heavy)
@@ -458,6 +465,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < g_n; i++) {
         const struct entry *e = &g_entries[i];
         if (only && e->role == ROLE_TARGET && !strstr(e->label, only))
+            continue;
+        if (skip && e->role == ROLE_TARGET && strstr(e->label, skip))
+            continue;
+        if (no_heavy && e->heavy)
             continue;
         struct vg_dudect_result res;
         vg_cpu_force(e->has_mask ? e->mask : vg_cpu_detected());
