@@ -352,13 +352,15 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
         uint8_t ct2[CT_BYTES];
     } ws;
     vg_keccak_ctx ctx;
-    const uint8_t *dk_pke = sk, *ek = sk + POLYVECBYTES;
-    const uint8_t *h = ek + EK_BYTES, *z = h + VG_MLKEM_SYMBYTES;
     if (!ss || !ct || !sk || !vg_mlkem_dk_ok(sk)) {
         if (ss)
             vg_wipe(ss, 32);
         return VG_ERR_INPUT;
     }
+    /* The parts of dk (FIPS 203 Algorithm 21): only after the NULL check,
+     * as pointer arithmetic on NULL is undefined. */
+    const uint8_t *dk_pke = sk, *ek = sk + POLYVECBYTES;
+    const uint8_t *h = ek + EK_BYTES, *z = h + VG_MLKEM_SYMBYTES;
     vg_mlkem_pke_decrypt(ws.in, ct, dk_pke);
     memcpy(ws.in + VG_MLKEM_SYMBYTES, h, VG_MLKEM_SYMBYTES);
     vg_sha3_512(ws.kr, ws.in, sizeof ws.in); /* (K', r') = G(m' || h) */
