@@ -27,103 +27,20 @@
 
 static mpz_t g_p, g_d;
 
-struct pt {
-    mpz_t x, y;
-};
+#include "ed25519_gmp.h"
 
-static void pt_init(struct pt *a)
+static void pt_init(point *a)
 {
     mpz_init(a->x);
     mpz_init(a->y);
 }
 
-static void pt_clear(struct pt *a)
+static void pt_clear(point *a)
 {
     mpz_clear(a->x);
     mpz_clear(a->y);
 }
 
-/* r = a + b (affine, complete for edwards25519 since d is a non-square). */
-static void pt_add(struct pt *r, const struct pt *a, const struct pt *b)
-{
-    mpz_t t, num, den, x3, y3;
-    mpz_inits(t, num, den, x3, y3, NULL);
-    /* t = d x1 x2 y1 y2 */
-    mpz_mul(t, a->x, b->x);
-    mpz_mul(t, t, a->y);
-    mpz_mul(t, t, b->y);
-    mpz_mul(t, t, g_d);
-    mpz_mod(t, t, g_p);
-    /* x3 */
-    mpz_mul(num, a->x, b->y);
-    mpz_addmul(num, b->x, a->y);
-    mpz_add_ui(den, t, 1);
-    if (!mpz_invert(den, den, g_p)) {
-        fprintf(stderr, "addition: no inverse\n");
-        exit(1);
-    }
-    mpz_mul(x3, num, den);
-    mpz_mod(x3, x3, g_p);
-    /* y3 */
-    mpz_mul(num, a->y, b->y);
-    mpz_addmul(num, a->x, b->x);
-    mpz_ui_sub(den, 1, t);
-    mpz_mod(den, den, g_p);
-    if (!mpz_invert(den, den, g_p)) {
-        fprintf(stderr, "addition: no inverse\n");
-        exit(1);
-    }
-    mpz_mul(y3, num, den);
-    mpz_mod(y3, y3, g_p);
-    mpz_set(r->x, x3);
-    mpz_set(r->y, y3);
-    mpz_clears(t, num, den, x3, y3, NULL);
-}
-
-/* RFC 8032 section 5.1.3, step 3: the square root of u / v, with x even. */
-static void base_point(struct pt *b)
-{
-    mpz_t u, v, e, t;
-    mpz_inits(u, v, e, t, NULL);
-    /* y = 4/5 */
-    mpz_set_ui(t, 5);
-    mpz_invert(t, t, g_p);
-    mpz_mul_ui(b->y, t, 4);
-    mpz_mod(b->y, b->y, g_p);
-    /* x^2 = (y^2 - 1) / (d y^2 + 1) */
-    mpz_mul(t, b->y, b->y);
-    mpz_sub_ui(u, t, 1);
-    mpz_mul(v, t, g_d);
-    mpz_add_ui(v, v, 1);
-    mpz_invert(v, v, g_p);
-    mpz_mul(u, u, v);
-    mpz_mod(u, u, g_p); /* u = x^2 */
-    /* p = 5 mod 8: candidate x = u^((p+3)/8); times sqrt(-1) = 2^((p-1)/4) if needed */
-    mpz_add_ui(e, g_p, 3);
-    mpz_fdiv_q_2exp(e, e, 3);
-    mpz_powm(b->x, u, e, g_p);
-    mpz_mul(t, b->x, b->x);
-    mpz_mod(t, t, g_p);
-    if (mpz_cmp(t, u) != 0) {
-        mpz_sub_ui(e, g_p, 1);
-        mpz_fdiv_q_2exp(e, e, 2);
-        mpz_set_ui(t, 2);
-        mpz_powm(t, t, e, g_p);
-        mpz_mul(b->x, b->x, t);
-        mpz_mod(b->x, b->x, g_p);
-        mpz_mul(t, b->x, b->x);
-        mpz_mod(t, t, g_p);
-        if (mpz_cmp(t, u) != 0) {
-            fprintf(stderr, "no square root\n");
-            exit(1);
-        }
-    }
-    if (mpz_odd_p(b->x))
-        mpz_sub(b->x, g_p, b->x);
-    mpz_clears(u, v, e, t, NULL);
-}
-
-/* The five 51-bit limbs of v (0 <= v < p). */
 static void limbs51(uint64_t out[5], const mpz_t v)
 {
     mpz_t t, m;
@@ -155,8 +72,8 @@ static void print_limbs(const mpz_t v, int n, int bits)
 
 int main(void)
 {
-    static struct pt tab[32][8];
-    struct pt base, step;
+    static point tab[32][8];
+    point base, step;
     mpz_t ypx, ymx, t2d;
 
     mpz_init_set_ui(g_p, 1);
@@ -171,7 +88,7 @@ int main(void)
 
     pt_init(&base);
     pt_init(&step);
-    base_point(&base);
+    base_point(&base, g_p, g_d);
     /* step = 16^(2 i) B, from 256 * the previous one by eight doublings */
     mpz_set(step.x, base.x);
     mpz_set(step.y, base.y);
@@ -181,10 +98,10 @@ int main(void)
         mpz_set(tab[i][0].y, step.y);
         for (int j = 1; j < 8; j++) {
             pt_init(&tab[i][j]);
-            pt_add(&tab[i][j], &tab[i][j - 1], &step);
+            point_add(&tab[i][j], &tab[i][j - 1], &step, g_p, g_d);
         }
         for (int k = 0; k < 8; k++)
-            pt_add(&step, &step, &step);
+            point_add(&step, &step, &step, g_p, g_d);
     }
 
     printf("/*\n"
@@ -209,7 +126,7 @@ int main(void)
         for (int i = 0; i < 32; i++) {
             printf("    { /* 16^%d B */\n", 2 * i);
             for (int j = 0; j < 8; j++) {
-                const struct pt *a = &tab[i][j];
+                const point *a = &tab[i][j];
                 mpz_add(ypx, a->y, a->x);
                 mpz_mod(ypx, ypx, g_p);
                 mpz_sub(ymx, a->y, a->x);
@@ -241,7 +158,7 @@ int main(void)
     for (int i = 0; i < 32; i++) {
         printf("    { /* 16^%d B */\n", 2 * i);
         for (int j = 0; j < 8; j++) {
-            const struct pt *a = &tab[i][j];
+            const point *a = &tab[i][j];
             uint64_t l[3][5];
             mpz_add(ypx, a->y, a->x);
             mpz_mod(ypx, ypx, g_p);
