@@ -25,9 +25,7 @@ static void ed25519_expand(uint8_t h[64], const uint8_t seed[32])
     vg_sha512_init(&ctx);
     vg_sha512_update(&ctx, seed, 32);
     vg_sha512_final(&ctx, h);
-    h[0] &= 248;
-    h[31] &= 127;
-    h[31] |= 64;
+    vg_x25519_clamp(h, h);
 }
 
 int vg_ed25519_keypair_from_seed(uint8_t public_key[32], uint8_t secret_key[64],

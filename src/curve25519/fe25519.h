@@ -22,6 +22,18 @@
 #define VG_CURVE25519_FE25519_H
 
 #include <stdint.h>
+#include <string.h>
+
+/* out = decodeScalar25519(k) (RFC 7748 section 5; RFC 8032 section 5.1.5
+ * prunes the same bits): the three low bits and bit 255 cleared, bit 254
+ * set. out may equal k. */
+static inline void vg_x25519_clamp(uint8_t out[32], const uint8_t k[32])
+{
+    memmove(out, k, 32);
+    out[0] &= 248;
+    out[31] &= 127;
+    out[31] |= 64;
+}
 
 /* ---- radix 2^51 ----------------------------------------------------------
  * Bounds used in the pre/postconditions below:

@@ -308,10 +308,7 @@ static void x25519_ladder51(uint8_t out[32], const uint8_t scalar[32], const uin
 {
     struct ladder51 s;
     uint64_t swap = 0;
-    memcpy(s.k, scalar, 32);
-    s.k[0] &= 248; /* decodeScalar25519 */
-    s.k[31] &= 127;
-    s.k[31] |= 64;
+    vg_x25519_clamp(s.k, scalar);
     fe51_frombytes(&s.x1, u);
     memset(&s.x2, 0, sizeof s.x2);
     s.x2.v[0] = 1;

@@ -261,10 +261,7 @@ static void x25519_ladder64(uint8_t out[32], const uint8_t scalar[32], const uin
 {
     struct ladder64 st;
     uint64_t prev = 0;
-    memcpy(st.k, scalar, 32);
-    st.k[0] &= 248; /* decodeScalar25519 */
-    st.k[31] &= 127;
-    st.k[31] |= 64;
+    vg_x25519_clamp(st.k, scalar);
     fe64_frombytes(st.x1, u);
     memset(st.xd, 0, sizeof st.xd);
     st.xd[0] = 1;

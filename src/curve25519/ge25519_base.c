@@ -246,10 +246,7 @@ static void public_key51(uint8_t out[32], const uint8_t k[32])
     fe_ops *F = vg_fe51_get();
     struct base_state s;
     uint8_t a[32];
-    memcpy(a, k, 32);
-    a[0] &= 248; /* decodeScalar25519 */
-    a[31] &= 127;
-    a[31] |= 64;
+    vg_x25519_clamp(a, k);
     ge_scalarmult_base(F, &s, a);
     fe_add(&s.num, &s.h.Z, &s.h.Y); /* <= 2^52 */
     fe_sub(&s.den, &s.h.Z, &s.h.Y); /* < 2^53 */

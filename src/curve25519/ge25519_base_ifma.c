@@ -222,10 +222,7 @@ static void public_key_ifma(uint8_t out[32], const uint8_t k[32])
     const struct vg_fe64_ops *f64 = vg_fe64_adx_get();
     struct base_state_ifma s;
     uint8_t a[32];
-    memcpy(a, k, 32);
-    a[0] &= 248; /* decodeScalar25519 */
-    a[31] &= 127;
-    a[31] |= 64;
+    vg_x25519_clamp(a, k);
     ge4_scalarmult_base(&s, a);
     FE4_PERMZ(&s.tmp[0], &s.h, PERM(2, 2, 2, 2), 0xF); /* Z Z Z Z */
     FE4_PERMZ(&s.tmp[1], &s.h, PERM(1, 1, 1, 1), 0xF); /* Y Y Y Y */

@@ -117,10 +117,7 @@ static void x25519_ladder_ifma(uint8_t out[32], const uint8_t scalar[32], const 
     const struct vg_fe64_ops *f64;
     struct ladder_ifma st;
     uint64_t flip = 0;
-    memcpy(st.k, scalar, 32);
-    st.k[0] &= 248; /* decodeScalar25519 */
-    st.k[31] &= 127;
-    st.k[31] |= 64;
+    vg_x25519_clamp(st.k, scalar);
     fe->frombytes(&st.x1, u); /* decodeUCoordinate: bit 255 ignored, limbs < 2^51 */
 
     /* s = (x2, z2, x3, z3) = (1, 0, u, 1); x1m = (1, u, 1, 1) */
