@@ -21,8 +21,16 @@ set(VG_CT_LONG_SAMPLES 1000000 CACHE STRING "dudect measurements per routine, ct
 # Shared by both harnesses: the list of implementation variants.
 # fe51_twin.c: the portable X25519 compiled on its no-__int128 path, so the
 # harnesses check the "portable-noint128" twin too.
+# The harnesses link the constant-time test build of the library
+# (vgcrypto_ct, top-level CMakeLists.txt: VG_CT_DECLASSIFY active) where it
+# exists, else the library itself (sanitizer builds, no valgrind headers).
+if(TARGET vgcrypto_ct)
+  set(VG_CT_LIBRARY vgcrypto_ct)
+else()
+  set(VG_CT_LIBRARY vgcrypto_internal)
+endif()
 add_library(vg_ct_support STATIC ct/ct_impls.c ct/dudect.c fe51_twin.c)
-target_link_libraries(vg_ct_support PUBLIC vgcrypto_internal m)
+target_link_libraries(vg_ct_support PUBLIC ${VG_CT_LIBRARY} m)
 target_include_directories(vg_ct_support PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
   ${CMAKE_CURRENT_SOURCE_DIR}/ct)
 # DWARF 4: valgrind 3.19 cannot read the DWARF 5 that gcc 12 and clang 14

@@ -100,6 +100,22 @@ static inline uint64_t vg_ct_mask_eq_u64(uint64_t a, uint64_t b)
     return ~vg_ct_mask_nonzero_u64(a ^ b);
 }
 
+/* VG_CT_DECLASSIFY(p, n): the n bytes at p are public from here on, although
+ * they were computed from secrets (e.g. ML-KEM's rho, which G(d || k)
+ * derives from the secret seed d and which the encapsulation key carries in
+ * the clear). It changes nothing in the library that ships: the macro is
+ * empty. The constant-time test build (tests/ct.cmake: the library compiled
+ * again with VG_CT_TESTING) turns it into valgrind's client request
+ * VALGRIND_MAKE_MEM_DEFINED, so that memcheck, which reports every branch or
+ * address computed from undefined (secret) bytes, stops tracking values the
+ * specification makes public. Every use says why the value is public. */
+#if defined(VG_CT_TESTING)
+#include <valgrind/memcheck.h>
+#define VG_CT_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define VG_CT_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
+
 /* Compare len bytes in constant time: 0 when equal, -1 otherwise. */
 int vg_ct_memcmp(const uint8_t *a, const uint8_t *b, size_t len);
 

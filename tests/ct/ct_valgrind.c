@@ -48,9 +48,13 @@
  * them and reports a branch or address that depends on them. */
 #define VG_CT_SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 
-/* The only way to declassify. Every use carries a comment saying why the
- * value is public (or why it stops mattering) at that point. */
-#define VG_CT_DECLASSIFY(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+/* Declassification: VG_CT_DECLASSIFY from common.h (valgrind's
+ * VALGRIND_MAKE_MEM_DEFINED in this build, VG_CT_TESTING), the same macro
+ * the library uses. Every use carries a comment saying why the value is
+ * public (or why it stops mattering) at that point. */
+#if !defined(VG_CT_TESTING)
+#error "ct_valgrind must link the constant-time test build of the library (vgcrypto_ct)"
+#endif
 
 /* Feature bits valgrind 3.19 cannot execute. */
 #define NO_VALGRIND_AVX512                                                                  \
