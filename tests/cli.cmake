@@ -1,11 +1,13 @@
 # The vgcrypto command: key-file I/O (C test, compiling src/cli/cli_io.c in)
 # and the command itself (tests/test_cli.sh against sha256sum, sha512sum and
-# `openssl dgst`; exit code 77 = skipped when one of those is missing).
+# `openssl dgst`, and the ML-DSA vectors in VG_VECTORS_DIR; exit code 77 =
+# skipped when one of the tools is missing).
 vg_test(test_cli_io test_cli_io.c ${PROJECT_SOURCE_DIR}/src/cli/cli_io.c LABELS cli)
 
 find_program(VG_BASH bash)
 if(VG_BASH)
   add_test(NAME test_cli
-    COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:vgcrypto>)
+    COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli.sh $<TARGET_FILE:vgcrypto>
+            ${VG_VECTORS_DIR})
   set_tests_properties(test_cli PROPERTIES LABELS cli SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()

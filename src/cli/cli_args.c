@@ -78,13 +78,13 @@ int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
                 return vg_cli_usage_error("%s: option %s needs a %s", cmd, label, o->what);
             inl = argv[++i];
         }
-        if (inl[0] == '\0')
+        if (inl[0] == '\0' && !(o->required & VG_CLI_OPT_EMPTY_OK))
             return vg_cli_usage_error("%s: option %s needs a %s, not an empty name", cmd, label,
                                       o->what);
         *o->value = inl;
     }
     for (size_t k = 0; k < n_opts; k++)
-        if (opts[k].required && opts[k].value && !*opts[k].value)
+        if ((opts[k].required & 1) && opts[k].value && !*opts[k].value)
             return vg_cli_usage_error("%s: missing option %s (the %s)", cmd,
                                       opt_label(&opts[k], label, sizeof label), opts[k].what);
     return VG_CLI_EXIT_OK;

@@ -17,17 +17,23 @@ struct vg_cli_opt {
     const char *long_name;  /* "secret" for "--secret" */
     const char **value;     /* option with a value: where it goes; NULL for a flag */
     int *flag;              /* flag: set to 1 when present; NULL for a value option */
-    int required;           /* a value option that must be given */
+    int required;           /* bit set: 1 = a value option that must be given;
+                               VG_CLI_OPT_EMPTY_OK = its value may be "" */
     const char *what;       /* for the error line, e.g. "secret key file" */
 };
+
+/* In `required`: the option's value may be the empty string (a file name
+ * may not, so this is off by default; an ML-DSA context string may). */
+#define VG_CLI_OPT_EMPTY_OK 2
 
 /* Parse argv[first..argc) against opts[0..n_opts). Positional arguments are
  * stored in order into pos[0..max_pos) and counted in *n_pos (pos may be
  * NULL when max_pos is 0). cmd names the command in error lines.
  * Pre: every *value is NULL and every *flag is 0 on entry.
  * Post: 0 (VG_CLI_EXIT_OK), or VG_CLI_EXIT_USAGE after one stderr line:
- * unknown option, missing value, an option given twice, too many
- * positional arguments, or a required option absent. */
+ * unknown option, missing value, an empty value (unless
+ * VG_CLI_OPT_EMPTY_OK), an option given twice, too many positional
+ * arguments, or a required option absent. */
 int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
                       const struct vg_cli_opt *opts, size_t n_opts, const char **pos,
                       size_t max_pos, size_t *n_pos);

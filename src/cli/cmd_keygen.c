@@ -8,9 +8,10 @@
  * written is removed again, so a failure leaves no half of a pair behind.
  *
  * The algorithms are the rows of g_algs (sizes and the library's keypair
- * function); ML-KEM's three parameter sets are rows too, and the same file
- * holds `encaps` and `decaps` on the table g_kems (below), so that the
- * three sets share one implementation of each command.
+ * function); the three parameter sets of ML-KEM and of ML-DSA are rows
+ * too. The same file holds `encaps` and `decaps` on the table g_kems
+ * (below), so that the three ML-KEM sets share one implementation of each
+ * command.
  *
  * Key formats (the library's, DESIGN.md section 2):
  *   x25519   secret 32 bytes (the scalar), public 32 bytes (RFC 7748)
@@ -22,6 +23,11 @@
  *            secret = the FIPS 203 decapsulation key dk, public = the
  *            encapsulation key ek, both in the standard byte encodings
  *            (FIPS 203 Algorithm 16; sizes in vgcrypto.h).
+ *   ml-dsa-44, ml-dsa-65, ml-dsa-87
+ *            secret = the FIPS 204 secret key skEncode(rho, K, tr, s1, s2, t0)
+ *            (Algorithm 24), public = pkEncode(rho, t1) (Algorithm 22), as
+ *            ML-DSA.KeyGen (Algorithm 1) gives them from a fresh 32-byte
+ *            seed; the seed itself is not kept. Sizes in vgcrypto.h.
  */
 #define _XOPEN_SOURCE 700
 
@@ -34,9 +40,10 @@
 #include "common.h"
 #include "vgcrypto.h"
 
-/* Room for the largest key of any row (ML-DSA-87 secret key, 4896 bytes). */
-#define KEYGEN_MAX_SECRET 4896
-#define KEYGEN_MAX_PUBLIC 2592
+/* Room for the largest key of any row (ML-DSA-87: secret key 4896 bytes,
+ * public key 2592). */
+#define KEYGEN_MAX_SECRET VG_MLDSA87_SECRETKEYBYTES
+#define KEYGEN_MAX_PUBLIC VG_MLDSA87_PUBLICKEYBYTES
 
 struct keygen_alg {
     const char *name;
@@ -62,6 +69,9 @@ static const struct keygen_alg g_algs[] = {
     {"ml-kem-768", VG_MLKEM768_SECRETKEYBYTES, VG_MLKEM768_PUBLICKEYBYTES, vg_mlkem768_keypair},
     {"ml-kem-1024", VG_MLKEM1024_SECRETKEYBYTES, VG_MLKEM1024_PUBLICKEYBYTES,
      vg_mlkem1024_keypair},
+    {"ml-dsa-44", VG_MLDSA44_SECRETKEYBYTES, VG_MLDSA44_PUBLICKEYBYTES, vg_mldsa44_keypair},
+    {"ml-dsa-65", VG_MLDSA65_SECRETKEYBYTES, VG_MLDSA65_PUBLICKEYBYTES, vg_mldsa65_keypair},
+    {"ml-dsa-87", VG_MLDSA87_SECRETKEYBYTES, VG_MLDSA87_PUBLICKEYBYTES, vg_mldsa87_keypair},
 };
 #define N_ALGS (sizeof g_algs / sizeof g_algs[0])
 
