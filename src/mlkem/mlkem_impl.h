@@ -8,6 +8,7 @@
  * decapsulation (secret) key, K-PKE the inner public-key encryption.
  */
 #include "common.h"
+#include "mlkem_internal.h"
 #include "poly.h"
 
 #if !defined(VG_MLKEM_K)
@@ -54,58 +55,105 @@ _Static_assert(DK_BYTES == VG_MLKEM1024_SECRETKEYBYTES, "dk size");
 _Static_assert(CT_BYTES == VG_MLKEM1024_CIPHERTEXTBYTES, "ct size");
 #endif
 
-/* The whole matrix: a[K i + j] = A-hat[i][j] (transposed = 0) or
- * A-hat^T[i][j] = A-hat[j][i] (transposed = 1), where A-hat[i][j] =
- * SampleNTT(rho || j || i) (FIPS 203 Algorithm 13 line 6). Four entries at a
- * time on the four-way Keccak; a lone last entry (K = 3) on its own.
- * Post: 0 <= coefficients < q. Public data only. */
-static void vg_mlkem_gen_matrix(vg_mlkem_poly a[K * K], const uint8_t rho[VG_MLKEM_SYMBYTES],
-                                int transposed)
+/* A-hat row by row (FIPS 203 Algorithm 13 lines 3-7, Algorithm 14 lines
+ * 4-8): A-hat[i][j] = SampleNTT(rho || j || i). Only the rows being used are
+ * kept (issue 5: at most 16 KiB of stack for ML-KEM-1024), yet the entries
+ * are still generated four at a time on the four-way Keccak, in row-major
+ * order: a batch may run ahead into the next row (k = 3: entries 0-3, 4-7,
+ * then 8 alone), and the entries it ran ahead by stay in the buffer for the
+ * next call. k^2 mod 4 is 0 or 1 for k = 2, 3, 4, so every batch is a full
+ * four-way one except a final single entry.
+ * Buffer: after a row is handed out at most K - 1 entries of the next row
+ * are left over, and a batch adds 4, hence K + 3 entries (K when rows are
+ * whole batches, k = 4; k^2 when the whole matrix is one batch, k = 2). */
+#if (K * K) % 4 > 1
+#error "the row generator assumes k^2 mod 4 is 0 or 1"
+#endif
+#if K * K <= 4
+#define VG_MLKEM_ROWBUF (K * K)
+#elif K % 4 == 0
+#define VG_MLKEM_ROWBUF K
+#else
+#define VG_MLKEM_ROWBUF (K + 3)
+#endif
+
+typedef struct {
+    vg_mlkem_poly a[VG_MLKEM_ROWBUF]; /* a[0..have): entries K*row, K*row + 1, ... */
+    const uint8_t *rho;
+    unsigned next;       /* next entry (row-major index) to generate */
+    unsigned have;       /* entries of the current row onwards held in a[] */
+    unsigned row;        /* the row the next call returns */
+    int transposed;
+} vg_mlkem_rowgen;
+
+/* Pre: rho is the public seed of A-hat; transposed = 1 yields the rows of
+ * A-hat^T (A-hat^T[i][j] = A-hat[j][i]), 0 those of A-hat. */
+static void vg_mlkem_rowgen_init(vg_mlkem_rowgen *g, const uint8_t rho[VG_MLKEM_SYMBYTES],
+                                 int transposed)
 {
-    unsigned e = 0;
-    for (; e + 2 <= K * K; e += 4) {
-        vg_mlkem_poly scratch[2];
-        vg_mlkem_poly *r[4];
-        uint8_t ji[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-        for (unsigned t = 0; t < 4; t++) {
-            unsigned idx = e + t, i = idx / K, j = idx % K;
-            r[t] = idx < K * K ? &a[idx] : &scratch[t - 2]; /* t >= 2 here: K*K - e >= 2 */
-            ji[t][0] = (uint8_t)(transposed ? i : j);
-            ji[t][1] = (uint8_t)(transposed ? j : i);
-        }
-        vg_mlkem_poly_uniform_x4(r, rho, (const uint8_t(*)[2])ji);
-    }
-    if (e < K * K) {
-        unsigned i = e / K, j = e % K;
-        vg_mlkem_poly_uniform(&a[e], rho, (uint8_t)(transposed ? i : j),
-                              (uint8_t)(transposed ? j : i));
-    }
+    g->rho = rho;
+    g->next = 0;
+    g->have = 0;
+    g->row = 0;
+    g->transposed = transposed;
 }
 
-/* K-PKE.KeyGen from the 32-byte seed d: writes ek (EK_BYTES) and dk_pke
- * (POLYVECBYTES). Specification: FIPS 203, Algorithm 13. */
-static void vg_mlkem_pke_keygen(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTES],
-                                const uint8_t d[VG_MLKEM_SYMBYTES])
+/* The XOF indices of row-major entry idx: rho || j || i for A-hat[i][j]. */
+static void vg_mlkem_rowgen_ji(const vg_mlkem_rowgen *g, unsigned idx, uint8_t ji[2])
+{
+    unsigned i = idx / K, j = idx % K; /* K is a compile-time constant: no div */
+    ji[0] = (uint8_t)(g->transposed ? i : j);
+    ji[1] = (uint8_t)(g->transposed ? j : i);
+}
+
+/* The next row: returns a pointer to its K entries (valid until the next
+ * call), each with coefficients in [0, q). At most K calls.
+ * Public data only (rho): the work may vary with it. */
+static const vg_mlkem_poly *vg_mlkem_rowgen_next(vg_mlkem_rowgen *g)
+{
+    if (g->row > 0) {
+        /* Drop the row handed out last time; keep what a batch ran ahead by. */
+        g->have -= K;
+        if (g->have > 0)
+            memmove(&g->a[0], &g->a[K], g->have * sizeof g->a[0]);
+    }
+    while (g->have < K) {
+        if (K * K - g->next >= 4) {
+            vg_mlkem_poly *r[4];
+            uint8_t ji[4][2];
+            for (unsigned t = 0; t < 4; t++) {
+                r[t] = &g->a[g->have + t]; /* have + 4 <= K + 3 = ROWBUF (or aligned) */
+                vg_mlkem_rowgen_ji(g, g->next + t, ji[t]);
+            }
+            vg_mlkem_poly_uniform_x4(r, g->rho, (const uint8_t(*)[2])ji);
+            g->next += 4;
+            g->have += 4;
+        } else {
+            uint8_t ji[2];
+            vg_mlkem_rowgen_ji(g, g->next, ji);
+            vg_mlkem_poly_uniform(&g->a[g->have], g->rho, ji[0], ji[1]);
+            g->next += 1;
+            g->have += 1;
+        }
+    }
+    g->row++;
+    return g->a;
+}
+
+/* K-PKE.KeyGen from (rho, sigma) = G(d || k) (FIPS 203 Algorithm 13, lines
+ * 3-20): writes ek (EK_BYTES) and dk_pke (POLYVECBYTES).
+ * Pre: rho public (it goes into ek), sigma secret. */
+static void vg_mlkem_pke_keygen_rs(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTES],
+                                   const uint8_t rho[VG_MLKEM_SYMBYTES],
+                                   const uint8_t sigma[VG_MLKEM_SYMBYTES])
 {
     const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
-        uint8_t in[VG_MLKEM_SYMBYTES + 1];
-        uint8_t rho_sigma[2 * VG_MLKEM_SYMBYTES];
-        vg_mlkem_poly s[K], e[K], a[K * K], t;
+        vg_mlkem_poly s[K], e[K], t;
+        vg_mlkem_rowgen g;
         vg_mlkem_poly *noise[2 * K];
         uint8_t nonces[2 * K];
     } ws;
-    const uint8_t *rho = ws.rho_sigma, *sigma = ws.rho_sigma + VG_MLKEM_SYMBYTES;
-
-    /* (rho, sigma) = G(d || k): the domain separation by k (line 1). */
-    memcpy(ws.in, d, VG_MLKEM_SYMBYTES);
-    ws.in[VG_MLKEM_SYMBYTES] = (uint8_t)K;
-    vg_sha3_512(ws.rho_sigma, ws.in, sizeof ws.in);
-    /* Declassify rho: it is derived from the secret d, but it is public by
-     * the specification: ek = ByteEncode_12(t-hat) || rho (line 19), and
-     * SampleNTT (Algorithm 7) may take time depending on it. sigma stays
-     * secret. */
-    VG_CT_DECLASSIFY(ws.rho_sigma, VG_MLKEM_SYMBYTES);
 
     /* s[i] = CBD(PRF(sigma, i)), e[i] = CBD(PRF(sigma, K + i)) (lines 8-15),
      * four at a time. */
@@ -116,16 +164,16 @@ static void vg_mlkem_pke_keygen(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTE
         ws.nonces[K + i] = (uint8_t)(K + i);
     }
     vg_mlkem_poly_getnoise_many(ws.noise, ws.nonces, 2 * K, sigma, VG_MLKEM_ETA1);
-    vg_mlkem_gen_matrix(ws.a, rho, 0);
     for (unsigned i = 0; i < K; i++) {
         be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
         be->ntt(&ws.e[i]);
     }
+    vg_mlkem_rowgen_init(&ws.g, rho, 0);
     for (unsigned i = 0; i < K; i++) {
         /* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (line 18).
          * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
          * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
-        be->basemul_acc(&ws.t, &ws.a[K * i], ws.s, K);
+        be->basemul_acc(&ws.t, vg_mlkem_rowgen_next(&ws.g), ws.s, K);
         be->poly_tomont(&ws.t);
         be->poly_add(&ws.t, &ws.t, &ws.e[i]);
         be->poly_reduce(&ws.t);
@@ -136,23 +184,51 @@ static void vg_mlkem_pke_keygen(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECBYTE
     vg_wipe(&ws, sizeof ws);
 }
 
+/* ML-KEM key assembly from (rho, sigma) and z: dk = dk_pke || ek || H(ek)
+ * || z (FIPS 203 Algorithm 16 line 3). */
+static void vg_mlkem_keypair_rs(uint8_t *pk, uint8_t *sk, const uint8_t rho[VG_MLKEM_SYMBYTES],
+                                const uint8_t sigma[VG_MLKEM_SYMBYTES],
+                                const uint8_t z[VG_MLKEM_SYMBYTES])
+{
+    vg_mlkem_pke_keygen_rs(pk, sk, rho, sigma);
+    memcpy(sk + POLYVECBYTES, pk, EK_BYTES);
+    vg_sha3_256(sk + POLYVECBYTES + EK_BYTES, pk, EK_BYTES);
+    memcpy(sk + DK_BYTES - VG_MLKEM_SYMBYTES, z, VG_MLKEM_SYMBYTES);
+}
+
+/* Test entry point (mlkem_internal.h): key generation with rho and sigma
+ * given instead of derived from d, so that the constant-time tests can hold
+ * the public rho fixed while the secret sigma varies. */
+void VG_MLKEM_API(keypair_rho_sigma)(uint8_t *pk, uint8_t *sk,
+                                     const uint8_t rho[VG_MLKEM_SYMBYTES],
+                                     const uint8_t sigma[VG_MLKEM_SYMBYTES],
+                                     const uint8_t z[VG_MLKEM_SYMBYTES])
+{
+    vg_mlkem_keypair_rs(pk, sk, rho, sigma, z);
+}
+
 /* K-PKE.Encrypt(ek, m, r): ek must have passed the modulus check or come
  * from a dk that passed the hash check (coefficients < 4096 either way, as
- * basemul_acc needs). Specification: FIPS 203, Algorithm 14. */
-static void vg_mlkem_pke_encrypt(uint8_t ct[CT_BYTES], const uint8_t ek[EK_BYTES],
-                                 const uint8_t m[VG_MLKEM_SYMBYTES],
-                                 const uint8_t r[VG_MLKEM_SYMBYTES])
+ * basemul_acc needs). Specification: FIPS 203, Algorithm 14.
+ * When cmp is not NULL (decapsulation's re-encryption, Algorithm 18 lines
+ * 8-9), the ciphertext is not stored: each piece is compared with cmp and
+ * the return value is 0 when all of it equals cmp, all-ones otherwise, in
+ * constant time. With cmp NULL, ct is written and 0 returned. */
+static uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8_t ek[EK_BYTES],
+                                    const uint8_t m[VG_MLKEM_SYMBYTES],
+                                    const uint8_t r[VG_MLKEM_SYMBYTES])
 {
     const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
-        vg_mlkem_poly t[K], y[K], a[K * K], u, e1[K], e2, v, mu;
+        vg_mlkem_poly y[K], e1[K], e2, u;
+        vg_mlkem_rowgen g;
+        uint8_t piece[32 * 11]; /* one compressed polynomial, d <= 11 */
         vg_mlkem_poly *noise[2 * K + 1];
         uint8_t nonces[2 * K + 1];
     } ws;
     const uint8_t *rho = ek + POLYVECBYTES;
+    uint32_t diff = 0;
 
-    for (unsigned i = 0; i < K; i++)
-        be->frombytes(&ws.t[i], ek + i * VG_MLKEM_POLYBYTES);
     /* y[i] = CBD_eta1(PRF(r, i)), e1[i] = CBD_eta2(PRF(r, K + i)),
      * e2 = CBD_eta2(PRF(r, 2K)) (lines 9-17), four at a time; one batch
      * when eta1 = eta2 (k = 3, 4), two otherwise (k = 2). */
@@ -172,26 +248,64 @@ static void vg_mlkem_pke_encrypt(uint8_t ct[CT_BYTES], const uint8_t ek[EK_BYTES
 #endif
     for (unsigned i = 0; i < K; i++)
         be->ntt(&ws.y[i]);
-    vg_mlkem_gen_matrix(ws.a, rho, 1);
+    vg_mlkem_rowgen_init(&ws.g, rho, 1);
     for (unsigned i = 0; i < K; i++) {
         /* u[i] = NTT^-1(sum_j A-hat^T[i][j] o y-hat[j]) + e1[i] (line 19):
          * |invntt| < q, |e1| <= 2, so the Barrett input is < q + 2. */
-        be->basemul_acc(&ws.u, &ws.a[K * i], ws.y, K);
+        be->basemul_acc(&ws.u, vg_mlkem_rowgen_next(&ws.g), ws.y, K);
         be->invntt_tomont(&ws.u);
         be->poly_add(&ws.u, &ws.u, &ws.e1[i]);
         be->poly_reduce(&ws.u);
-        be->compress(ct + i * 32 * VG_MLKEM_DU, &ws.u, VG_MLKEM_DU);
+        if (cmp) {
+            be->compress(ws.piece, &ws.u, VG_MLKEM_DU);
+            for (unsigned b = 0; b < 32 * VG_MLKEM_DU; b++)
+                diff |= (uint32_t)(ws.piece[b] ^ cmp[i * 32 * VG_MLKEM_DU + b]);
+        } else {
+            be->compress(ct + i * 32 * VG_MLKEM_DU, &ws.u, VG_MLKEM_DU);
+        }
     }
+    /* t-hat = ByteDecode_12(ek) (line 2), into the row buffer, which the
+     * matrix no longer needs (ROWBUF >= K). */
+    for (unsigned i = 0; i < K; i++)
+        be->frombytes(&ws.g.a[i], ek + i * VG_MLKEM_POLYBYTES);
     /* v = NTT^-1(t-hat^T o y-hat) + e2 + Decompress_1(m) (lines 20-21):
-     * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. */
-    be->basemul_acc(&ws.v, ws.t, ws.y, K);
-    be->invntt_tomont(&ws.v);
-    be->frommsg(&ws.mu, m);
-    be->poly_add(&ws.v, &ws.v, &ws.e2);
-    be->poly_add(&ws.v, &ws.v, &ws.mu);
-    be->poly_reduce(&ws.v);
-    be->compress(ct + CT_U_BYTES, &ws.v, VG_MLKEM_DV);
+     * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. The mu
+     * polynomial goes into e1[0], no longer needed. */
+    be->basemul_acc(&ws.u, ws.g.a, ws.y, K);
+    be->invntt_tomont(&ws.u);
+    be->frommsg(&ws.e1[0], m);
+    be->poly_add(&ws.u, &ws.u, &ws.e2);
+    be->poly_add(&ws.u, &ws.u, &ws.e1[0]);
+    be->poly_reduce(&ws.u);
+    if (cmp) {
+        be->compress(ws.piece, &ws.u, VG_MLKEM_DV);
+        for (unsigned b = 0; b < 32 * VG_MLKEM_DV; b++)
+            diff |= (uint32_t)(ws.piece[b] ^ cmp[CT_U_BYTES + b]);
+    } else {
+        be->compress(ct + CT_U_BYTES, &ws.u, VG_MLKEM_DV);
+    }
     vg_wipe(&ws, sizeof ws);
+    /* diff < 256; nonzero exactly when some byte differed. */
+    return (uint8_t)vg_ct_mask_nonzero_u64(diff);
+}
+
+/* K-PKE.KeyGen from the 32-byte seed d: (rho, sigma) = G(d || k) (FIPS 203
+ * Algorithm 13 line 1, the domain separation by k), then the rest. */
+static void vg_mlkem_keypair_d(uint8_t *pk, uint8_t *sk, const uint8_t d[VG_MLKEM_SYMBYTES],
+                               const uint8_t z[VG_MLKEM_SYMBYTES])
+{
+    uint8_t in[VG_MLKEM_SYMBYTES + 1], g[2 * VG_MLKEM_SYMBYTES];
+    memcpy(in, d, VG_MLKEM_SYMBYTES);
+    in[VG_MLKEM_SYMBYTES] = (uint8_t)K;
+    vg_sha3_512(g, in, sizeof in);
+    /* Declassify rho: it is derived from the secret d, but it is public by
+     * the specification: ek = ByteEncode_12(t-hat) || rho (Algorithm 13
+     * line 19), and SampleNTT (Algorithm 7) may take time depending on it.
+     * sigma stays secret. */
+    VG_CT_DECLASSIFY(g, VG_MLKEM_SYMBYTES);
+    vg_mlkem_keypair_rs(pk, sk, g, g + VG_MLKEM_SYMBYTES, z);
+    vg_wipe(in, sizeof in);
+    vg_wipe(g, sizeof g);
 }
 
 /* K-PKE.Decrypt(dk_pke, c). Specification: FIPS 203, Algorithm 15. */
@@ -282,10 +396,7 @@ int VG_MLKEM_API(keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t seed[64
         return VG_ERR_INPUT;
     }
     /* dk = dk_pke || ek || H(ek) || z (line 3). */
-    vg_mlkem_pke_keygen(pk, sk, seed);
-    memcpy(sk + POLYVECBYTES, pk, EK_BYTES);
-    vg_sha3_256(sk + POLYVECBYTES + EK_BYTES, pk, EK_BYTES);
-    memcpy(sk + DK_BYTES - VG_MLKEM_SYMBYTES, seed + VG_MLKEM_SYMBYTES, VG_MLKEM_SYMBYTES);
+    vg_mlkem_keypair_d(pk, sk, seed, seed + VG_MLKEM_SYMBYTES);
     return VG_OK;
 }
 
@@ -330,7 +441,7 @@ int VG_MLKEM_API(encaps_derand)(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
     memcpy(ws.in, m, VG_MLKEM_SYMBYTES);
     vg_sha3_256(ws.in + VG_MLKEM_SYMBYTES, pk, EK_BYTES);
     vg_sha3_512(ws.kr, ws.in, sizeof ws.in); /* (K, r) = G(m || H(ek)) */
-    vg_mlkem_pke_encrypt(ct, pk, m, ws.kr + VG_MLKEM_SYMBYTES);
+    (void)vg_mlkem_pke_encrypt(ct, NULL, pk, m, ws.kr + VG_MLKEM_SYMBYTES);
     memcpy(ss, ws.kr, VG_MLKEM_SHAREDSECRETBYTES);
     vg_wipe(&ws, sizeof ws);
     return ret;
@@ -365,7 +476,6 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
         uint8_t in[2 * VG_MLKEM_SYMBYTES]; /* m' || h */
         uint8_t kr[2 * VG_MLKEM_SYMBYTES]; /* K' || r' */
         uint8_t kbar[VG_MLKEM_SYMBYTES];
-        uint8_t ct2[CT_BYTES];
     } ws;
     vg_keccak_ctx ctx;
     if (!ss || !ct || !sk || !vg_mlkem_dk_ok(sk)) {
@@ -386,11 +496,13 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
     vg_keccak_absorb(&ctx, ct, CT_BYTES);
     vg_keccak_finalize(&ctx);
     vg_keccak_squeeze(&ctx, ws.kbar, sizeof ws.kbar);
-    vg_mlkem_pke_encrypt(ws.ct2, ek, ws.in, ws.kr + VG_MLKEM_SYMBYTES);
+    /* c' = K-PKE.Encrypt(ek, m', r') compared with c as it is produced
+     * (lines 9-10), so c' is never stored: mask is 0 when c = c', all-ones
+     * otherwise, behind a barrier. */
+    uint8_t mask = (uint8_t)vg_barrier_u32(
+        vg_mlkem_pke_encrypt(NULL, ct, ek, ws.in, ws.kr + VG_MLKEM_SYMBYTES));
 
-    /* Lines 10-11: if c != c' then K' = K-bar, without a branch: diff is
-     * 0 or -1 (vg_ct_memcmp), widened into a byte mask behind a barrier. */
-    uint8_t mask = (uint8_t)vg_barrier_u32((uint32_t)vg_ct_memcmp(ct, ws.ct2, CT_BYTES));
+    /* Line 11: if c != c' then K' = K-bar, without a branch. */
     for (unsigned i = 0; i < VG_MLKEM_SHAREDSECRETBYTES; i++)
         ss[i] = (uint8_t)(ws.kr[i] ^ (mask & (ws.kr[i] ^ ws.kbar[i])));
     vg_wipe(&ws, sizeof ws);
@@ -404,3 +516,4 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
 #undef DK_BYTES
 #undef CT_U_BYTES
 #undef CT_BYTES
+#undef VG_MLKEM_ROWBUF
