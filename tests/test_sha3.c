@@ -1,8 +1,9 @@
 /*
- * SHA-3 and SHAKE (FIPS 202): every Keccak implementation (portable and the
- * x86-64 variant when the CPU has it) against NIST's example values, against
- * OpenSSL's libcrypto, incrementally, and permutation against permutation;
- * then the public API and the dispatch.
+ * SHA-3 and SHAKE (FIPS 202): every Keccak implementation (portable, and the
+ * x86-64 BMI2 and AVX-512VL variants when the CPU has them) against NIST's
+ * example values, against OpenSSL's libcrypto, incrementally, streaming
+ * against the portable code, and permutation against permutation; then the
+ * public API and the dispatch.
  *
  * Run also with VG_CPU_FEATURES=none (second ctest entry): the active
  * implementation must then be the portable one.
@@ -13,7 +14,7 @@
 #include "hash/keccak.h"
 #include "vgtest.h"
 
-#define MAX_IMPLS 2
+#define MAX_IMPLS 3
 
 enum alg { SHA3_256, SHA3_512, SHAKE128, SHAKE256, NUM_ALGS };
 
@@ -243,6 +244,48 @@ static void test_incremental(const struct vg_keccak_impl *impl, const uint8_t *m
     }
 }
 
+/* ---- streaming against the portable implementation ---------------------- */
+
+/* One sponge fed through random absorb splits (empty calls included) and
+ * read through random squeeze splits, on impl and on the portable code with
+ * independent splits: the outputs must be equal byte for byte. Covers the
+ * absorb hook with 0 to 22 blocks a call, the
+ * permutations between partial blocks and the squeeze permutations. */
+static void test_stream_vs_portable(const struct vg_keccak_impl *impl, const uint8_t *msg,
+                                    uint64_t *seed)
+{
+    static uint8_t got[3000], want[3000];
+    const struct vg_keccak_impl *p = vg_keccak_portable_get();
+    for (int a = 0; a < NUM_ALGS; a++) {
+        unsigned long bad = 0, n = 0;
+        for (int t = 0; t < 200; t++, n++) {
+            size_t len = (size_t)(vgtest_rand64(seed) % 2000);
+            size_t out_len = (size_t)(vgtest_rand64(seed) % sizeof got);
+            vg_keccak_ctx c[2];
+            uint8_t *outs[2] = {got, want};
+            vg_keccak_init_impl(&c[0], g_algs[a].rate, g_algs[a].dsbyte, impl);
+            vg_keccak_init_impl(&c[1], g_algs[a].rate, g_algs[a].dsbyte, p);
+            for (int k = 0; k < 2; k++) {
+                for (size_t done = 0; done < len;) {
+                    size_t step = (size_t)(vgtest_rand64(seed) % 1600) % (len - done + 1);
+                    vg_keccak_absorb(&c[k], msg + done, step);
+                    done += step;
+                }
+                vg_keccak_finalize(&c[k]);
+                for (size_t done = 0; done < out_len;) {
+                    size_t step = (size_t)(vgtest_rand64(seed) % 700) % (out_len - done + 1);
+                    vg_keccak_squeeze(&c[k], outs[k] + done, step);
+                    done += step;
+                }
+            }
+            bad += (unsigned long)(memcmp(got, want, out_len) != 0 ||
+                                   memcmp(c[0].st, c[1].st, sizeof c[0].st) != 0);
+        }
+        CHECK_MSG(bad == 0, "%s %s: %lu of %lu streams differ from portable", impl->name,
+                  g_algs[a].name, bad, n);
+    }
+}
+
 /* ---- public API and dispatch ---------------------------------------------- */
 
 static void test_public_api(const uint8_t *msg)
@@ -291,16 +334,39 @@ static void test_dispatch(void)
     if (env && strcmp(env, "none") == 0) {
         CHECK(strcmp(vg_keccak_active()->name, "portable") == 0);
         CHECK(vg_keccak_x86_get() == NULL);
+        CHECK(vg_keccak_avx512_get() == NULL);
         CHECK(vg_keccak_active() == vg_keccak_portable_get());
     }
 #if defined(VG_X86_64)
-    /* Default build, no restriction, CPU with BMI2: the x86 variant runs. */
-    if (!env && (vg_cpu_detected() & VG_CPU_BMI2)) {
+    /* Default build, no restriction: AVX-512VL when the CPU has AVX512F and
+     * AVX512VL, else BMI2 when it has BMI2. */
+    uint32_t det = vg_cpu_detected();
+    if (!env && (det & (VG_CPU_AVX512F | VG_CPU_AVX512VL)) == (VG_CPU_AVX512F | VG_CPU_AVX512VL)) {
+        CHECK(vg_keccak_avx512_get() != NULL);
+        CHECK(strcmp(vg_keccak_active()->name, "avx512vl") == 0);
+    } else if (!env && (det & VG_CPU_BMI2)) {
         CHECK(vg_keccak_x86_get() != NULL);
         CHECK(strcmp(vg_keccak_active()->name, "bmi2") == 0);
     }
+    /* The choice follows the active set (test hook; only features the CPU
+     * has are forced). */
+    uint32_t saved = vg_cpu_active();
+    vg_cpu_force(det & VG_CPU_BMI2);
+    CHECK(vg_keccak_avx512_get() == NULL);
+    CHECK(vg_keccak_active() == (vg_keccak_x86_get() ? vg_keccak_x86_get() : vg_keccak_portable_get()));
+    vg_cpu_force(det & VG_CPU_AVX512F); /* F without VL is not enough */
+    CHECK(vg_keccak_avx512_get() == NULL);
+    if ((det & (VG_CPU_AVX512F | VG_CPU_AVX512VL)) == (VG_CPU_AVX512F | VG_CPU_AVX512VL)) {
+        vg_cpu_force(VG_CPU_AVX512F | VG_CPU_AVX512VL);
+        CHECK(vg_keccak_avx512_get() != NULL && vg_keccak_active() == vg_keccak_avx512_get());
+        CHECK(strcmp(vg_implementation("keccak"), "avx512vl") == 0);
+    }
+    vg_cpu_force(0);
+    CHECK(vg_keccak_active() == vg_keccak_portable_get());
+    vg_cpu_force(saved);
 #else
     CHECK(vg_keccak_x86_get() == NULL);
+    CHECK(vg_keccak_avx512_get() == NULL);
 #endif
     printf("keccak implementation: %s\n", name ? name : "(null)");
 }
@@ -326,6 +392,8 @@ int main(void)
     g_impls[g_nimpls++] = vg_keccak_portable_get();
     if (vg_keccak_x86_get())
         g_impls[g_nimpls++] = vg_keccak_x86_get();
+    if (vg_keccak_avx512_get())
+        g_impls[g_nimpls++] = vg_keccak_avx512_get();
     CHECK(g_impls[0] != NULL);
 
     for (size_t i = 0; i < g_nimpls; i++) {
@@ -334,6 +402,7 @@ int main(void)
         test_permutation(g_impls[i], &seed);
         test_vs_openssl(g_impls[i], big, big_len, &seed);
         test_incremental(g_impls[i], big, &seed);
+        test_stream_vs_portable(g_impls[i], big, &seed);
     }
     test_public_api(big);
     test_dispatch();

@@ -22,6 +22,8 @@ struct vg_keccak_impl {
 
 const struct vg_keccak_impl *vg_keccak_portable_get(void); /* never NULL */
 const struct vg_keccak_impl *vg_keccak_x86_get(void);      /* NULL unless available */
+/* AVX-512VL (keccak_avx512.c): NULL unless built and AVX512F+VL are active. */
+const struct vg_keccak_impl *vg_keccak_avx512_get(void);
 const struct vg_keccak_impl *vg_keccak_active(void);
 
 /* Incremental sponge for SHA-3 and SHAKE. Absorb any number of times, then

@@ -17,10 +17,10 @@
  *   this file            ~652 / ~666
  *   OpenSSL 3.0 (keccak1600-x86_64 asm), per block of SHAKE128 on 16 KiB,
  *   absorbing included: ~730
- * An AVX-512VL variant (rows in zmm, vpternlogq, vprolvq) was not built:
- * Zen 4 executes 512-bit operations in two 256-bit halves and pi needs a
- * 5x5 lane transpose of permutes on the critical path, so its estimated
- * gain did not justify it next to this one, which also runs under valgrind.
+ * The AVX-512VL variant (keccak_avx512.c: one lane per xmm register,
+ * VPTERNLOGQ and VPROLQ) is faster where it runs and is the default there
+ * (figures in keccak.c); this file remains the choice without AVX-512 and
+ * under valgrind, which cannot execute EVEX instructions.
  *
  * BMI1 has no bit of its own in the feature mask (common.h); every CPU
  * that implements BMI2 also implements BMI1 (Intel since Haswell, AMD since

@@ -56,12 +56,14 @@ size_t vg_ct_variants(uint32_t available, struct vg_ct_variant *out, size_t cap)
             const struct vg_sha512_impl *d = vg_sha512_avx2_get();
             const struct vg_keccak_impl *e = vg_keccak_portable_get();
             const struct vg_keccak_impl *f = vg_keccak_x86_get();
+            const struct vg_keccak_impl *g = vg_keccak_avx512_get();
             add(out, cap, &count, VG_CT_SHA256, "sha256", a ? a->name : NULL, a, s);
             add(out, cap, &count, VG_CT_SHA256, "sha256", b ? b->name : NULL, b, s);
             add(out, cap, &count, VG_CT_SHA512, "sha512", c ? c->name : NULL, c, s);
             add(out, cap, &count, VG_CT_SHA512, "sha512", d ? d->name : NULL, d, s);
             add(out, cap, &count, VG_CT_KECCAK, "keccak", e ? e->name : NULL, e, s);
             add(out, cap, &count, VG_CT_KECCAK, "keccak", f ? f->name : NULL, f, s);
+            add(out, cap, &count, VG_CT_KECCAK, "keccak", g ? g->name : NULL, g, s);
             /* X25519 ladders. portable-noint128 is the test twin compiled
              * from fe51.c by tests/fe51_twin.c (linked into vg_ct_support). */
             const struct vg_x25519_impl *xl[] = {vg_x25519_portable_get(),
