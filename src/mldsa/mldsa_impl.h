@@ -17,6 +17,7 @@
  * (uniform_many + uniform_x4, uniform_gamma1_many + its x4 kernel).
  */
 #include "common.h"
+#include "mldsa_internal.h"
 #include "poly.h"
 
 #if !defined(VG_MLDSA_MODE)
@@ -32,6 +33,7 @@
 #define OMEGA 80
 #define CTILDEBYTES 32 /* lambda / 4 */
 #define VG_MLDSA_API(name) vg_mldsa44_##name
+#define VG_MLDSA_INTERNAL(name) vg_mldsa44_##name
 #elif VG_MLDSA_MODE == 65
 #define K 6
 #define L 5
@@ -43,6 +45,7 @@
 #define OMEGA 55
 #define CTILDEBYTES 48
 #define VG_MLDSA_API(name) vg_mldsa65_##name
+#define VG_MLDSA_INTERNAL(name) vg_mldsa65_##name
 #elif VG_MLDSA_MODE == 87
 #define K 8
 #define L 7
@@ -54,6 +57,7 @@
 #define OMEGA 75
 #define CTILDEBYTES 64
 #define VG_MLDSA_API(name) vg_mldsa87_##name
+#define VG_MLDSA_INTERNAL(name) vg_mldsa87_##name
 #else
 #error "VG_MLDSA_MODE must be 44, 65 or 87"
 #endif
@@ -123,27 +127,26 @@ static void vg_mldsa_expand_a(vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDS
 
 /* ---- keys -------------------------------------------------------------- */
 
-/* ML-DSA.KeyGen_internal(xi). Specification: FIPS 204, Algorithm 6 (with
+/* ML-DSA.KeyGen_internal from line 2 on, given exp = rho || rho' || K
+ * (line 1's output). Specification: FIPS 204, Algorithm 6 (with
  * Algorithms 22 pkEncode, 24 skEncode, 32 ExpandA, 33 ExpandS). A-hat is
  * generated one row at a time. */
-static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
-                            const uint8_t xi[VG_MLDSA_SYMBYTES])
+static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
+                                     const uint8_t exp[2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES])
 {
     const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
-        uint8_t seedbuf[VG_MLDSA_SYMBYTES + 2];
-        uint8_t exp[2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES]; /* rho || rho' || K */
+        uint8_t rho[VG_MLDSA_SYMBYTES];
         vg_mldsa_poly s1hat[L], row[L], acc, t, t1, t0;
     } ws;
-    const uint8_t *rho = ws.exp, *rhoprime = ws.exp + VG_MLDSA_SYMBYTES;
-    const uint8_t *key = ws.exp + VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES;
+    const uint8_t *rho = ws.rho, *rhoprime = exp + VG_MLDSA_SYMBYTES;
+    const uint8_t *key = exp + VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES;
 
-    /* (rho, rho', K) = H(xi || k || l, 128) (line 1). */
-    memcpy(ws.seedbuf, xi, VG_MLDSA_SYMBYTES);
-    ws.seedbuf[VG_MLDSA_SYMBYTES] = (uint8_t)K;
-    ws.seedbuf[VG_MLDSA_SYMBYTES + 1] = (uint8_t)L;
-    vg_shake256(ws.exp, sizeof ws.exp, ws.seedbuf, sizeof ws.seedbuf);
-
+    /* Declassify: rho, which the public key carries in the clear (pkEncode,
+     * Algorithm 22); ExpandA's rejection sampling may then run in variable
+     * time on it (a copy: the caller's buffer keeps its own status). */
+    memcpy(ws.rho, exp, VG_MLDSA_SYMBYTES);
+    VG_CT_DECLASSIFY(ws.rho, sizeof ws.rho);
     memcpy(sk, rho, VG_MLDSA_SYMBYTES);
     memcpy(sk + SK_KEY, key, VG_MLDSA_SYMBYTES);
     memcpy(pk, rho, VG_MLDSA_SYMBYTES);
@@ -175,6 +178,27 @@ static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     vg_wipe(&ws, sizeof ws);
 }
 
+/* ML-DSA.KeyGen_internal(xi). Specification: FIPS 204, Algorithm 6. */
+static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
+                            const uint8_t xi[VG_MLDSA_SYMBYTES])
+{
+    uint8_t seedbuf[VG_MLDSA_SYMBYTES + 2];
+    uint8_t exp[2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES]; /* rho || rho' || K */
+    /* (rho, rho', K) = H(xi || k || l, 128) (line 1). */
+    memcpy(seedbuf, xi, VG_MLDSA_SYMBYTES);
+    seedbuf[VG_MLDSA_SYMBYTES] = (uint8_t)K;
+    seedbuf[VG_MLDSA_SYMBYTES + 1] = (uint8_t)L;
+    vg_shake256(exp, sizeof exp, seedbuf, sizeof seedbuf);
+    vg_mldsa_keygen_expanded(pk, sk, exp);
+    vg_wipe(seedbuf, sizeof seedbuf);
+    vg_wipe(exp, sizeof exp);
+}
+
+void VG_MLDSA_INTERNAL(keypair_expanded)(uint8_t *pk, uint8_t *sk, const uint8_t exp[128])
+{
+    vg_mldsa_keygen_expanded(pk, sk, exp);
+}
+
 /* ---- signing ----------------------------------------------------------- */
 
 /* ML-DSA.Sign_internal from mu on (Algorithm 7 lines 7-33; lines 1-6 are
@@ -187,10 +211,12 @@ static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
  * Specification: FIPS 204, Algorithm 7 (with 25 skDecode, 26 sigEncode,
  * 28 w1Encode, 29 SampleInBall, 34 ExpandMask, 39 MakeHint). */
 static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLDSA_CRHBYTES],
-                                 const uint8_t sk[SK_BYTES], const uint8_t rnd[VG_MLDSA_SYMBYTES])
+                                 const uint8_t sk[SK_BYTES], const uint8_t rnd[VG_MLDSA_SYMBYTES],
+                                 unsigned *attempts)
 {
     const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
+        uint8_t rho[VG_MLDSA_SYMBYTES];
         uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
         uint8_t rhopp[VG_MLDSA_CRHBYTES];
         uint8_t w1enc[K * POLYW1_BYTES];
@@ -205,6 +231,8 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
     unsigned bad = 0;
     int ret = VG_OK;
 
+    if (attempts)
+        *attempts = 0;
     /* skDecode (line 1), with the range check of s1 and s2. */
     for (unsigned j = 0; j < L; j++)
         bad |= vg_mldsa_polyeta_unpack(&ws.s1[j], sk + SK_S1 + j * POLYETA_BYTES, ETA);
@@ -212,7 +240,9 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         bad |= vg_mldsa_polyeta_unpack(&ws.s2[i], sk + SK_S2 + i * POLYETA_BYTES, ETA);
         vg_mldsa_polyt0_unpack(&ws.t0[i], sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
     }
-    /* The verdict on the key is public (it is the function's result). */
+    /* Declassify: the verdict on the key, which is the function's result
+     * (public output: VG_ERR_INPUT). */
+    VG_CT_DECLASSIFY(&bad, sizeof bad);
     if (vg_barrier_u32(bad)) {
         ret = VG_ERR_INPUT;
         goto out;
@@ -224,14 +254,19 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         be->ntt(&ws.s2[i]);
         be->ntt(&ws.t0[i]);
     }
-    vg_mldsa_expand_a(ws.mat, sk); /* rho is the first field of sk */
+    /* Declassify: rho, the first field of sk, is the public key's first
+     * field too (Algorithms 22, 24): ExpandA may run in variable time on it. */
+    memcpy(ws.rho, sk, VG_MLDSA_SYMBYTES);
+    VG_CT_DECLASSIFY(ws.rho, sizeof ws.rho);
+    vg_mldsa_expand_a(ws.mat, ws.rho);
     /* rho'' = H(K || rnd || mu, 64) (line 7). */
     memcpy(ws.in, sk + SK_KEY, VG_MLDSA_SYMBYTES);
     memcpy(ws.in + VG_MLDSA_SYMBYTES, rnd, VG_MLDSA_SYMBYTES);
     memcpy(ws.in + 2 * VG_MLDSA_SYMBYTES, mu, VG_MLDSA_CRHBYTES);
     vg_shake256(ws.rhopp, sizeof ws.rhopp, ws.in, sizeof ws.in);
 
-    for (unsigned iter = 0, kappa = 0;; iter++, kappa += L) {
+    unsigned iter = 0;
+    for (unsigned kappa = 0;; iter++, kappa += L) {
         unsigned reject = 0, nhints = 0;
         if (iter == MAX_SIGN_ITERATIONS) {
             ret = VG_ERR_INPUT;
@@ -294,11 +329,23 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         }
         /* More than omega hints (line 28): the top bit of omega - nhints. */
         reject |= (unsigned)(OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
-        /* The one branch on secret-derived data: whether this iteration is
-         * accepted, which FIPS 204 lets leak (only the count shows). */
+        /* Declassify: the verdict of this attempt (every norm check and
+         * the hint count folded into one bit). Whether an attempt is
+         * rejected is public by design: the number of attempts shows in
+         * the signing time, and the security argument of Fiat-Shamir with
+         * aborts covers it; the values checked (z, r0, ct0, the hints of a
+         * rejected attempt) stay secret. The one branch on secret-derived
+         * data in the loop. */
+        VG_CT_DECLASSIFY(&reject, sizeof reject);
         if (vg_barrier_u32(reject) == 0)
             break;
     }
+    if (attempts)
+        *attempts = iter + 1;
+    /* Declassify: the accepted attempt's hints are the signature's last
+     * field (sigEncode, Algorithm 26), a public output; HintBitPack below
+     * branches on them. z and c-tilde are copied without branches. */
+    VG_CT_DECLASSIFY(ws.h, sizeof ws.h);
     /* sigEncode(c-tilde, z mod+- q, h) (line 33). z is centred already
      * (|z| < gamma1 - beta after the check). The hints are public now. */
     memcpy(sig, ws.ctilde, CTILDEBYTES);
@@ -468,7 +515,7 @@ int VG_MLDSA_API(sign_mu)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
         memset(sig, 0, SIG_BYTES);
         return VG_ERR_INPUT;
     }
-    return vg_mldsa_sign_mu_core(sig, mu, sk, rnd);
+    return vg_mldsa_sign_mu_core(sig, mu, sk, rnd, NULL);
 }
 
 /* ML-DSA.Sign_internal(sk, M', rnd). Specification: FIPS 204, Algorithm 7. */
@@ -484,7 +531,7 @@ int VG_MLDSA_API(sign_internal)(uint8_t *sig, const uint8_t *mprime, size_t mpri
         return VG_ERR_INPUT;
     }
     vg_mldsa_mu(mu, sk + SK_TR, NULL, 0, NULL, 0, mprime, mprime_len); /* line 6 */
-    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd);
+    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd, NULL);
     vg_wipe(mu, sizeof mu);
     return ret;
 }
@@ -506,7 +553,7 @@ int VG_MLDSA_API(sign_derand)(uint8_t *sig, const uint8_t *msg, size_t msg_len,
     prefix[0] = 0;
     prefix[1] = (uint8_t)ctx_len;
     vg_mldsa_mu(mu, sk + SK_TR, prefix, 2, ctx, ctx_len, msg, msg_len);
-    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd);
+    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd, NULL);
     vg_wipe(mu, sizeof mu);
     return ret;
 }
@@ -530,6 +577,12 @@ int VG_MLDSA_API(sign)(uint8_t *sig, const uint8_t *msg, size_t msg_len, const u
     ret = VG_MLDSA_API(sign_derand)(sig, msg, msg_len, ctx, ctx_len, sk, rnd);
     vg_wipe(rnd, sizeof rnd);
     return ret;
+}
+
+int VG_MLDSA_INTERNAL(sign_mu_counted)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
+                                       const uint8_t rnd[32], unsigned *attempts)
+{
+    return vg_mldsa_sign_mu_core(sig, mu, sk, rnd, attempts);
 }
 
 /* External mu: Algorithm 8 from line 7 on (tr and mu are the caller's). */
@@ -595,3 +648,4 @@ int VG_MLDSA_API(verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
 #undef SK_S2
 #undef SK_T0
 #undef MAX_SIGN_ITERATIONS
+#undef VG_MLDSA_INTERNAL

@@ -348,6 +348,43 @@ void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_ML
     }
 }
 
+/* RejBoundedPoly's inner loop (Algorithm 31 lines 4-13): the nibbles of
+ * buf[0..buflen), low first, each kept through CoeffFromHalfByte (Algorithm
+ * 15) while fewer than len coefficients are written. Returns the count.
+ * Post: |r[i]| <= eta. The kept values stay secret (computed without a
+ * branch and stored at r[ctr] whether kept or not); only each nibble's
+ * accept/reject bit is declassified (see below). */
+static unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf,
+                                          size_t buflen, unsigned eta)
+{
+    unsigned ctr = 0;
+    for (size_t i = 0; i < buflen && ctr < len; i++) {
+        for (unsigned half = 0; half < 2 && ctr < len; half++) {
+            uint32_t b = half ? (uint32_t)buf[i] >> 4 : (uint32_t)buf[i] & 15u;
+            uint32_t keep;
+            int32_t v;
+            if (eta == 2) {
+                /* b < 15 -> 2 - (b mod 5); b mod 5 = b - 5 floor(b * 205 /
+                 * 1024), exact for b < 16. */
+                keep = (b - 15u) >> 31;
+                v = 2 - (int32_t)(b - 5u * ((b * 205u) >> 10));
+            } else {
+                keep = (b - 9u) >> 31; /* b < 9 -> 4 - b */
+                v = 4 - (int32_t)b;
+            }
+            /* Declassify: the accept/reject bit of this candidate. Which
+             * nibbles are rejected is independent of the accepted values
+             * (each kept coefficient is uniform on [-eta, eta] whatever the
+             * pattern), so it reveals nothing about s1 or s2; it decides
+             * only where the next value goes and when the loop ends. */
+            VG_CT_DECLASSIFY(&keep, sizeof keep);
+            r[ctr] = v;
+            ctr += keep;
+        }
+    }
+    return ctr;
+}
+
 void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                uint16_t nonce, unsigned eta)
 {
@@ -364,22 +401,9 @@ void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA
     vg_keccak_finalize(&ctx);
     while (ctr < VG_MLDSA_N) {
         vg_keccak_squeeze(&ctx, buf, sizeof buf);
-        for (unsigned i = 0; i < sizeof buf && ctr < VG_MLDSA_N; i++) {
-            /* Low nibble first (Algorithm 31 lines 5-6). */
-            for (unsigned half = 0; half < 2 && ctr < VG_MLDSA_N; half++) {
-                uint32_t b = half ? (uint32_t)buf[i] >> 4 : (uint32_t)buf[i] & 15u;
-                if (eta == 2) {
-                    /* CoeffFromHalfByte: b < 15 -> 2 - (b mod 5). b mod 5 =
-                     * b - 5 floor(b * 205 / 1024), exact for b < 15. */
-                    if (b < 15)
-                        a->coeffs[ctr++] = 2 - (int32_t)(b - 5 * ((b * 205u) >> 10));
-                } else {
-                    if (b < 9) /* eta = 4: 4 - b */
-                        a->coeffs[ctr++] = 4 - (int32_t)b;
-                }
-            }
-        }
+        ctr += vg_mldsa_rej_eta_portable(a->coeffs + ctr, VG_MLDSA_N - ctr, buf, sizeof buf, eta);
     }
+    vg_wipe(seed, sizeof seed);
     vg_wipe(buf, sizeof buf);
     vg_wipe(&ctx, sizeof ctx);
 }
@@ -501,42 +525,92 @@ void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_
     }
 }
 
+/* One pass of SampleInBall over candidate bytes buf[0..len), in constant
+ * time (see vg_mldsa_poly_challenge). *cnt: steps done so far (< tau on a
+ * step still to do); pos[t]: where the value placed at step t < *cnt sits
+ * now. Each candidate b is accepted when *cnt < tau and b <= i, i = 256 -
+ * tau + *cnt (lines 7-9); an accepted one is step (i, j = b): the value at
+ * j moves to i (line 11, so an earlier step whose value sits at j now sits
+ * at i) and the new value goes to j (line 12). Position i held nothing
+ * before (steps only write positions <= their own i, and i grows), so
+ * following the positions reproduces the algorithm's array exactly.
+ * Every entry of pos is rewritten under masks for every candidate: no
+ * branch or memory index depends on the bytes or on *cnt. */
+static void vg_mldsa_challenge_pass(uint8_t pos[64], uint32_t *cnt, const uint8_t *buf, size_t len,
+                                    unsigned tau)
+{
+    uint32_t n = *cnt;
+    for (size_t k = 0; k < len; k++) {
+        uint32_t b = buf[k];
+        uint32_t i = VG_MLDSA_N - tau + n; /* <= 255 while n < tau */
+        /* n < tau and b <= i, as bits from the sign of differences. */
+        uint32_t acc = ((n - tau) >> 31) & (((i - b) >> 31) ^ 1u);
+        uint8_t am = (uint8_t)vg_barrier_u32(0u - acc);
+        uint8_t bb = (uint8_t)b, ii = (uint8_t)i, nn = (uint8_t)vg_barrier_u32(n);
+        for (unsigned t = 0; t < 64; t++) {
+            uint8_t p = pos[t];
+            uint8_t old = (uint8_t)(0u - (uint32_t)(t < nn));
+            uint8_t moved = (uint8_t)(old & (uint8_t)(0u - (uint32_t)(p == bb)));
+            uint8_t fresh = (uint8_t)(0u - (uint32_t)(t == nn));
+            uint8_t nv = (uint8_t)((moved & ii) | (fresh & bb) | (~(moved | fresh) & p));
+            pos[t] = (uint8_t)((am & nv) | (~am & p));
+        }
+        n += acc;
+    }
+    *cnt = n;
+}
+
+/* Constant time in ctilde: c-tilde is secret until its attempt is accepted
+ * (FIPS 204 lets only the accept/reject verdict of an attempt leak, and
+ * published attacks recover keys from the challenges of rejected attempts),
+ * so neither the number of bytes drawn nor the positions may show. Two
+ * SHAKE256 blocks are squeezed at once: 264 candidate bytes, of which each
+ * is accepted with probability at least (257 - tau) / 256 >= 197/256; fewer
+ * than tau acceptances among 264 happen with probability below 2^-257
+ * (binomial tail, tau = 60; smaller for 39 and 49), and only then is one
+ * more block drawn. */
 void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
                              unsigned tau)
 {
-    vg_keccak_ctx ctx;
-    uint8_t buf[8];
+    struct {
+        vg_keccak_ctx ctx;
+        uint8_t buf[2 * 136];
+        uint8_t pos[64]; /* tau <= 60 */
+        int8_t cb[VG_MLDSA_N];
+    } ws;
     uint64_t signs;
+    uint32_t cnt = 0, more;
 
-    vg_shake256_init(&ctx);
-    vg_keccak_absorb(&ctx, ctilde, ctilde_len);
-    vg_keccak_finalize(&ctx);
-    vg_keccak_squeeze(&ctx, buf, 8);
-    signs = vg_load64_le(buf); /* h: bit k is the sign of the k-th placement */
-    memset(c->coeffs, 0, sizeof c->coeffs);
-    for (unsigned i = VG_MLDSA_N - tau; i < VG_MLDSA_N; i++) {
-        uint8_t jb;
-        uint32_t j;
-        /* Lines 6-9: draw j until j <= i. Only the rejections show. */
-        do {
-            vg_keccak_squeeze(&ctx, &jb, 1);
-        } while ((unsigned)jb > i);
-        j = jb;
-        /* Lines 10-11: c_i = c_j; c_j = (-1)^h[i + tau - 256]. Every position
-         * k <= i is rewritten under a mask, so the access pattern does not
-         * depend on j. */
-        int32_t sgn = 1 - 2 * (int32_t)(signs & 1);
-        signs >>= 1;
-        int32_t cj = 0;
-        for (uint32_t k = 0; k <= i; k++)
-            cj |= c->coeffs[k] & (int32_t)vg_mldsa_mask_zero_u32(k ^ j);
-        c->coeffs[i] = cj;
-        for (uint32_t k = 0; k <= i; k++) {
-            int32_t m = (int32_t)vg_mldsa_mask_zero_u32(k ^ j);
-            c->coeffs[k] = (c->coeffs[k] & ~m) | (sgn & m);
-        }
+    vg_shake256_init(&ws.ctx);
+    vg_keccak_absorb(&ws.ctx, ctilde, ctilde_len);
+    vg_keccak_finalize(&ws.ctx);
+    vg_keccak_squeeze(&ws.ctx, ws.buf, sizeof ws.buf);
+    signs = vg_load64_le(ws.buf); /* h (line 5): bit t is the sign of step t */
+    memset(ws.pos, 0, sizeof ws.pos);
+    vg_mldsa_challenge_pass(ws.pos, &cnt, ws.buf + 8, sizeof ws.buf - 8, tau);
+    for (;;) {
+        more = (uint32_t)((cnt - tau) >> 31); /* cnt < tau */
+        /* Declassify: whether 264 candidates were too few, an event of
+         * probability below 2^-257 (above): it never happens in practice,
+         * and the branch only exists so that the function is total. */
+        VG_CT_DECLASSIFY(&more, sizeof more);
+        if (!more)
+            break;
+        vg_keccak_squeeze(&ws.ctx, ws.buf, 136);
+        vg_mldsa_challenge_pass(ws.pos, &cnt, ws.buf, 136, tau);
     }
-    vg_wipe(&ctx, sizeof ctx);
+    /* c[pos[t]] = (-1)^h[t] (line 12), written as a masked sum over every
+     * position for every step (positions are distinct). */
+    memset(ws.cb, 0, sizeof ws.cb);
+    for (unsigned t = 0; t < tau; t++) {
+        int8_t s = (int8_t)(1 - 2 * (int32_t)((signs >> t) & 1));
+        uint8_t p = ws.pos[t];
+        for (unsigned k = 0; k < VG_MLDSA_N; k++)
+            ws.cb[k] = (int8_t)(ws.cb[k] | (int8_t)(s & (int8_t)(0u - (uint32_t)((uint8_t)k == p))));
+    }
+    for (unsigned k = 0; k < VG_MLDSA_N; k++)
+        c->coeffs[k] = ws.cb[k];
+    vg_wipe(&ws, sizeof ws);
 }
 
 /* ---- bit packing ------------------------------------------------------- */

@@ -247,8 +247,10 @@ void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA
 void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                        uint16_t nonce0, unsigned n, int32_t gamma1);
 /* c = SampleInBall(ctilde): tau coefficients +-1, the rest 0.
- * Post: |c| <= 1. The writes go to every position up to i with masks, so
- * no memory index depends on the sampled positions.
+ * Pre: tau <= 60. Post: |c| <= 1. Constant time in ctilde (secret while
+ * its signing attempt may still be rejected): a fixed number of SHAKE256
+ * bytes is drawn (more only with probability below 2^-257) and every
+ * position is written under masks (poly.c).
  * Specification: FIPS 204, Algorithm 29. */
 void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
                              unsigned tau);
