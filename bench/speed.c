@@ -10,7 +10,7 @@
  * compared with ours on the same input: a difference (or a failing call
  * after the timing) is reported and the exit code is 1.
  *
- * To add an operation (Ed25519, ML-KEM, ML-DSA), add a row to g_rows: every
+ * To add an operation, add a row to g_rows: every
  * operation is "out_len bytes from in_len bytes"; a setup function can
  * prepare a structured input (keys, a signature to verify). Rows named
  * "op/variant" time one internal variant (its `_get`) against the same
@@ -23,6 +23,15 @@
  * yardstick is libsodium's X25519 (crypto_scalarmult), measured in the same
  * run just before the first ML-KEM row: a footnote (and the JSON field
  * "ours_per_sodium_x25519") gives each ML-KEM row's median divided by it.
+ * ML-DSA rows ("ml-dsa-N-keypair", "-sign", "-verify", with "/portable"
+ * and "/avx2" variants) likewise, with their own yardstick measurement just
+ * before the first ML-DSA row. Signing runs a rejection loop whose number
+ * of iterations depends on the message and rnd, so the sign rows time a
+ * fixed set of MLDSA_SIGN_INPUTS different messages (sample j signs
+ * message j mod MLDSA_SIGN_INPUTS, the same on every run) and report,
+ * beside the median of all samples, the mean over the messages of each
+ * message's fastest sample (mean_of_input_minima): a footnote, and the
+ * JSON fields "inputs", "ours_mean" and "ours_mean_per_sodium_x25519".
  */
 #define _XOPEN_SOURCE 700 /* clock_gettime in tsc.h's portable branch */
 
@@ -291,6 +300,112 @@ MLKEM_FORCED_SET(1024)
     "ML-KEM: derand functions on fixed seeds; no peer has ML-KEM here; /portable = "      \
     "feature mask forced to none, /avx2 = active set minus AVX-512, for each call"
 
+static void fill(uint8_t *p, size_t n, uint64_t seed); /* below, with the measurement */
+
+/* ML-DSA rows (FIPS 204), the derandomized functions, so every run times
+ * the same inputs; pure signing with the empty context and a 64-byte
+ * message (as the Ed25519 rows):
+ *   keypair: in = xi (32), out = pk || sk;
+ *   sign:    in = sk || rnd (32) || message (64), out = signature; the
+ *            key is one fixed key (from MLDSA_BENCH_SEED), rnd and the
+ *            message are pseudo-random and differ from sample to sample
+ *            (MLDSA_SIGN_INPUTS of them, the row's n_inputs): the number of
+ *            rejection-loop iterations (FIPS 204 Algorithm 7 lines 10-32)
+ *            depends on them, so one fixed message would time one point of
+ *            that distribution, and the mean over many is the expected
+ *            cost. rnd pseudo-random costs what fresh randomness does
+ *            (hedged signing) without the system call;
+ *   verify:  in = pk || sig || message (64), a valid signature; out[0] = 1.
+ * "/portable" and "/avx2" force the feature mask per call, as for ML-KEM. */
+#define MLDSA_MSG 64
+#define MLDSA_SIGN_INPUTS 500 /* each timed twice at the default 1001 samples */
+#define MLDSA_BENCH_SEED 0x6d6c2d6473612d6bu /* "ml-dsa-k": the signing key's xi */
+
+#define MLDSA_SET(n)                                                                       \
+    static int ours_mldsa##n##_keypair(uint8_t *out, size_t out_len, const uint8_t *in,    \
+                                       size_t in_len)                                      \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_mldsa##n##_keypair_derand(out, out + VG_MLDSA##n##_PUBLICKEYBYTES, in);  \
+    }                                                                                      \
+    static int ours_mldsa##n##_sign(uint8_t *out, size_t out_len, const uint8_t *in,       \
+                                    size_t in_len)                                         \
+    {                                                                                      \
+        const uint8_t *rnd = in + VG_MLDSA##n##_SECRETKEYBYTES;                            \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_mldsa##n##_sign_derand(out, rnd + 32, MLDSA_MSG, NULL, 0, in, rnd);      \
+    }                                                                                      \
+    static int ours_mldsa##n##_verify(uint8_t *out, size_t out_len, const uint8_t *in,     \
+                                      size_t in_len)                                       \
+    {                                                                                      \
+        const uint8_t *sig = in + VG_MLDSA##n##_PUBLICKEYBYTES;                            \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        out[0] = vg_mldsa##n##_verify(sig, VG_MLDSA##n##_SIGBYTES,                         \
+                                      sig + VG_MLDSA##n##_SIGBYTES, MLDSA_MSG, NULL, 0,    \
+                                      in) == VG_OK;                                        \
+        return out[0] ? 0 : -1; /* a rejected signature: the row shows "-" */             \
+    }                                                                                      \
+    /* in: pseudo-random rnd and message after the key's room -> the fixed    */          \
+    /* key's sk (computed once) || rnd || message.                            */          \
+    static int setup_mldsa##n##_sign(uint8_t *in, size_t in_len)                           \
+    {                                                                                      \
+        static uint8_t sk[VG_MLDSA##n##_SECRETKEYBYTES];                                   \
+        static int have;                                                                   \
+        uint8_t seed[32], pk[VG_MLDSA##n##_PUBLICKEYBYTES];                                \
+        if (in_len != VG_MLDSA##n##_SECRETKEYBYTES + 32 + MLDSA_MSG)                       \
+            return -1;                                                                     \
+        if (!have) {                                                                       \
+            fill(seed, sizeof seed, MLDSA_BENCH_SEED);                                     \
+            if (vg_mldsa##n##_keypair_derand(pk, sk, seed) != VG_OK)                       \
+                return -1;                                                                 \
+            have = 1;                                                                      \
+        }                                                                                  \
+        memcpy(in, sk, sizeof sk);                                                         \
+        return 0;                                                                          \
+    }                                                                                      \
+    /* in: pseudo-random xi (32) || rnd (32) || ... || message -> pk || a    */          \
+    /* signature of the message under the key from xi || the message.       */          \
+    static int setup_mldsa##n##_verify(uint8_t *in, size_t in_len)                         \
+    {                                                                                      \
+        uint8_t seed[32], rnd[32], sk[VG_MLDSA##n##_SECRETKEYBYTES];                       \
+        uint8_t *sig = in + VG_MLDSA##n##_PUBLICKEYBYTES, *msg = sig + VG_MLDSA##n##_SIGBYTES; \
+        int rc = -1;                                                                       \
+        if (in_len != VG_MLDSA##n##_PUBLICKEYBYTES + VG_MLDSA##n##_SIGBYTES + MLDSA_MSG)   \
+            return -1;                                                                     \
+        memcpy(seed, in, 32);                                                              \
+        memcpy(rnd, in + 32, 32);                                                          \
+        if (vg_mldsa##n##_keypair_derand(in, sk, seed) == VG_OK &&                         \
+            vg_mldsa##n##_sign_derand(sig, msg, MLDSA_MSG, NULL, 0, sk, rnd) == VG_OK &&   \
+            vg_mldsa##n##_verify(sig, VG_MLDSA##n##_SIGBYTES, msg, MLDSA_MSG, NULL, 0, in) \
+                == VG_OK)                                                                  \
+            rc = 0;                                                                        \
+        vg_wipe(sk, sizeof sk);                                                            \
+        return rc;                                                                         \
+    }
+MLDSA_SET(44)
+MLDSA_SET(65)
+MLDSA_SET(87)
+
+/* The same forced-mask wrappers as ML-KEM's (MLKEM_FORCED). */
+#define MLDSA_FORCED_SET(n)                                                                \
+    MLKEM_FORCED(ours_mldsa##n##_keypair, portable, 0)                                     \
+    MLKEM_FORCED(ours_mldsa##n##_sign, portable, 0)                                        \
+    MLKEM_FORCED(ours_mldsa##n##_verify, portable, 0)                                      \
+    MLKEM_FORCED(ours_mldsa##n##_keypair, avx2, saved & ~MLKEM_NO_AVX512)                  \
+    MLKEM_FORCED(ours_mldsa##n##_sign, avx2, saved & ~MLKEM_NO_AVX512)                     \
+    MLKEM_FORCED(ours_mldsa##n##_verify, avx2, saved & ~MLKEM_NO_AVX512)
+MLDSA_FORCED_SET(44)
+MLDSA_FORCED_SET(65)
+MLDSA_FORCED_SET(87)
+
+#define NOTE_MLDSA                                                                        \
+    "ML-DSA: derand functions, pure, empty context, 64-byte message; sign = one fixed "   \
+    "key, 500 fixed pseudo-random messages and rnd, sample j signs number j mod 500; no "  \
+    "peer has ML-DSA here; /portable and /avx2 as for ML-KEM"
+
 /* ---- the rows ------------------------------------------------------------ */
 
 struct speed_row {
@@ -304,6 +419,11 @@ struct speed_row {
     int (*present)(void);
     /* A footnote on what a column includes, or NULL. */
     const char *note;
+    /* 0 or 1: one input for every sample. n > 1: n inputs, each filled
+     * with its own pseudo-random bytes and prepared by setup; sample j
+     * times input j mod n, and the mean is reported beside the median
+     * (for operations whose cost depends on the input: ML-DSA signing). */
+    unsigned n_inputs;
 };
 
 #define NOTE_OSSL_PUBKEY                                                                  \
@@ -319,68 +439,68 @@ struct speed_row {
 
 #define KIB16 16384
 static const struct speed_row g_rows[] = {
-    {"sha256-64", 64, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL},
-    {"sha256-16k", KIB16, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL},
-    {"sha512-64", 64, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL},
-    {"sha512-16k", KIB16, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL},
-    {"sha3-256-64", 64, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL},
-    {"sha3-256-16k", KIB16, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL},
-    {"shake128-16k", KIB16, 32, ours_shake128, vg_peer_openssl_shake128, NULL, NULL, 1, NULL, NULL},
-    {"shake256-16k", KIB16, 32, ours_shake256, vg_peer_openssl_shake256, NULL, NULL, 1, NULL, NULL},
+    {"sha256-64", 64, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL, 0},
+    {"sha256-16k", KIB16, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL, 0},
+    {"sha512-64", 64, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL, 0},
+    {"sha512-16k", KIB16, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL, 0},
+    {"sha3-256-64", 64, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL, 0},
+    {"sha3-256-16k", KIB16, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL, 0},
+    {"shake128-16k", KIB16, 32, ours_shake128, vg_peer_openssl_shake128, NULL, NULL, 1, NULL, NULL, 0},
+    {"shake256-16k", KIB16, 32, ours_shake256, vg_peer_openssl_shake256, NULL, NULL, 1, NULL, NULL, 0},
     /* X25519: also the yardstick the later issues compare against (the
      * libsodium column is crypto_scalarmult). openssl = EVP_PKEY_derive on a
      * prepared context (bench/peers.h). */
     {"x25519", 64, 32, ours_x25519, vg_peer_openssl_x25519, vg_peer_sodium_x25519, NULL, 1, NULL,
-     NULL},
+     NULL, 0},
     {"x25519/portable", 64, 32, ours_x25519_portable, vg_peer_openssl_x25519,
-     vg_peer_sodium_x25519, NULL, 1, present_x25519_portable, NULL},
+     vg_peer_sodium_x25519, NULL, 1, present_x25519_portable, NULL, 0},
     {"x25519/adx", 64, 32, ours_x25519_adx, vg_peer_openssl_x25519, vg_peer_sodium_x25519, NULL,
-     1, present_x25519_adx, NULL},
+     1, present_x25519_adx, NULL, 0},
     {"x25519/ifma", 64, 32, ours_x25519_ifma, vg_peer_openssl_x25519, vg_peer_sodium_x25519, NULL,
-     1, present_x25519_ifma, NULL},
+     1, present_x25519_ifma, NULL, 0},
     {"x25519-public-key", 32, 32, ours_x25519_base, vg_peer_openssl_x25519_base,
-     vg_peer_sodium_x25519_base, NULL, 1, NULL, NOTE_OSSL_PUBKEY},
+     vg_peer_sodium_x25519_base, NULL, 1, NULL, NOTE_OSSL_PUBKEY, 0},
     {"x25519-public-key/portable", 32, 32, ours_x25519_base_portable, vg_peer_openssl_x25519_base,
-     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_portable, NOTE_OSSL_PUBKEY},
+     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_portable, NOTE_OSSL_PUBKEY, 0},
     {"x25519-public-key/adx", 32, 32, ours_x25519_base_adx, vg_peer_openssl_x25519_base,
-     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_adx, NOTE_OSSL_PUBKEY},
+     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_adx, NOTE_OSSL_PUBKEY, 0},
     {"x25519-public-key/ifma", 32, 32, ours_x25519_base_ifma, vg_peer_openssl_x25519_base,
-     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_ifma, NOTE_OSSL_PUBKEY},
+     vg_peer_sodium_x25519_base, NULL, 1, present_x25519_base_ifma, NOTE_OSSL_PUBKEY, 0},
     /* Ed25519 (RFC 8032); signatures are deterministic, so compared byte for
      * byte; verify compares the verdicts (all "valid", setup_ed25519_verify). */
     {"ed25519-keypair", 32, 32, ours_ed25519_keypair, vg_peer_openssl_ed25519_keypair,
-     vg_peer_sodium_ed25519_keypair, NULL, 1, NULL, NOTE_OSSL_PUBKEY},
+     vg_peer_sodium_ed25519_keypair, NULL, 1, NULL, NOTE_OSSL_PUBKEY, 0},
     {"ed25519-sign", 64 + ED_MSG, 64, ours_ed25519_sign, vg_peer_openssl_ed25519_sign,
-     vg_peer_sodium_ed25519_sign, setup_ed25519_sign, 1, NULL, NOTE_OSSL_ED_SIGN},
+     vg_peer_sodium_ed25519_sign, setup_ed25519_sign, 1, NULL, NOTE_OSSL_ED_SIGN, 0},
     {"ed25519-verify", 96 + ED_MSG, 1, ours_ed25519_verify, vg_peer_openssl_ed25519_verify,
-     vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1, NULL, NOTE_OSSL_ED_VERIFY},
+     vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1, NULL, NOTE_OSSL_ED_VERIFY, 0},
     {"ed25519-verify/portable", 96 + ED_MSG, 1, ours_ed25519_verify_portable,
      vg_peer_openssl_ed25519_verify, vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1,
-     present_ed25519_verify_portable, NOTE_OSSL_ED_VERIFY},
+     present_ed25519_verify_portable, NOTE_OSSL_ED_VERIFY, 0},
     {"ed25519-verify/adx", 96 + ED_MSG, 1, ours_ed25519_verify_adx,
      vg_peer_openssl_ed25519_verify, vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1,
-     present_ed25519_verify_adx, NOTE_OSSL_ED_VERIFY},
+     present_ed25519_verify_adx, NOTE_OSSL_ED_VERIFY, 0},
     /* ML-KEM (FIPS 203): three rows per set, each set followed by its forced
      * variants. */
 #define MLKEM_ROWS(n)                                                                      \
     {"ml-kem-" #n "-keypair", 64, VG_MLKEM##n##_PUBLICKEYBYTES + VG_MLKEM##n##_SECRETKEYBYTES, \
-     ours_mlkem##n##_keypair, NULL, NULL, NULL, 1, NULL, NOTE_MLKEM},                      \
+     ours_mlkem##n##_keypair, NULL, NULL, NULL, 1, NULL, NOTE_MLKEM, 0},                   \
     {"ml-kem-" #n "-encaps", VG_MLKEM##n##_PUBLICKEYBYTES + 32,                            \
      VG_MLKEM##n##_CIPHERTEXTBYTES + 32, ours_mlkem##n##_encaps, NULL, NULL,               \
-     setup_mlkem##n##_encaps, 1, NULL, NOTE_MLKEM},                                        \
+     setup_mlkem##n##_encaps, 1, NULL, NOTE_MLKEM, 0},                                     \
     {"ml-kem-" #n "-decaps", VG_MLKEM##n##_SECRETKEYBYTES + VG_MLKEM##n##_CIPHERTEXTBYTES, 32, \
-     ours_mlkem##n##_decaps, NULL, NULL, setup_mlkem##n##_decaps, 1, NULL, NOTE_MLKEM}
+     ours_mlkem##n##_decaps, NULL, NULL, setup_mlkem##n##_decaps, 1, NULL, NOTE_MLKEM, 0}
 #define MLKEM_VARIANT_ROWS(n, tag, present)                                                \
     {"ml-kem-" #n "-keypair/" #tag, 64,                                                    \
      VG_MLKEM##n##_PUBLICKEYBYTES + VG_MLKEM##n##_SECRETKEYBYTES,                          \
-     ours_mlkem##n##_keypair_##tag, NULL, NULL, NULL, 1, present, NOTE_MLKEM},             \
+     ours_mlkem##n##_keypair_##tag, NULL, NULL, NULL, 1, present, NOTE_MLKEM, 0},          \
     {"ml-kem-" #n "-encaps/" #tag, VG_MLKEM##n##_PUBLICKEYBYTES + 32,                      \
      VG_MLKEM##n##_CIPHERTEXTBYTES + 32, ours_mlkem##n##_encaps_##tag, NULL, NULL,         \
-     setup_mlkem##n##_encaps, 1, present, NOTE_MLKEM},                                     \
+     setup_mlkem##n##_encaps, 1, present, NOTE_MLKEM, 0},                                  \
     {"ml-kem-" #n "-decaps/" #tag,                                                         \
      VG_MLKEM##n##_SECRETKEYBYTES + VG_MLKEM##n##_CIPHERTEXTBYTES, 32,                     \
      ours_mlkem##n##_decaps_##tag, NULL, NULL, setup_mlkem##n##_decaps, 1, present,        \
-     NOTE_MLKEM}
+     NOTE_MLKEM, 0}
     MLKEM_ROWS(512),
     MLKEM_VARIANT_ROWS(512, portable, NULL),
     MLKEM_VARIANT_ROWS(512, avx2, present_mlkem_avx2),
@@ -390,6 +510,37 @@ static const struct speed_row g_rows[] = {
     MLKEM_ROWS(1024),
     MLKEM_VARIANT_ROWS(1024, portable, NULL),
     MLKEM_VARIANT_ROWS(1024, avx2, present_mlkem_avx2),
+    /* ML-DSA (FIPS 204): three rows per set, each set followed by its forced
+     * variants; the sign rows time MLDSA_SIGN_INPUTS different messages. */
+#define MLDSA_IN_KEYPAIR 32
+#define MLDSA_IN_SIGN(n) (VG_MLDSA##n##_SECRETKEYBYTES + 32 + MLDSA_MSG)
+#define MLDSA_IN_VERIFY(n) (VG_MLDSA##n##_PUBLICKEYBYTES + VG_MLDSA##n##_SIGBYTES + MLDSA_MSG)
+#define MLDSA_ROWS(n)                                                                      \
+    {"ml-dsa-" #n "-keypair", MLDSA_IN_KEYPAIR,                                            \
+     VG_MLDSA##n##_PUBLICKEYBYTES + VG_MLDSA##n##_SECRETKEYBYTES, ours_mldsa##n##_keypair,  \
+     NULL, NULL, NULL, 1, NULL, NOTE_MLDSA, 0},                                            \
+    {"ml-dsa-" #n "-sign", MLDSA_IN_SIGN(n), VG_MLDSA##n##_SIGBYTES, ours_mldsa##n##_sign, \
+     NULL, NULL, setup_mldsa##n##_sign, 1, NULL, NOTE_MLDSA, MLDSA_SIGN_INPUTS},           \
+    {"ml-dsa-" #n "-verify", MLDSA_IN_VERIFY(n), 1, ours_mldsa##n##_verify, NULL, NULL,    \
+     setup_mldsa##n##_verify, 1, NULL, NOTE_MLDSA, 0}
+#define MLDSA_VARIANT_ROWS(n, tag, present)                                                \
+    {"ml-dsa-" #n "-keypair/" #tag, MLDSA_IN_KEYPAIR,                                      \
+     VG_MLDSA##n##_PUBLICKEYBYTES + VG_MLDSA##n##_SECRETKEYBYTES,                          \
+     ours_mldsa##n##_keypair_##tag, NULL, NULL, NULL, 1, present, NOTE_MLDSA, 0},          \
+    {"ml-dsa-" #n "-sign/" #tag, MLDSA_IN_SIGN(n), VG_MLDSA##n##_SIGBYTES,                 \
+     ours_mldsa##n##_sign_##tag, NULL, NULL, setup_mldsa##n##_sign, 1, present, NOTE_MLDSA, \
+     MLDSA_SIGN_INPUTS},                                                                   \
+    {"ml-dsa-" #n "-verify/" #tag, MLDSA_IN_VERIFY(n), 1, ours_mldsa##n##_verify_##tag,    \
+     NULL, NULL, setup_mldsa##n##_verify, 1, present, NOTE_MLDSA, 0}
+    MLDSA_ROWS(44),
+    MLDSA_VARIANT_ROWS(44, portable, NULL),
+    MLDSA_VARIANT_ROWS(44, avx2, present_mlkem_avx2),
+    MLDSA_ROWS(65),
+    MLDSA_VARIANT_ROWS(65, portable, NULL),
+    MLDSA_VARIANT_ROWS(65, avx2, present_mlkem_avx2),
+    MLDSA_ROWS(87),
+    MLDSA_VARIANT_ROWS(87, portable, NULL),
+    MLDSA_VARIANT_ROWS(87, avx2, present_mlkem_avx2),
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 
@@ -407,7 +558,9 @@ static const char *const g_col_names[N_COLS] = {"ours", "openssl", "libsodium"};
 struct result {
     int avail[N_COLS];
     double median[N_COLS]; /* ticks per call */
+    double mean[N_COLS];   /* ticks per call, over all samples */
     int mismatch[N_COLS];
+    unsigned n_inputs;     /* distinct inputs timed (1, or the row's n_inputs) */
 };
 
 static uint64_t time_calls(vg_bench_fn fn, uint8_t *out, size_t out_len, const uint8_t *in,
@@ -443,19 +596,59 @@ static void fill(uint8_t *p, size_t n, uint64_t seed)
     }
 }
 
-/* Measure one row. Returns 0, or -1 when out of memory. */
+/* The mean cost per input of samples t[0..n) where sample j timed input
+ * j mod n_in: each input's cost is its fastest sample (min[] is scratch
+ * of n_in entries), averaged over the inputs timed. An input's cost is
+ * fixed (for ML-DSA signing: the same key, message and rnd run the same
+ * rejection-loop iterations), so its repeated samples differ only by
+ * noise, and the minimum drops a sample that was preempted or interrupted,
+ * which a plain mean of samples of ~10^6 ticks would carry in full.
+ * With n_in = 1 this is the fastest sample; only rows over many inputs
+ * report it. */
+static double mean_of_input_minima(const uint64_t *t, size_t n, size_t n_in, uint64_t *min)
+{
+    double sum = 0.0;
+    size_t used = n < n_in ? n : n_in;
+    for (size_t k = 0; k < used; k++)
+        min[k] = UINT64_MAX;
+    for (size_t j = 0; j < n; j++)
+        if (t[j] < min[j % n_in])
+            min[j % n_in] = t[j];
+    for (size_t k = 0; k < used; k++)
+        sum += (double)min[k];
+    return sum / (double)used;
+}
+
+/* The number of distinct inputs a row times (at least 1). */
+static size_t row_inputs(const struct speed_row *row)
+{
+    return row->n_inputs > 1 ? row->n_inputs : 1;
+}
+
+/* Measure one row. Returns 0, or -1 when out of memory.
+ * With n inputs (row_inputs), input k is filled from its own seed and
+ * prepared by the row's setup; sample j times input j mod n, so the same
+ * sample sees the same input on every run (and every column). The
+ * availability and agreement checks and the warm-up use input 0. */
 static int measure_row(const struct speed_row *row, size_t samples, struct result *res)
 {
     vg_bench_fn fn[N_COLS] = {row->ours, row->openssl, row->sodium};
-    uint8_t *in = malloc(row->in_len + 1), *out = malloc(row->out_len), *ref = malloc(row->out_len);
-    uint64_t *t[N_COLS] = {NULL, NULL, NULL};
+    size_t n_in = row_inputs(row);
+    uint8_t *ins = malloc(n_in * row->in_len + 1), *out = malloc(row->out_len);
+    uint8_t *ref = malloc(row->out_len), *in = ins;
+    uint64_t *t[N_COLS] = {NULL, NULL, NULL}, *fastest_of = NULL;
     int rc = -1, any = 0;
     memset(res, 0, sizeof *res);
-    if (!in || !out || !ref)
+    res->n_inputs = (unsigned)(n_in < samples ? n_in : samples);
+    if (!ins || !out || !ref)
         goto out;
-    fill(in, row->in_len, 0x9e3779b97f4a7c15u ^ row->in_len);
-    if (row->setup && row->setup(in, row->in_len) != 0)
-        goto done; /* nothing available: every column "-" */
+    for (size_t k = 0; k < n_in; k++) {
+        uint8_t *p = ins + k * row->in_len;
+        /* Input 0 is the one a single-input row has always timed. */
+        fill(p, row->in_len, (0x9e3779b97f4a7c15u ^ row->in_len) + 0x632be59bd9b4e019u * k);
+        if (row->setup && row->setup(p, row->in_len) != 0)
+            goto done; /* nothing available: every column "-" */
+    }
 
     /* Availability and agreement: one call each on the same input. */
     for (int c = 0; c < N_COLS; c++) {
@@ -492,6 +685,8 @@ static int measure_row(const struct speed_row *row, size_t samples, struct resul
     for (int c = 0; c < N_COLS; c++)
         if (res->avail[c] && !(t[c] = malloc(samples * sizeof *t[c])))
             goto out;
+    if (!(fastest_of = malloc(n_in * sizeof *fastest_of)))
+        goto out;
     /* Alternate: CHUNK samples of each column in turn, rotating which
      * column goes first so none always follows the same neighbour. */
     for (size_t done = 0, round = 0; done < samples; round++) {
@@ -500,14 +695,19 @@ static int measure_row(const struct speed_row *row, size_t samples, struct resul
             int c = (int)((round + (size_t)k) % N_COLS);
             if (!res->avail[c])
                 continue;
-            for (size_t j = 0; j < n; j++)
-                t[c][done + j] = time_calls(fn[c], out, row->out_len, in, row->in_len, batch);
+            for (size_t j = 0; j < n; j++) {
+                const uint8_t *p = ins + ((done + j) % n_in) * row->in_len;
+                t[c][done + j] = time_calls(fn[c], out, row->out_len, p, row->in_len, batch);
+            }
         }
         done += n;
     }
-    for (int c = 0; c < N_COLS; c++)
-        if (res->avail[c])
-            res->median[c] = (double)median_u64(t[c], samples) / (double)batch;
+    for (int c = 0; c < N_COLS; c++) {
+        if (!res->avail[c])
+            continue;
+        res->mean[c] = mean_of_input_minima(t[c], samples, n_in, fastest_of) / (double)batch;
+        res->median[c] = (double)median_u64(t[c], samples) / (double)batch;
+    }
     /* Agreement again after the timed calls: a peer whose reused context
      * went stale (an error after the first call) would otherwise be timed
      * failing fast. The output buffer is cleared so that a call that writes
@@ -525,7 +725,8 @@ done:
 out:
     for (int c = 0; c < N_COLS; c++)
         free(t[c]);
-    free(in);
+    free(fastest_of);
+    free(ins);
     free(out);
     free(ref);
     return rc;
@@ -599,17 +800,28 @@ static void print_row(const char *name, const struct result *r)
     fflush(stdout); /* rows appear as they are measured */
 }
 
-/* The yardstick of the ML-KEM rows: libsodium's X25519 median in this run
- * (0 when libsodium is not loaded or a measurement failed). */
-static double g_yardstick;
+/* The yardstick of the post-quantum rows, which no peer has here:
+ * libsodium's X25519 median in this run, measured just before the first
+ * row of each family (so that it sees the same clock as the rows it
+ * scales); 0 when libsodium is not loaded or a measurement failed. */
+enum { FAM_NONE, FAM_MLKEM, FAM_MLDSA, N_FAMS };
+static const char *const g_fam_names[N_FAMS] = {"", "ML-KEM", "ML-DSA"};
+static double g_yardstick[N_FAMS];
 
-static int is_mlkem_row(const char *name) { return strncmp(name, "ml-kem-", 7) == 0; }
+static int row_family(const char *name)
+{
+    if (strncmp(name, "ml-kem-", 7) == 0)
+        return FAM_MLKEM;
+    if (strncmp(name, "ml-dsa-", 7) == 0)
+        return FAM_MLDSA;
+    return FAM_NONE;
+}
 
 /* Measure libsodium's crypto_scalarmult alone, as the "x25519" row does. */
 static double measure_yardstick(size_t samples)
 {
     const struct speed_row row = {"x25519", 64, 32, NULL, NULL, vg_peer_sodium_x25519, NULL, 0,
-                                  NULL, NULL};
+                                  NULL, NULL, 0};
     struct result res;
     if (measure_row(&row, samples, &res) != 0 || !res.avail[COL_SODIUM] ||
         res.mismatch[COL_SODIUM])
@@ -617,10 +829,21 @@ static double measure_yardstick(size_t samples)
     return res.median[COL_SODIUM];
 }
 
+/* ", \"key\": v / y" with 3 decimals, or null when y or v is missing. */
+static void json_per_yardstick(const char *key, double v, int avail, double y)
+{
+    printf(", \"%s\": ", key);
+    if (y > 0.0 && avail)
+        printf("%.3f", v / y);
+    else
+        printf("null");
+}
+
 static void print_json_row(const char *name, const char *note, const struct result *r,
                            int first)
 {
     const char *feat = vg_cpu_features();
+    int fam = row_family(name);
     printf("%s\n  {\"operation\": \"%s\", \"unit\": \"%s\", \"cpu_features\": \"%s\", \"ours\": ",
            first ? "" : ",", name, vg_tsc_unit(), feat);
     json_num(r, COL_OURS, 0);
@@ -632,20 +855,68 @@ static void print_json_row(const char *name, const char *note, const struct resu
     json_num(r, COL_SODIUM, 0);
     printf(", \"ours_libsodium\": ");
     json_num(r, COL_SODIUM, 1);
-    if (is_mlkem_row(name)) {
-        printf(", \"sodium_x25519\": ");
-        if (g_yardstick > 0.0)
-            printf("%.1f, \"ours_per_sodium_x25519\": ", g_yardstick);
-        else
-            printf("null, \"ours_per_sodium_x25519\": ");
-        if (g_yardstick > 0.0 && r->avail[COL_OURS])
-            printf("%.3f", r->median[COL_OURS] / g_yardstick);
+    if (r->n_inputs > 1) {
+        /* Rows over many inputs (ML-DSA signing): the mean beside the median. */
+        printf(", \"inputs\": %u, \"ours_mean\": ", r->n_inputs);
+        if (r->avail[COL_OURS])
+            printf("%.1f", r->mean[COL_OURS]);
         else
             printf("null");
+    }
+    if (fam != FAM_NONE) {
+        double y = g_yardstick[fam];
+        printf(", \"sodium_x25519\": ");
+        if (y > 0.0)
+            printf("%.1f", y);
+        else
+            printf("null");
+        json_per_yardstick("ours_per_sodium_x25519", r->median[COL_OURS], r->avail[COL_OURS], y);
+        if (r->n_inputs > 1)
+            json_per_yardstick("ours_mean_per_sodium_x25519", r->mean[COL_OURS],
+                               r->avail[COL_OURS], y);
     }
     if (note)
         printf(", \"note\": \"%s\"", note); /* notes hold no '"' or '\\' */
     printf("}");
+}
+
+/* After the table: each family's rows divided by its yardstick (DESIGN:
+ * the peers have no ML-KEM or ML-DSA), then the mean beside the median for
+ * the rows timed over many inputs. median[r] / mean[r] are 0 for rows not
+ * shown or not measured; n_inputs[r] is the number of inputs timed. */
+static void print_footnotes(const double *median, const double *mean, const unsigned *n_inputs)
+{
+    for (int fam = FAM_MLKEM; fam < N_FAMS; fam++) {
+        int header = 0;
+        for (size_t r = 0; r < N_ROWS; r++) {
+            if (row_family(g_rows[r].name) != fam || median[r] <= 0.0)
+                continue;
+            if (!header) {
+                if (g_yardstick[fam] > 0.0)
+                    printf("# %s rows / libsodium X25519 (crypto_scalarmult, %.0f %s, "
+                           "measured in this run):\n", g_fam_names[fam], g_yardstick[fam],
+                           vg_tsc_unit());
+                else
+                    printf("# %s rows / libsodium X25519: - (libsodium not loaded)\n",
+                           g_fam_names[fam]);
+                header = 1;
+            }
+            if (g_yardstick[fam] > 0.0)
+                printf("#   %-30s %6.3f\n", g_rows[r].name, median[r] / g_yardstick[fam]);
+        }
+    }
+    int header = 0;
+    for (size_t r = 0; r < N_ROWS; r++) {
+        if (n_inputs[r] < 2 || median[r] <= 0.0)
+            continue;
+        if (!header) {
+            printf("# rows over N inputs (sample j times input j mod N): median of the samples; "
+                   "mean over the inputs of each input's fastest sample (%s)\n", vg_tsc_unit());
+            header = 1;
+        }
+        printf("#   %-30s N = %-5u median %9.0f  mean %9.0f  mean/median %.3f\n",
+               g_rows[r].name, n_inputs[r], median[r], mean[r], mean[r] / median[r]);
+    }
 }
 
 /* ---- the command ----------------------------------------------------------- */
@@ -654,8 +925,9 @@ int vg_cli_cmd_speed(int argc, char **argv)
 {
     int json = 0, selected[N_ROWS], shown[N_ROWS], any_name = 0, rc = VG_CLI_EXIT_OK, first = 1;
     size_t samples = 1001;
-    double mlkem_median[N_ROWS] = {0};
-    g_yardstick = 0.0;
+    double ours_median[N_ROWS] = {0}, ours_mean[N_ROWS] = {0};
+    unsigned ours_inputs[N_ROWS] = {0};
+    memset(g_yardstick, 0, sizeof g_yardstick);
     memset(selected, 0, sizeof selected);
     memset(shown, 0, sizeof shown);
     for (int i = 1; i < argc; i++) {
@@ -689,16 +961,20 @@ int vg_cli_cmd_speed(int argc, char **argv)
         struct result res;
         if ((any_name && !selected[r]) || (g_rows[r].present && !g_rows[r].present()))
             continue;
-        /* The yardstick just before the first ML-KEM row, so that it sees
-         * the same clock as the rows it scales. */
-        if (is_mlkem_row(g_rows[r].name) && g_yardstick == 0.0 && vg_peers_sodium_version())
-            g_yardstick = measure_yardstick(samples);
+        /* The yardstick just before the first ML-KEM (ML-DSA) row, so that
+         * it sees the same clock as the rows it scales. */
+        int fam = row_family(g_rows[r].name);
+        if (fam != FAM_NONE && g_yardstick[fam] == 0.0 && vg_peers_sodium_version())
+            g_yardstick[fam] = measure_yardstick(samples);
         if (measure_row(&g_rows[r], samples, &res) != 0) {
             rc = vg_cli_usage_error("speed: out of memory");
             break;
         }
-        if (is_mlkem_row(g_rows[r].name) && res.avail[COL_OURS])
-            mlkem_median[r] = res.median[COL_OURS];
+        if (res.avail[COL_OURS]) {
+            ours_median[r] = res.median[COL_OURS];
+            ours_mean[r] = res.mean[COL_OURS];
+            ours_inputs[r] = res.n_inputs;
+        }
         for (int c = 1; c < N_COLS; c++)
             if (res.mismatch[c] && rc == VG_CLI_EXIT_OK) {
                 /* Deferred so that the table stays whole; one line only. */
@@ -727,22 +1003,7 @@ int vg_cli_cmd_speed(int argc, char **argv)
             if (!seen)
                 printf("# %s...: %s\n", g_rows[r].name, g_rows[r].note);
         }
-        /* The ML-KEM rows against the yardstick (DESIGN: peers have no ML-KEM). */
-        int header = 0;
-        for (size_t r = 0; r < N_ROWS; r++) {
-            if (!shown[r] || mlkem_median[r] <= 0.0)
-                continue;
-            if (!header) {
-                if (g_yardstick > 0.0)
-                    printf("# ML-KEM rows / libsodium X25519 (crypto_scalarmult, %.0f %s, "
-                           "measured in this run):\n", g_yardstick, vg_tsc_unit());
-                else
-                    printf("# ML-KEM rows / libsodium X25519: - (libsodium not loaded)\n");
-                header = 1;
-            }
-            if (g_yardstick > 0.0)
-                printf("#   %-30s %6.3f\n", g_rows[r].name, mlkem_median[r] / g_yardstick);
-        }
+        print_footnotes(ours_median, ours_mean, ours_inputs);
     }
     vg_peers_release();
     return rc;

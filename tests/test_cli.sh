@@ -1054,6 +1054,38 @@ check "speed ml-kem-1024 with VG_CPU_FEATURES=none: no /avx2 rows" \
 VG_SPEED_NO_PEERS=1 "$V" speed ml-kem-512-decaps --json --samples 11 >"$T/out" 2>"$T/err"
 check "speed ml-kem without peers: null yardstick in JSON" \
     grep -q '"sodium_x25519": null, "ours_per_sodium_x25519": null' "$T/out"
+# ML-DSA rows: ours only, the forced-variant rows, the yardstick footnote,
+# and the sign rows over many messages with the mean beside the median.
+"$V" speed ml-dsa-44 --samples 11 >"$T/out" 2>"$T/err"
+check "speed ml-dsa-44 rc 0" [ $? = 0 ]
+check "speed ml-dsa-44: three rows, ours only" \
+    [ "$(grep -Ec '^ml-dsa-44-(keypair|sign|verify) +[0-9.]+ +- +- +- +-$' "$T/out")" = 3 ]
+check "speed ml-dsa-44: portable rows" \
+    [ "$(grep -Ec '^ml-dsa-44-(keypair|sign|verify)/portable +[0-9.]+ ' "$T/out")" = 3 ]
+check "speed ml-dsa-44: median and mean for every sign row" \
+    [ "$(grep -Ec '^#   ml-dsa-44-sign(/[a-z0-9]+)? +N = 11 +median +[0-9]+ +mean +[0-9]+ ' "$T/out")" = "$(grep -c '^ml-dsa-44-sign' "$T/out")" ]
+if [ -e /usr/lib/x86_64-linux-gnu/libsodium.so.23 ]; then
+    check "speed ml-dsa-44: yardstick footnote" \
+        grep -Eq '^# ML-DSA rows / libsodium X25519 \(crypto_scalarmult, [0-9]+ ' "$T/out"
+    check "speed ml-dsa-44: a ratio per row" \
+        [ "$(grep -Ec '^#   ml-dsa-44-[a-z/0-9]+ +[0-9]+\.[0-9]{3}$' "$T/out")" = "$(grep -c '^ml-dsa-44' "$T/out")" ]
+fi
+VG_CPU_FEATURES=none "$V" speed ml-dsa-65 --samples 11 >"$T/out" 2>"$T/err"
+check "speed ml-dsa-65 with VG_CPU_FEATURES=none: no /avx2 rows" \
+    [ "$(grep -c '^ml-dsa-65' "$T/out"):$(grep -c '^ml-dsa-65-[a-z]*/avx2' "$T/out")" = 6:0 ]
+VG_SPEED_NO_PEERS=1 "$V" speed ml-dsa-87-sign --json --samples 13 >"$T/out" 2>"$T/err"
+check "speed ml-dsa-87-sign --json rc 0, silent" [ "$?:$(wc -c <"$T/err")" = 0:0 ]
+if command -v python3 >/dev/null; then
+    check "speed ml-dsa-87-sign --json: median, mean over 13 messages, null yardstick" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert rows and all(r["operation"].startswith("ml-dsa-87-sign") for r in rows), rows
+for r in rows:
+    assert r["ours"] > 0 and r["ours_mean"] > 0 and r["inputs"] == 13, r
+    assert r["sodium_x25519"] is None and r["ours_per_sodium_x25519"] is None, r
+    assert r["ours_mean_per_sodium_x25519"] is None, r
+' "$T/out"
+fi
 "$V" speed shake --samples 21 >"$T/out" 2>"$T/err"
 check "speed prefix filter" [ "$(grep -c '^shake' "$T/out"):$(grep -c '^sha' "$T/out")" = 2:2 ]
 
