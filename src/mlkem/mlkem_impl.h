@@ -60,32 +60,34 @@ _Static_assert(CT_BYTES == VG_MLKEM1024_CIPHERTEXTBYTES, "ct size");
 #endif
 
 /* A-hat row by row (FIPS 203 Algorithm 13 lines 3-7, Algorithm 14 lines
- * 4-8): A-hat[i][j] = SampleNTT(rho || j || i). Only the rows being used are
- * kept (issue 5: at most 16 KiB of stack for ML-KEM-1024), yet the entries
- * are still generated four at a time on the four-way Keccak, in row-major
- * order: a batch may run ahead into the next row (k = 3: entries 0-3, 4-7,
- * then 8 alone), and the entries it ran ahead by stay in the buffer for the
- * next call. k^2 mod 4 is 0 or 1 for k = 2, 3, 4, so every batch is a full
- * four-way one except a final single entry.
- * Buffer: after a row is handed out at most K - 1 entries of the next row
- * are left over, and a batch adds 4, hence K + 3 entries (K when rows are
- * whole batches, k = 4; k^2 when the whole matrix is one batch, k = 2). */
+ * 4-8): A-hat[i][j] = SampleNTT(rho || j || i). For k = 4 only the rows
+ * being used are kept (issue 5: at most 16 KiB of stack for ML-KEM-1024);
+ * for k = 2 and 3 the whole matrix fits the buffer (4 and 9 entries), so it
+ * can be generated up front together with other Keccak work on the
+ * four-lane scheduler (vg_mlkem_xof_jobs). Entries are generated in
+ * row-major order, either planned ahead (vg_mlkem_rowgen_plan: jobs the
+ * caller runs) or on demand four at a time on the four-way Keccak (a batch
+ * may run ahead into the next row); k^2 mod 4 is 0 or 1 for k = 2, 3, 4, so
+ * every on-demand batch is a full four-way one except a final single entry.
+ * Buffer (k = 4): after a row is handed out no entry of the next row is left
+ * over, as rows are whole batches, so K entries suffice. */
 #if (K * K) % 4 > 1
 #error "the row generator assumes k^2 mod 4 is 0 or 1"
 #endif
-#if K * K <= 4
-#define VG_MLKEM_ROWBUF (K * K)
-#elif K % 4 == 0
-#define VG_MLKEM_ROWBUF K
+#if K * K <= 9
+#define VG_MLKEM_ROWBUF (K * K) /* the whole matrix */
+#define VG_MLKEM_PRELOAD (K * K)
 #else
-#define VG_MLKEM_ROWBUF (K + 3)
+#define VG_MLKEM_ROWBUF K /* one row */
+#define VG_MLKEM_PRELOAD K
 #endif
 
 typedef struct {
-    vg_mlkem_poly a[VG_MLKEM_ROWBUF]; /* a[0..have): entries K*row, K*row + 1, ... */
+    vg_mlkem_poly a[VG_MLKEM_ROWBUF]; /* a[base..base + have): entries K*row, ... */
     const uint8_t *rho;
     unsigned next;       /* next entry (row-major index) to generate */
-    unsigned have;       /* entries of the current row onwards held in a[] */
+    unsigned base;       /* slot of the first entry of the current row */
+    unsigned have;       /* entries of the current row onwards held */
     unsigned row;        /* the row the next call returns */
     int transposed;
 } vg_mlkem_rowgen;
@@ -97,6 +99,7 @@ static void vg_mlkem_rowgen_init(vg_mlkem_rowgen *g, const uint8_t rho[VG_MLKEM_
 {
     g->rho = rho;
     g->next = 0;
+    g->base = 0;
     g->have = 0;
     g->row = 0;
     g->transposed = transposed;
@@ -110,38 +113,68 @@ static void vg_mlkem_rowgen_ji(const vg_mlkem_rowgen *g, unsigned idx, uint8_t j
     ji[1] = (uint8_t)(g->transposed ? j : i);
 }
 
+/* Plan the first VG_MLKEM_PRELOAD entries as scheduler jobs (written to
+ * jobs[0..PRELOAD), returned count); the caller runs them with
+ * vg_mlkem_xof_jobs before the first vg_mlkem_rowgen_next.
+ * Pre: g freshly initialised. */
+static unsigned vg_mlkem_rowgen_plan(vg_mlkem_rowgen *g, struct vg_mlkem_job *jobs)
+{
+    for (unsigned t = 0; t < VG_MLKEM_PRELOAD; t++) {
+        uint8_t ji[2];
+        vg_mlkem_rowgen_ji(g, t, ji);
+        vg_mlkem_job_uniform(&jobs[t], &g->a[t], g->rho, ji[0], ji[1]);
+    }
+    g->next = g->have = VG_MLKEM_PRELOAD;
+    return VG_MLKEM_PRELOAD;
+}
+
 /* The next row: returns a pointer to its K entries (valid until the next
  * call), each with coefficients in [0, q). At most K calls.
  * Public data only (rho): the work may vary with it. */
 static const vg_mlkem_poly *vg_mlkem_rowgen_next(vg_mlkem_rowgen *g)
 {
     if (g->row > 0) {
-        /* Drop the row handed out last time; keep what a batch ran ahead by. */
+        /* Drop the row handed out last time. */
+        g->base += K;
         g->have -= K;
-        if (g->have > 0)
-            memmove(&g->a[0], &g->a[K], g->have * sizeof g->a[0]);
     }
     while (g->have < K) {
-        if (K * K - g->next >= 4) {
+        unsigned n = K * K - g->next >= 4 ? 4 : 1;
+        if (g->base + g->have + n > VG_MLKEM_ROWBUF) {
+            /* Only with a one-row buffer (k = 4), where have = 0 here. */
+            if (g->have > 0)
+                memmove(&g->a[0], &g->a[g->base], g->have * sizeof g->a[0]);
+            g->base = 0;
+        }
+        vg_mlkem_poly *dst = &g->a[g->base + g->have];
+        if (n == 4) {
             vg_mlkem_poly *r[4];
             uint8_t ji[4][2];
             for (unsigned t = 0; t < 4; t++) {
-                r[t] = &g->a[g->have + t]; /* have + 4 <= K + 3 = ROWBUF (or aligned) */
+                r[t] = dst + t;
                 vg_mlkem_rowgen_ji(g, g->next + t, ji[t]);
             }
             vg_mlkem_poly_uniform_x4(r, g->rho, (const uint8_t(*)[2])ji);
-            g->next += 4;
-            g->have += 4;
         } else {
             uint8_t ji[2];
             vg_mlkem_rowgen_ji(g, g->next, ji);
-            vg_mlkem_poly_uniform(&g->a[g->have], g->rho, ji[0], ji[1]);
-            g->next += 1;
-            g->have += 1;
+            vg_mlkem_poly_uniform(dst, g->rho, ji[0], ji[1]);
         }
+        g->next += n;
+        g->have += n;
     }
     g->row++;
-    return g->a;
+    return &g->a[g->base];
+}
+
+/* Jobs for n noise polynomials r[l] = CBD_eta(PRF(seed, nonce0 + l)). */
+static unsigned vg_mlkem_noise_jobs(struct vg_mlkem_job *jobs, vg_mlkem_poly *r, unsigned n,
+                                    const uint8_t seed[VG_MLKEM_SYMBYTES], unsigned nonce0,
+                                    unsigned eta)
+{
+    for (unsigned l = 0; l < n; l++)
+        vg_mlkem_job_noise(&jobs[l], &r[l], seed, (uint8_t)(nonce0 + l), eta);
+    return n;
 }
 
 /* K-PKE.KeyGen from (rho, sigma) = G(d || k) (FIPS 203 Algorithm 13, lines
@@ -156,24 +189,23 @@ static void vg_mlkem_pke_keygen_rs(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECB
     struct {
         vg_mlkem_poly s[K], e[K], t;
         vg_mlkem_rowgen g;
-        vg_mlkem_poly *noise[2 * K];
-        uint8_t nonces[2 * K];
+        struct vg_mlkem_job jobs[VG_MLKEM_PRELOAD + 2 * K];
     } ws;
+    unsigned n = 0;
 
-    /* s[i] = CBD(PRF(sigma, i)), e[i] = CBD(PRF(sigma, K + i)) (lines 8-15),
-     * four at a time. */
-    for (unsigned i = 0; i < K; i++) {
-        ws.noise[i] = &ws.s[i];
-        ws.noise[K + i] = &ws.e[i];
-        ws.nonces[i] = (uint8_t)i;
-        ws.nonces[K + i] = (uint8_t)(K + i);
-    }
-    vg_mlkem_poly_getnoise_many(ws.noise, ws.nonces, 2 * K, sigma, VG_MLKEM_ETA1);
+    /* A-hat (lines 3-7: all of it for k <= 3, else row 0 ahead), then
+     * s[i] = CBD(PRF(sigma, i)), e[i] = CBD(PRF(sigma, K + i)) (lines 8-15),
+     * on the four-lane scheduler: the long matrix jobs first, the one- or
+     * two-block noise jobs fill the lanes that finish early. */
+    vg_mlkem_rowgen_init(&ws.g, rho, 0);
+    n += vg_mlkem_rowgen_plan(&ws.g, ws.jobs);
+    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.s, K, sigma, 0, VG_MLKEM_ETA1);
+    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.e, K, sigma, K, VG_MLKEM_ETA1);
+    vg_mlkem_xof_jobs(ws.jobs, n);
     for (unsigned i = 0; i < K; i++) {
         be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
         be->ntt(&ws.e[i]);
     }
-    vg_mlkem_rowgen_init(&ws.g, rho, 0);
     for (unsigned i = 0; i < K; i++) {
         /* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (line 18).
          * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
@@ -214,7 +246,9 @@ void VG_MLKEM_API(keypair_rho_sigma)(uint8_t *pk, uint8_t *sk,
 
 /* K-PKE.Encrypt(ek, m, r): ek must have passed the modulus check or come
  * from a dk that passed the hash check (coefficients < 4096 either way, as
- * basemul_acc needs). Specification: FIPS 203, Algorithm 14.
+ * basemul_acc needs). g: the rows of A-hat^T for rho = ek[384k:], freshly
+ * initialised (transposed) and possibly planned ahead; its buffer is reused.
+ * Specification: FIPS 203, Algorithm 14.
  * When cmp is not NULL (decapsulation's re-encryption, Algorithm 18 lines
  * 8-9), the ciphertext is not stored: each piece is compared with cmp and
  * the return value is 0 when all of it equals cmp, all-ones otherwise, in
@@ -222,43 +256,29 @@ void VG_MLKEM_API(keypair_rho_sigma)(uint8_t *pk, uint8_t *sk,
 VG_MLKEM_NOINLINE
 static uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8_t ek[EK_BYTES],
                                     const uint8_t m[VG_MLKEM_SYMBYTES],
-                                    const uint8_t r[VG_MLKEM_SYMBYTES])
+                                    const uint8_t r[VG_MLKEM_SYMBYTES], vg_mlkem_rowgen *g)
 {
     const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
         vg_mlkem_poly y[K], e1[K], e2, u;
-        vg_mlkem_rowgen g;
         uint8_t piece[32 * 11]; /* one compressed polynomial, d <= 11 */
-        vg_mlkem_poly *noise[2 * K + 1];
-        uint8_t nonces[2 * K + 1];
+        struct vg_mlkem_job jobs[2 * K + 1];
     } ws;
-    const uint8_t *rho = ek + POLYVECBYTES;
     uint32_t diff = 0;
+    unsigned n = 0;
 
     /* y[i] = CBD_eta1(PRF(r, i)), e1[i] = CBD_eta2(PRF(r, K + i)),
-     * e2 = CBD_eta2(PRF(r, 2K)) (lines 9-17), four at a time; one batch
-     * when eta1 = eta2 (k = 3, 4), two otherwise (k = 2). */
-    for (unsigned i = 0; i < K; i++) {
-        ws.noise[i] = &ws.y[i];
-        ws.noise[K + i] = &ws.e1[i];
-        ws.nonces[i] = (uint8_t)i;
-        ws.nonces[K + i] = (uint8_t)(K + i);
-    }
-    ws.noise[2 * K] = &ws.e2;
-    ws.nonces[2 * K] = (uint8_t)(2 * K);
-#if VG_MLKEM_ETA1 == VG_MLKEM_ETA2
-    vg_mlkem_poly_getnoise_many(ws.noise, ws.nonces, 2 * K + 1, r, VG_MLKEM_ETA1);
-#else
-    vg_mlkem_poly_getnoise_many(ws.noise, ws.nonces, K, r, VG_MLKEM_ETA1);
-    vg_mlkem_poly_getnoise_many(ws.noise + K, ws.nonces + K, K + 1, r, VG_MLKEM_ETA2);
-#endif
+     * e2 = CBD_eta2(PRF(r, 2K)) (lines 9-17), on the four-lane scheduler. */
+    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.y, K, r, 0, VG_MLKEM_ETA1);
+    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.e1, K, r, K, VG_MLKEM_ETA2);
+    n += vg_mlkem_noise_jobs(ws.jobs + n, &ws.e2, 1, r, 2 * K, VG_MLKEM_ETA2);
+    vg_mlkem_xof_jobs(ws.jobs, n);
     for (unsigned i = 0; i < K; i++)
         be->ntt(&ws.y[i]);
-    vg_mlkem_rowgen_init(&ws.g, rho, 1);
     for (unsigned i = 0; i < K; i++) {
         /* u[i] = NTT^-1(sum_j A-hat^T[i][j] o y-hat[j]) + e1[i] (line 19):
          * |invntt| < q, |e1| <= 2, so the Barrett input is < q + 2. */
-        be->basemul_acc(&ws.u, vg_mlkem_rowgen_next(&ws.g), ws.y, K);
+        be->basemul_acc(&ws.u, vg_mlkem_rowgen_next(g), ws.y, K);
         be->invntt_tomont(&ws.u);
         be->poly_add(&ws.u, &ws.u, &ws.e1[i]);
         be->poly_reduce(&ws.u);
@@ -273,11 +293,11 @@ static uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8
     /* t-hat = ByteDecode_12(ek) (line 2), into the row buffer, which the
      * matrix no longer needs (ROWBUF >= K). */
     for (unsigned i = 0; i < K; i++)
-        be->frombytes(&ws.g.a[i], ek + i * VG_MLKEM_POLYBYTES);
+        be->frombytes(&g->a[i], ek + i * VG_MLKEM_POLYBYTES);
     /* v = NTT^-1(t-hat^T o y-hat) + e2 + Decompress_1(m) (lines 20-21):
      * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. The mu
      * polynomial goes into e1[0], no longer needed. */
-    be->basemul_acc(&ws.u, ws.g.a, ws.y, K);
+    be->basemul_acc(&ws.u, g->a, ws.y, K);
     be->invntt_tomont(&ws.u);
     be->frommsg(&ws.e1[0], m);
     be->poly_add(&ws.u, &ws.u, &ws.e2);
@@ -438,8 +458,9 @@ int VG_MLKEM_API(encaps_derand)(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
     struct {
         uint8_t in[2 * VG_MLKEM_SYMBYTES];   /* m || H(ek) */
         uint8_t kr[2 * VG_MLKEM_SYMBYTES];   /* K || r */
+        vg_mlkem_rowgen g;
+        struct vg_mlkem_job jobs[1 + VG_MLKEM_PRELOAD];
     } ws;
-    int ret = VG_OK;
     if (!ct || !ss || !pk || !m || !vg_mlkem_ek_ok(pk)) {
         if (ct)
             memset(ct, 0, CT_BYTES);
@@ -448,12 +469,18 @@ int VG_MLKEM_API(encaps_derand)(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
         return VG_ERR_INPUT;
     }
     memcpy(ws.in, m, VG_MLKEM_SYMBYTES);
-    vg_sha3_256(ws.in + VG_MLKEM_SYMBYTES, pk, EK_BYTES);
+    /* H(ek) and A-hat^T (all of it for k <= 3, row 0 for k = 4) depend only
+     * on ek: on the four-lane scheduler, H(ek) (6 to 12 blocks) in one lane
+     * while the matrix entries fill the others. */
+    vg_mlkem_rowgen_init(&ws.g, pk + POLYVECBYTES, 1);
+    vg_mlkem_job_hash(&ws.jobs[0], ws.in + VG_MLKEM_SYMBYTES, 0x06, pk, EK_BYTES, NULL, 0);
+    unsigned n = 1 + vg_mlkem_rowgen_plan(&ws.g, ws.jobs + 1);
+    vg_mlkem_xof_jobs(ws.jobs, n);
     vg_sha3_512(ws.kr, ws.in, sizeof ws.in); /* (K, r) = G(m || H(ek)) */
-    (void)vg_mlkem_pke_encrypt(ct, NULL, pk, m, ws.kr + VG_MLKEM_SYMBYTES);
+    vg_mlkem_pke_encrypt(ct, NULL, pk, m, ws.kr + VG_MLKEM_SYMBYTES, &ws.g);
     memcpy(ss, ws.kr, VG_MLKEM_SHAREDSECRETBYTES);
     vg_wipe(&ws, sizeof ws);
-    return ret;
+    return VG_OK;
 }
 
 /* ML-KEM.Encaps: m from the OS (FIPS 203 Algorithm 20). */
@@ -485,9 +512,11 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
         uint8_t in[2 * VG_MLKEM_SYMBYTES]; /* m' || h */
         uint8_t kr[2 * VG_MLKEM_SYMBYTES]; /* K' || r' */
         uint8_t kbar[VG_MLKEM_SYMBYTES];
+        uint8_t hek[VG_MLKEM_SYMBYTES];    /* H(ek), for the 7.3 check */
+        vg_mlkem_rowgen g;
+        struct vg_mlkem_job jobs[2 + VG_MLKEM_PRELOAD];
     } ws;
-    vg_keccak_ctx ctx;
-    if (!ss || !ct || !sk || !vg_mlkem_dk_ok(sk)) {
+    if (!ss || !ct || !sk) {
         if (ss)
             vg_wipe(ss, 32);
         return VG_ERR_INPUT;
@@ -496,26 +525,44 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
      * as pointer arithmetic on NULL is undefined. */
     const uint8_t *dk_pke = sk, *ek = sk + POLYVECBYTES;
     const uint8_t *h = ek + EK_BYTES, *z = h + VG_MLKEM_SYMBYTES;
+    /* Declassify ek: public by definition (Algorithm 16 line 3 stores it in
+     * dk in the clear); A-hat is regenerated from its rho below, which may
+     * take time depending on rho. */
+    VG_CT_DECLASSIFY(ek, EK_BYTES);
+
+    /* Three independent Keccak computations first, on the four-lane
+     * scheduler: H(ek) for the 7.3 hash check, K-bar = J(z || c) =
+     * SHAKE256(z || c, 32) (Algorithm 18 line 8) and A-hat^T (all of it for
+     * k <= 3, row 0 for k = 4) for the re-encryption. */
+    vg_mlkem_rowgen_init(&ws.g, ek + POLYVECBYTES, 1);
+    vg_mlkem_job_hash(&ws.jobs[0], ws.hek, 0x06, ek, EK_BYTES, NULL, 0);
+    vg_mlkem_job_hash(&ws.jobs[1], ws.kbar, 0x1f, z, VG_MLKEM_SYMBYTES, ct, CT_BYTES);
+    unsigned n = 2 + vg_mlkem_rowgen_plan(&ws.g, ws.jobs + 2);
+    vg_mlkem_xof_jobs(ws.jobs, n);
+    /* FIPS 203 7.3 hash check. Declassify the verdict: a dk that fails it
+     * is rejected with an error the caller sees, so whether it passed is
+     * public. */
+    int ok = vg_ct_memcmp(ws.hek, h, VG_MLKEM_SYMBYTES) == 0;
+    VG_CT_DECLASSIFY(&ok, sizeof ok);
+    if (!ok) {
+        vg_wipe(&ws, sizeof ws);
+        vg_wipe(ss, 32);
+        return VG_ERR_INPUT;
+    }
+
     vg_mlkem_pke_decrypt(ws.in, ct, dk_pke);
     memcpy(ws.in + VG_MLKEM_SYMBYTES, h, VG_MLKEM_SYMBYTES);
     vg_sha3_512(ws.kr, ws.in, sizeof ws.in); /* (K', r') = G(m' || h) */
-    /* K-bar = J(z || c) = SHAKE256(z || c, 32) (line 8). */
-    vg_shake256_init(&ctx);
-    vg_keccak_absorb(&ctx, z, VG_MLKEM_SYMBYTES);
-    vg_keccak_absorb(&ctx, ct, CT_BYTES);
-    vg_keccak_finalize(&ctx);
-    vg_keccak_squeeze(&ctx, ws.kbar, sizeof ws.kbar);
     /* c' = K-PKE.Encrypt(ek, m', r') compared with c as it is produced
      * (lines 9-10), so c' is never stored: mask is 0 when c = c', all-ones
      * otherwise, behind a barrier. */
     uint8_t mask = (uint8_t)vg_barrier_u32(
-        vg_mlkem_pke_encrypt(NULL, ct, ek, ws.in, ws.kr + VG_MLKEM_SYMBYTES));
+        vg_mlkem_pke_encrypt(NULL, ct, ek, ws.in, ws.kr + VG_MLKEM_SYMBYTES, &ws.g));
 
     /* Line 11: if c != c' then K' = K-bar, without a branch. */
     for (unsigned i = 0; i < VG_MLKEM_SHAREDSECRETBYTES; i++)
         ss[i] = (uint8_t)(ws.kr[i] ^ (mask & (ws.kr[i] ^ ws.kbar[i])));
     vg_wipe(&ws, sizeof ws);
-    vg_wipe(&ctx, sizeof ctx);
     return VG_OK;
 }
 
@@ -526,4 +573,5 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
 #undef CT_U_BYTES
 #undef CT_BYTES
 #undef VG_MLKEM_ROWBUF
+#undef VG_MLKEM_PRELOAD
 #undef VG_MLKEM_NOINLINE

@@ -527,3 +527,233 @@ void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
 {
     vg_mlkem_active()->decompress(r, a, d);
 }
+
+/* ---- four-lane XOF scheduler (contract in poly.h) ----------------------- */
+
+void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
+                          const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = VG_MLKEM_JOB_UNIFORM;
+    j->out_poly = r;
+    j->in0 = rho;
+    j->ji[0] = jj;
+    j->ji[1] = ii;
+}
+
+void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
+                        const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = VG_MLKEM_JOB_NOISE;
+    j->out_poly = r;
+    j->in0 = seed;
+    j->nonce = nonce;
+    j->eta = (uint8_t)eta;
+}
+
+void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds, const uint8_t *in0,
+                       size_t len0, const uint8_t *in1, size_t len1)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = VG_MLKEM_JOB_HASH;
+    j->out_bytes = out;
+    j->ds = ds;
+    j->in0 = in0;
+    j->len0 = len0;
+    j->in1 = in1;
+    j->len1 = len1;
+}
+
+/* One lane's progress on its job. */
+struct vg_mlkem_lane {
+    const struct vg_mlkem_job *job; /* NULL: idle */
+    unsigned blocks;                /* blocks squeezed (UNIFORM, NOISE) */
+    unsigned ctr;                   /* UNIFORM: coefficients accepted */
+    size_t off;                     /* HASH: message bytes absorbed */
+    int final_in;                   /* HASH: the padded last block is absorbed */
+};
+
+/* XOR len bytes (len <= 200 - start, start % 8 == 0) into lane l from byte
+ * `start` of the state on. */
+static void vg_mlkem_lane_xor(uint64_t st[100], unsigned l, unsigned start, const uint8_t *in,
+                              size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8)
+        st[4 * ((start + i) / 8) + l] ^= vg_load64_le(in + i);
+    for (; i < len; i++)
+        st[4 * ((start + i) / 8) + l] ^= (uint64_t)in[i] << (8 * ((start + i) % 8));
+}
+
+/* XOR one byte at position pos of lane l (the padding bytes). */
+static void vg_mlkem_lane_xor_byte(uint64_t st[100], unsigned l, unsigned pos, uint8_t b)
+{
+    st[4 * (pos / 8) + l] ^= (uint64_t)b << (8 * (pos % 8));
+}
+
+static void vg_mlkem_lane_extract(uint8_t *out, const uint64_t st[100], unsigned l, size_t len)
+{
+    for (size_t i = 0; i < len / 8; i++)
+        vg_store64_le(out + 8 * i, st[4 * i + l]);
+}
+
+/* HASH: absorb the next block of in0 || in1 (rate 136) into lane l, the
+ * padded last one (FIPS 202 pad10*1 after the domain bits) when fewer than
+ * 136 bytes remain. The message length is public. */
+static void vg_mlkem_lane_hash_block(uint64_t st[100], unsigned l, struct vg_mlkem_lane *ln,
+                                     uint8_t blk[VG_SHAKE256_RATE])
+{
+    const struct vg_mlkem_job *j = ln->job;
+    size_t total = j->len0 + j->len1, rest = total - ln->off;
+    size_t take = rest < VG_SHAKE256_RATE ? rest : VG_SHAKE256_RATE;
+    /* Gather take bytes at offset off of in0 || in1. */
+    size_t o = ln->off, got = 0;
+    if (o < j->len0) {
+        size_t a = j->len0 - o < take ? j->len0 - o : take;
+        memcpy(blk, j->in0 + o, a);
+        got = a;
+    }
+    if (got < take)
+        memcpy(blk + got, j->in1 + (o + got - j->len0), take - got);
+    vg_mlkem_lane_xor(st, l, 0, blk, take);
+    ln->off += take;
+    if (take < VG_SHAKE256_RATE) {
+        vg_mlkem_lane_xor_byte(st, l, (unsigned)take, j->ds);
+        vg_mlkem_lane_xor_byte(st, l, VG_SHAKE256_RATE - 1, 0x80);
+        ln->final_in = 1;
+    }
+}
+
+/* Put job j on lane l: zero the lane and absorb what precedes the first
+ * permutation. */
+static void vg_mlkem_lane_start(uint64_t st[100], unsigned l, struct vg_mlkem_lane *ln,
+                                const struct vg_mlkem_job *j, uint8_t blk[VG_SHAKE256_RATE])
+{
+    uint8_t in[VG_MLKEM_SYMBYTES + 2];
+    for (unsigned i = 0; i < 25; i++)
+        st[4 * i + l] = 0;
+    ln->job = j;
+    ln->blocks = 0;
+    ln->ctr = 0;
+    ln->off = 0;
+    ln->final_in = 0;
+    switch (j->kind) {
+    case VG_MLKEM_JOB_UNIFORM: /* SHAKE128(rho || j || i), FIPS 203 Algorithm 7 line 2 */
+        memcpy(in, j->in0, VG_MLKEM_SYMBYTES);
+        in[VG_MLKEM_SYMBYTES] = j->ji[0];
+        in[VG_MLKEM_SYMBYTES + 1] = j->ji[1];
+        vg_mlkem_lane_xor(st, l, 0, in, VG_MLKEM_SYMBYTES + 2);
+        vg_mlkem_lane_xor_byte(st, l, VG_MLKEM_SYMBYTES + 2, 0x1f);
+        vg_mlkem_lane_xor_byte(st, l, VG_SHAKE128_RATE - 1, 0x80);
+        break;
+    case VG_MLKEM_JOB_NOISE: /* SHAKE256(seed || nonce), FIPS 203 (4.3) */
+        memcpy(in, j->in0, VG_MLKEM_SYMBYTES);
+        in[VG_MLKEM_SYMBYTES] = j->nonce;
+        vg_mlkem_lane_xor(st, l, 0, in, VG_MLKEM_SYMBYTES + 1);
+        vg_mlkem_lane_xor_byte(st, l, VG_MLKEM_SYMBYTES + 1, 0x1f);
+        vg_mlkem_lane_xor_byte(st, l, VG_SHAKE256_RATE - 1, 0x80);
+        break;
+    case VG_MLKEM_JOB_HASH:
+        vg_mlkem_lane_hash_block(st, l, ln, blk);
+        break;
+    }
+    vg_wipe(in, sizeof in);
+}
+
+/* After a permutation: take lane l's output. Returns 1 when its job is done. */
+static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane *ln,
+                              uint8_t lbuf[3 * VG_SHAKE128_RATE], uint8_t blk[VG_SHAKE256_RATE],
+                              const struct vg_mlkem_backend *be)
+{
+    const struct vg_mlkem_job *j = ln->job;
+    switch (j->kind) {
+    case VG_MLKEM_JOB_UNIFORM: {
+        /* The first three blocks are sampled together (the vector sampler
+         * is faster on long buffers), later ones one at a time, as in
+         * vg_mlkem_poly_uniform. A block of 168 bytes is 56 whole 3-byte
+         * groups, so any split gives the coefficients of the whole stream. */
+        unsigned first = ln->blocks < 3;
+        vg_mlkem_lane_extract(lbuf + (first ? VG_SHAKE128_RATE * ln->blocks : 0), st, l,
+                              VG_SHAKE128_RATE);
+        ln->blocks++;
+        if (ln->blocks < 3)
+            return 0;
+        size_t len = first ? 3 * VG_SHAKE128_RATE : VG_SHAKE128_RATE;
+        ln->ctr += be->rej_uniform(j->out_poly->coeffs + ln->ctr, VG_MLKEM_N - ln->ctr, lbuf,
+                                   len);
+        return ln->ctr == VG_MLKEM_N;
+    }
+    case VG_MLKEM_JOB_NOISE:
+        /* 64 eta bytes: one block (eta 2) or two (eta 3). */
+        vg_mlkem_lane_extract(lbuf + VG_SHAKE256_RATE * ln->blocks, st, l, VG_SHAKE256_RATE);
+        ln->blocks++;
+        if (ln->blocks * VG_SHAKE256_RATE < 64u * j->eta)
+            return 0;
+        be->cbd(j->out_poly, lbuf, j->eta);
+        return 1;
+    case VG_MLKEM_JOB_HASH:
+        if (ln->final_in) {
+            uint8_t o[40];
+            vg_mlkem_lane_extract(o, st, l, 40);
+            memcpy(j->out_bytes, o, 32);
+            vg_wipe(o, sizeof o);
+            return 1;
+        }
+        vg_mlkem_lane_hash_block(st, l, ln, blk);
+        return 0;
+    }
+    return 1;
+}
+
+void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n)
+{
+    const struct vg_keccak4x_impl *k4 = vg_keccak4x_active();
+    const struct vg_keccak_impl *k1 = vg_keccak_active();
+    const int parallel = k4 != vg_keccak4x_portable_get();
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
+    uint64_t st[100], one[25];
+    uint8_t lbuf[4][3 * VG_SHAKE128_RATE]; /* >= 2 * 136 for the noise jobs */
+    uint8_t blk[VG_SHAKE256_RATE];
+    struct vg_mlkem_lane lanes[4];
+    unsigned next = 0, active = 0;
+
+    memset(lanes, 0, sizeof lanes);
+    memset(st, 0, sizeof st);
+    for (unsigned l = 0; l < 4 && next < n; l++, active++)
+        vg_mlkem_lane_start(st, l, &lanes[l], &jobs[next++], blk);
+    /* Job lengths are public (kinds, eta, message lengths) or depend on
+     * public XOF output (UNIFORM): so are these branches. */
+    while (active > 0) {
+        if (parallel) {
+            k4->permute(st);
+        } else {
+            /* Four single permutations in turn (the portable four-way
+             * Keccak): permute only the busy lanes, so that idle ones cost
+             * nothing. */
+            for (unsigned l = 0; l < 4; l++) {
+                if (!lanes[l].job)
+                    continue;
+                for (unsigned i = 0; i < 25; i++)
+                    one[i] = st[4 * i + l];
+                k1->permute(one);
+                for (unsigned i = 0; i < 25; i++)
+                    st[4 * i + l] = one[i];
+            }
+        }
+        for (unsigned l = 0; l < 4; l++) {
+            if (!lanes[l].job || !vg_mlkem_lane_step(st, l, &lanes[l], lbuf[l], blk, be))
+                continue;
+            if (next < n) {
+                vg_mlkem_lane_start(st, l, &lanes[l], &jobs[next++], blk);
+            } else {
+                lanes[l].job = NULL;
+                active--;
+            }
+        }
+    }
+    vg_wipe(st, sizeof st);
+    vg_wipe(one, sizeof one);
+    vg_wipe(lbuf, sizeof lbuf);
+    vg_wipe(blk, sizeof blk);
+}

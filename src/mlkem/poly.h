@@ -209,4 +209,49 @@ void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_ML
 void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, unsigned n,
                                  const uint8_t seed[VG_MLKEM_SYMBYTES], unsigned eta);
 
+/* ---- four-lane XOF scheduler (poly.c) -----------------------------------
+ * Runs a list of independent Keccak jobs on the four-way Keccak, each lane
+ * taking the next job of the list as soon as its previous one is finished,
+ * so that jobs of different lengths pack the lanes (k = 3: nine matrix
+ * entries of three SHAKE128 blocks plus six one-block noise polynomials take
+ * nine four-way permutations instead of eleven and three single ones), and
+ * long hashes (H(ek), J(z || c)) run beside the matrix. Jobs: */
+enum vg_mlkem_job_kind {
+    VG_MLKEM_JOB_UNIFORM, /* out_poly = SampleNTT(in0 || ji) (FIPS 203 Algorithm 7) */
+    VG_MLKEM_JOB_NOISE,   /* out_poly = SamplePolyCBD_eta(PRF_eta(in0, nonce)) (Algorithm 8,
+                           * (4.3)); eta in {2, 3} */
+    VG_MLKEM_JOB_HASH     /* out_bytes[0..32) = SHA3-256 (ds 0x06) or SHAKE256 (ds 0x1f, 32
+                           * bytes) of in0[0..len0) || in1[0..len1) (FIPS 202) */
+};
+
+struct vg_mlkem_job {
+    enum vg_mlkem_job_kind kind;
+    vg_mlkem_poly *out_poly;   /* UNIFORM, NOISE */
+    uint8_t *out_bytes;        /* HASH: 32 bytes */
+    const uint8_t *in0;        /* rho (UNIFORM), seed (NOISE): 32 bytes; HASH: message part 1 */
+    size_t len0;               /* HASH only */
+    const uint8_t *in1;        /* HASH: message part 2 (may be NULL with len1 = 0) */
+    size_t len1;
+    uint8_t ji[2];             /* UNIFORM: the bytes j, i after rho */
+    uint8_t nonce;             /* NOISE */
+    uint8_t eta;               /* NOISE: 2 or 3 */
+    uint8_t ds;                /* HASH: 0x06 (SHA3-256) or 0x1f (SHAKE256) */
+};
+
+/* Run jobs[0..n) (n >= 1); outputs distinct. Same outputs as running each
+ * job alone. Timing depends only on the jobs' kinds and lengths and on the
+ * XOF output of the UNIFORM jobs (public: rho); NOISE and HASH inputs may be
+ * secret. Order the list longest first for the best packing. With the
+ * portable four-way Keccak (four single permutations in turn) only the busy
+ * lanes are permuted, so packing costs nothing there either. */
+void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n);
+
+/* Helpers filling one job. */
+void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
+                          const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii);
+void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
+                        const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta);
+void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds, const uint8_t *in0,
+                       size_t len0, const uint8_t *in1, size_t len1);
+
 #endif
