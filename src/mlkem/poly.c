@@ -86,30 +86,32 @@ static void vg_mlkem_invntt_portable(vg_mlkem_poly *p)
 static void vg_mlkem_basemul_acc_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a,
                                           const vg_mlkem_poly *b, unsigned k)
 {
-    /* Products of one vector entry at a time into int32 sums, so that the
-     * inner loop is straight-line over the coefficients. */
+    /* Plain products summed in int32 over the vector, one Montgomery
+     * reduction per coefficient at the end (it supplies the R^-1 of the
+     * contract), so the inner loop is multiply-adds. Only the degree-2 term
+     * a1 b1 gamma needs a reduction first: fqmul(a1, b1) = a1 b1 R^-1 (< q),
+     * times gamma = zeta R gives a1 b1 zeta with no factor left over.
+     * Bounds: |a b| < 4096 * 1665 < 6.82e6, |fqmul * zeta| < q * 1665 <
+     * 5.55e6, so each sum over k <= 4 entries is below 4 * 2 * 6.82e6 <
+     * 5.5e7 < q 2^15 = 1.09e8, montgomery_reduce's precondition, and far
+     * from int32 overflow. The result is < q, and the Barrett step gives the
+     * centred representative, the same as any other order of reduction. */
     int32_t c[VG_MLKEM_N];
     memset(c, 0, sizeof c);
     for (unsigned v = 0; v < k; v++) {
         const int16_t *x = a[v].coeffs, *y = b[v].coeffs;
         for (unsigned i = 0; i < VG_MLKEM_N / 4; i++) {
-            int16_t zeta = vg_mlkem_zetas[64 + i];
+            int32_t zeta = vg_mlkem_zetas[64 + i];
             const int16_t *xi = x + 4 * i, *yi = y + 4 * i;
             int32_t *ci = c + 4 * i;
-            /* |x * y| < 4096 * 1666 < q 2^15, so each fqmul is < q; the
-             * second-level fqmul has |(<q) * zeta| < q^2/2. Each term is
-             * < 2q, and k <= 4 terms sum to < 8q < 2^15, which the Barrett
-             * step below accepts as an int16. */
-            ci[0] += vg_mlkem_fqmul(vg_mlkem_fqmul(xi[1], yi[1]), zeta) +
-                     vg_mlkem_fqmul(xi[0], yi[0]);
-            ci[1] += vg_mlkem_fqmul(xi[0], yi[1]) + vg_mlkem_fqmul(xi[1], yi[0]);
-            ci[2] += vg_mlkem_fqmul(vg_mlkem_fqmul(xi[3], yi[3]), (int16_t)-zeta) +
-                     vg_mlkem_fqmul(xi[2], yi[2]);
-            ci[3] += vg_mlkem_fqmul(xi[2], yi[3]) + vg_mlkem_fqmul(xi[3], yi[2]);
+            ci[0] += (int32_t)xi[0] * yi[0] + (int32_t)vg_mlkem_fqmul(xi[1], yi[1]) * zeta;
+            ci[1] += (int32_t)xi[0] * yi[1] + (int32_t)xi[1] * yi[0];
+            ci[2] += (int32_t)xi[2] * yi[2] - (int32_t)vg_mlkem_fqmul(xi[3], yi[3]) * zeta;
+            ci[3] += (int32_t)xi[2] * yi[3] + (int32_t)xi[3] * yi[2];
         }
     }
     for (unsigned j = 0; j < VG_MLKEM_N; j++)
-        r->coeffs[j] = vg_mlkem_barrett_reduce((int16_t)c[j]);
+        r->coeffs[j] = vg_mlkem_barrett_reduce(vg_mlkem_montgomery_reduce(c[j]));
 }
 
 /* Post: 0 <= r[i] < q. Public data only (variable time by design).

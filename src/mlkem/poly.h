@@ -113,7 +113,16 @@ static inline int16_t vg_mlkem_montgomery_reduce(int32_t a)
  * Pre: |a * b| < q * 2^15. Post: |r| < q. */
 static inline int16_t vg_mlkem_fqmul(int16_t a, int16_t b)
 {
-    return vg_mlkem_montgomery_reduce((int32_t)a * b);
+    /* montgomery_reduce(a b) in 16-bit halves, which compilers map to
+     * vector multiply-low/high instructions (x86 PMULLW/PMULHW are SSE2):
+     * with p = a b and t = p q^-1 mod 2^16, p - t q is divisible by 2^16,
+     * so the low halves of p and t q are equal and (p - t q) >> 16 is the
+     * difference of the high halves exactly. */
+    int32_t p = (int32_t)a * b;
+    int16_t t = (int16_t)(uint16_t)((uint32_t)(uint16_t)p * 62209u); /* q^-1 mod 2^16 */
+    int16_t ph = (int16_t)(p >> 16);
+    int16_t th = (int16_t)(((int32_t)t * VG_MLKEM_Q) >> 16);
+    return (int16_t)(ph - th);
 }
 
 /* Barrett reduction: the representative of a mod q in [-(q-1)/2, (q-1)/2].
