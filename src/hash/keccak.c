@@ -52,11 +52,11 @@ const struct vg_keccak_impl *vg_keccak_avx512_get(void) { return NULL; }
  * vg_cpu_force test hook.
  * Measured on this project's AMD Zen 4 (TSC ticks at 2596 MHz, medians of
  * 201 alternating runs in one process, library built Release by gcc 12 /
- * clang 14):
+ * clang 14; SHAKE128 per 168-byte block, absorbing included):
  *                             bmi2          avx512vl      OpenSSL 3.0
- *   one permutation           ~653 / ~677   ~578 / ~550   -
- *   SHA3-256 of 1184 bytes    ~6070 / ~6160 ~5220 / ~4890 ~6410
- *   SHAKE128, 16 KiB in       ~65.5k/~66.7k ~56.1k/~52.7k ~71.2k
+ *   one permutation           ~652 / ~674   ~485 / ~514   -
+ *   SHA3-256 of 1184 bytes    ~6050 / ~6140 ~4370 / ~4640 ~6410
+ *   SHAKE128, 16 KiB in       ~669 / ~681   ~476 / ~509   ~727
  * so the AVX-512VL variant is the default where it runs (valgrind hides
  * AVX-512, so the BMI2 code is what runs under it). */
 const struct vg_keccak_impl *vg_keccak_active(void)

@@ -3,43 +3,60 @@
  * Compiled with -mavx512f -mavx512vl (CMakeLists.txt); called only when
  * vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL).
  *
- * Technique: the round structure of the scalar code (keccak_impl.h: the 25
- * lanes in 25 variables, two rounds per loop pass, A -> E and E -> A), but
- * each lane lives in element 0 of its own xmm register (AVX-512VL gives 32
- * of them), so the instructions AVX-512 adds to 128-bit registers apply:
- *   - chi, a ^ (~b & c) (FIPS 202 Algorithm 4), is one VPTERNLOGQ with imm
- *     0xD2 (the truth table over (a << 2) | (b << 1) | c is 1 exactly at
- *     indices 1, 4, 6, 7);
- *   - theta's column parities are two three-input XORs each (VPTERNLOGQ imm
- *     0x96) instead of four XORs;
- *   - every rotation is one VPROLQ.
- * Per round: 10 (parities) + 5 (rotations of the parities) + 5 (D) + 25
- * (D applied) + 24 (rho) + 25 (chi) + 1 (iota) = 95 vector instructions,
- * against about 155 integer instructions for the BMI2 code, plus the
- * register copies VPTERNLOGQ's destructive first operand costs (renamed
- * away, but they take dispatch slots).
- * What limits it on Zen 4 (measured with throwaway variants): the rotations.
- * Zen 4 issues four VPTERNLOGQ/VPXOR a cycle but only two VPROLQ (measured
- * on independent xmm operations); with
- * the 24 rho rotations left out (a wrong permutation, timing only) a
- * permutation took ~420 instead of ~550 TSC ticks. Variants that did not
- * help: theta applied as one VPTERNLOGQ (A ^ c[x-1] ^ rot(c[x+1])) without
- * the D values (10 live parity registers instead of 5: spills, slower),
- * chi as VPANDN + VPXOR, next-round parities accumulated as rows complete
- * (both within the noise).
- * Packed layouts (a row of five lanes in a zmm, or four in a ymm) need far
- * fewer instructions, but pi then moves lanes between registers: a 5x5
- * transpose of two-source permutes (VPERMT2Q) every round, with chi's lane
- * shifts or theta's needing more permutes; on Zen 4 a dependent zmm VPERMQ
- * takes about 5 cycles (measured), so the round's critical path (theta's
- * permute, pi's, and the transpose's three levels) alone would cost about
- * as much as this whole round. Not built.
- * Figures against the BMI2 code and OpenSSL: see vg_keccak_active in
- * keccak.c.
+ * Layout: two lanes per xmm register, rows paired. For column x (0..4):
+ *   Px0 = (lane (x,0), lane (x,1)),  Px1 = (lane (x,2), lane (x,3)),
+ *   Px2 = (lane (x,4), 0)            (element 1 of Px2 is always zero),
+ * element 0 first; lane (x, y) is st[x + 5y] (keccak.h). 15 registers.
+ *
+ * Why this pairing: chi (FIPS 202 Algorithm 4) combines lanes of one row
+ * at x, x+1, x+2, so with rows paired in the same elements of every
+ * column's registers, chi of two rows is 5 element-wise VPTERNLOGQ. theta's
+ * D[x] is one value per column: applied to both elements alike. Only pi
+ * (Algorithm 3) crosses the pairing: output (x, y) reads input lane
+ * ((x + 3y) mod 5, x), so the pair (x, 2j), (x, 2j+1) of outputs reads two
+ * lanes of input row x, which sit in the same element of two registers:
+ * one VPUNPCKLQDQ/VPUNPCKHQDQ gathers them. The rho offsets differ per
+ * element, hence VPROLVQ with a constant vector of offsets.
+ *
+ * One round Rnd(A, ir) (Section 3.3), per column x, as the code does it:
+ *   t[x] = Px0 ^ Px1 ^ Px2           element 0: rows 0, 2, 4; element 1:
+ *                                    rows 1, 3 (and the zero), so C[x] is
+ *                                    t[x].0 ^ t[x].1 (Algorithm 1 step 1);
+ *   u[x] = t[x-1] ^ rot(t[x+1], 1)   element-wise; D[x] = u[x].0 ^ u[x].1
+ *                                    because rot is linear (step 2);
+ *   Pxg ^= u[x] ^ swap(u[x])         D[x] in both elements, one
+ *                                    VPTERNLOGQ per register (step 3);
+ *   gather (pi), VPROLVQ (rho), chi by VPTERNLOGQ with imm 0xD2 (the truth
+ *   table of a ^ (~b & c) over (a << 2) | (b << 1) | c is 1 exactly at
+ *   indices 1, 4, 6, 7), iota on element 0 of P00.
+ * The row-4 registers have element 1 zero at every round boundary: theta
+ * sets it to D[x], but the gathers read only element 0 of them, and the
+ * five row-4 rotations are zero-masking (element 1 cleared); chi of zeros
+ * is zero. So the parity t needs no masking.
+ * Count per round: 10 (t) + 10 (u) + 5 (swap) + 15 (theta applied) + 12
+ * (gathers; three row-4 inputs are read in place) + 15
+ * (rho) + 15 (chi) + 1 (iota) = 83 vector instructions for 25 lanes, plus
+ * the register copies the destructive first operand of VPTERNLOGQ needs
+ * (renamed, but they take dispatch slots).
+ *
+ * Measured on this project's Zen 4 (TSC ticks per permutation, medians of
+ * 501 alternating runs in one process, gcc 12 / clang 14 -O3):
+ *   bmi2 (keccak_x86.c)                          ~653 / ~677
+ *   one lane per xmm (the scalar round with
+ *   VPTERNLOGQ and VPROLQ, 95 instr./round)      ~578 / ~550  (not kept)
+ *   this file                                    ~492 / ~509
+ * Zen 4 issues four VPTERNLOGQ/VPXOR a cycle but only two VPROLQ/VPROLVQ,
+ * so halving the rotations is what pays most (with rho left out, timing
+ * only, the one-lane form dropped from ~578 to ~420). Also tried: parity
+ * by VPTERNLOGQ without the early split into t/u (~5 ticks slower with gcc,
+ * the same with clang); a five-lane row per zmm with a 5x5 transpose of
+ * VPERMT2Q per round (not built: a dependent zmm permute takes ~5 cycles on
+ * Zen 4, and the transpose puts three of them on every round's critical
+ * path).
  *
  * absorb keeps the state in registers across blocks: each block is XORed
- * into the lane registers straight from the caller's buffer (VMOVQ loads),
- * and the state goes back to memory once, after the last block.
+ * into the lane pairs straight from the caller's buffer, and the state goes
+ * back to memory once, after the last block.
  *
  * Constant time: no branch or memory index depends on the state or the
  * input bytes (absorb's branches depend only on rate and nblocks).
@@ -58,110 +75,138 @@
 /* Round constants RC[ir] of iota (FIPS 202, Algorithms 5 and 6), in keccak.c. */
 extern const uint64_t vg_keccak_rc[24];
 
-/* Element 0 of an xmm holds the lane; element 1 is don't-care (kept zero by
- * the loads, and every operation is element-wise, so it stays zero). */
-#define K5_LOAD(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
-#define K5_STORE(p, v) _mm_storel_epi64((__m128i *)(void *)(p), (v))
-/* Rotate left by the constant n in 1..63 (VPROLQ). */
-#define K5_ROL(x, n) _mm_rol_epi64((x), (n))
 /* p ^ q ^ r: truth table 0x96. */
-#define K5_XOR3(p, q, r) _mm_ternarylogic_epi64((p), (q), (r), 0x96)
+#define KP_XOR3(p, q, r) _mm_ternarylogic_epi64((p), (q), (r), 0x96)
 /* a ^ (~b & c): truth table 0xD2 (see above). */
-#define K5_CHI(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0xD2)
+#define KP_CHI(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0xD2)
+/* (a.0, b.0) and (a.1, b.1). */
+#define KP_LO(a, b) _mm_unpacklo_epi64((a), (b))
+#define KP_HI(a, b) _mm_unpackhi_epi64((a), (b))
+/* (a.1, a.0). */
+#define KP_SWAP(a) _mm_shuffle_epi32((a), 0x4e)
 
 /*
- * One output plane (row y) of rho, pi and chi (Algorithms 2-4): input i is
- * the lane pi moves to (i, y), d its theta D value, r its rho offset (FIPS
- * 202, Table 2). The first lane of row 0 has offset 0: it has its own macro.
+ * rho offsets (FIPS 202, Table 2) of the two input lanes each gathered
+ * register holds, in the order the round uses them: g_rho[3x + g] for the
+ * output register Ex g. Output (x, y) reads input lane ((x + 3y) mod 5, x),
+ * so for g = 0 (rows 0, 1) the lanes (x, x) and (x+3, x), for g = 1 (rows
+ * 2, 3) the lanes (x+1, x) and (x+4, x), for g = 2 the lane (x+2, x) and 0.
+ * E.g. 3x + g = 3: lanes (1,1) and (4,1), offsets 44 and 20.
  */
-#define K5_ROW(o0, o1, o2, o3, o4, b0, i1, d1, r1, i2, d2, r2, i3, d3, r3, i4, d4, r4)                \
+static const uint64_t g_rho[15][2] __attribute__((aligned(16))) = {
+    {0, 28},  {1, 27}, {62, 0}, /* x = 0 */
+    {44, 20}, {6, 36}, {55, 0}, /* x = 1 */
+    {43, 3},  {25, 10}, {39, 0}, /* x = 2 */
+    {21, 45}, {8, 15}, {41, 0}, /* x = 3 */
+    {14, 61}, {18, 56}, {2, 0}, /* x = 4 */
+};
+#define KP_RHO(i) _mm_load_si128((const __m128i *)(const void *)g_rho[i])
+#define KP_ROLV(v, i) _mm_rolv_epi64((v), KP_RHO(i))
+/* Rotate element 0 only and zero element 1 (zero-masking, k = 0b01). */
+#define KP_ROLV0(v, i) _mm_maskz_rolv_epi64(1, (v), KP_RHO(i))
+
+/* One output register group (two rows, or row 4 and the zero) of chi from
+ * its five gathered and rotated inputs b0..b4 (columns 0..4). */
+#define KP_CHI_GROUP(E, g, b0, b1, b2, b3, b4)                                                     \
     do {                                                                                           \
-        __m128i b1_ = K5_ROL(_mm_xor_si128(i1, d1), r1);                                           \
-        __m128i b2_ = K5_ROL(_mm_xor_si128(i2, d2), r2);                                           \
-        __m128i b3_ = K5_ROL(_mm_xor_si128(i3, d3), r3);                                           \
-        __m128i b4_ = K5_ROL(_mm_xor_si128(i4, d4), r4);                                           \
-        o0 = K5_CHI(b0, b1_, b2_);                                                                 \
-        o1 = K5_CHI(b1_, b2_, b3_);                                                                \
-        o2 = K5_CHI(b2_, b3_, b4_);                                                                \
-        o3 = K5_CHI(b3_, b4_, b0);                                                                 \
-        o4 = K5_CHI(b4_, b0, b1_);                                                                 \
+        E##0##g = KP_CHI(b0, b1, b2);                                                              \
+        E##1##g = KP_CHI(b1, b2, b3);                                                              \
+        E##2##g = KP_CHI(b2, b3, b4);                                                              \
+        E##3##g = KP_CHI(b3, b4, b0);                                                              \
+        E##4##g = KP_CHI(b4, b0, b1);                                                              \
     } while (0)
-#define K5_ROWR(o0, o1, o2, o3, o4, i0, d0, r0, i1, d1, r1, i2, d2, r2, i3, d3, r3, i4, d4, r4)       \
+
+/* theta steps 1-3 on column x (see the header): t = P##x0 ^ P##x1 ^ P##x2
+ * by two non-destructive XORs (cheaper here than one VPTERNLOGQ plus the
+ * copy it needs, as all three registers live on). */
+#define KP_PARITY(P, x) _mm_xor_si128(_mm_xor_si128(P##x##0, P##x##1), P##x##2)
+#define KP_APPLY(P, x, u, s)                                                                       \
     do {                                                                                           \
-        __m128i b0_ = K5_ROL(_mm_xor_si128(i0, d0), r0);                                           \
-        K5_ROW(o0, o1, o2, o3, o4, b0_, i1, d1, r1, i2, d2, r2, i3, d3, r3, i4, d4, r4);            \
+        P##x##0 = KP_XOR3(P##x##0, u, s);                                                          \
+        P##x##1 = KP_XOR3(P##x##1, u, s);                                                          \
+        P##x##2 = KP_XOR3(P##x##2, u, s);                                                          \
     } while (0)
 
 /*
- * One round Rnd(A, ir) (FIPS 202, Section 3.3) from A##xy into E##xy, lane
- * (x, y) named by index x + 5y, rc pointing at RC[ir]. theta (Algorithm 1):
- * cx is the parity of column x, dx = c(x-1) ^ rot(c(x+1), 1). pi (Algorithm
- * 3) puts lane (x', y') at (y', 2x' + 3y'), so output (x, y) reads input
- * ((x + 3y) mod 5, x): the index lists below.
+ * One round from the registers P##xg into E##xg, rc pointing at RC[ir].
+ * After theta, the gathers: input row x is in register group x / 2 (row 4:
+ * group 2), element x % 2 (row 4: element 0), so output register Ex g reads
+ * with LO for even x and HI for odd x (table in g_rho's comment). For g = 2
+ * one lane is needed: taken in place (even x) or moved down by HI with
+ * itself (odd x); the zero-masking rotation then clears element 1, which
+ * theta has set to D in the row-4 registers.
  */
-#define K5_ROUND(A, E, rc)                                                                         \
+#define KP_ROUND(P, E, rc)                                                                         \
     do {                                                                                           \
-        __m128i c0 = K5_XOR3(K5_XOR3(A##00, A##05, A##10), A##15, A##20);                          \
-        __m128i c1 = K5_XOR3(K5_XOR3(A##01, A##06, A##11), A##16, A##21);                          \
-        __m128i c2 = K5_XOR3(K5_XOR3(A##02, A##07, A##12), A##17, A##22);                          \
-        __m128i c3 = K5_XOR3(K5_XOR3(A##03, A##08, A##13), A##18, A##23);                          \
-        __m128i c4 = K5_XOR3(K5_XOR3(A##04, A##09, A##14), A##19, A##24);                          \
-        __m128i d0 = _mm_xor_si128(c4, K5_ROL(c1, 1));                                             \
-        __m128i d1 = _mm_xor_si128(c0, K5_ROL(c2, 1));                                             \
-        __m128i d2 = _mm_xor_si128(c1, K5_ROL(c3, 1));                                             \
-        __m128i d3 = _mm_xor_si128(c2, K5_ROL(c4, 1));                                             \
-        __m128i d4 = _mm_xor_si128(c3, K5_ROL(c0, 1));                                             \
-        __m128i b00 = _mm_xor_si128(A##00, d0); /* rho offset 0 */                                 \
-        K5_ROW(E##00, E##01, E##02, E##03, E##04, b00, A##06, d1, 44, A##12, d2, 43, A##18, d3,    \
-               21, A##24, d4, 14);                                                                 \
-        E##00 = _mm_xor_si128(E##00, K5_LOAD(rc)); /* iota (Algorithm 6) */                        \
-        K5_ROWR(E##05, E##06, E##07, E##08, E##09, A##03, d3, 28, A##09, d4, 20, A##10, d0, 3,     \
-                A##16, d1, 45, A##22, d2, 61);                                                     \
-        K5_ROWR(E##10, E##11, E##12, E##13, E##14, A##01, d1, 1, A##07, d2, 6, A##13, d3, 25,      \
-                A##19, d4, 8, A##20, d0, 18);                                                      \
-        K5_ROWR(E##15, E##16, E##17, E##18, E##19, A##04, d4, 27, A##05, d0, 36, A##11, d1, 10,    \
-                A##17, d2, 15, A##23, d3, 56);                                                     \
-        K5_ROWR(E##20, E##21, E##22, E##23, E##24, A##02, d2, 62, A##08, d3, 55, A##14, d4, 39,    \
-                A##15, d0, 41, A##21, d1, 2);                                                      \
+        __m128i t0 = KP_PARITY(P, 0), t1 = KP_PARITY(P, 1), t2 = KP_PARITY(P, 2);                  \
+        __m128i t3 = KP_PARITY(P, 3), t4 = KP_PARITY(P, 4);                                        \
+        __m128i u0 = _mm_xor_si128(t4, _mm_rol_epi64(t1, 1));                                      \
+        __m128i u1 = _mm_xor_si128(t0, _mm_rol_epi64(t2, 1));                                      \
+        __m128i u2 = _mm_xor_si128(t1, _mm_rol_epi64(t3, 1));                                      \
+        __m128i u3 = _mm_xor_si128(t2, _mm_rol_epi64(t4, 1));                                      \
+        __m128i u4 = _mm_xor_si128(t3, _mm_rol_epi64(t0, 1));                                      \
+        KP_APPLY(P, 0, u0, KP_SWAP(u0));                                                           \
+        KP_APPLY(P, 1, u1, KP_SWAP(u1));                                                           \
+        KP_APPLY(P, 2, u2, KP_SWAP(u2));                                                           \
+        KP_APPLY(P, 3, u3, KP_SWAP(u3));                                                           \
+        KP_APPLY(P, 4, u4, KP_SWAP(u4));                                                           \
+        KP_CHI_GROUP(E, 0, KP_ROLV(KP_LO(P##00, P##30), 0), KP_ROLV(KP_HI(P##10, P##40), 3),       \
+                     KP_ROLV(KP_LO(P##21, P##01), 6), KP_ROLV(KP_HI(P##31, P##11), 9),             \
+                     KP_ROLV(KP_LO(P##42, P##22), 12));                                            \
+        E##00 = _mm_xor_si128(E##00, _mm_loadl_epi64((const __m128i *)(const void *)(rc)));       \
+        KP_CHI_GROUP(E, 1, KP_ROLV(KP_LO(P##10, P##40), 1), KP_ROLV(KP_HI(P##20, P##00), 4),       \
+                     KP_ROLV(KP_LO(P##31, P##11), 7), KP_ROLV(KP_HI(P##41, P##21), 10),            \
+                     KP_ROLV(KP_LO(P##02, P##32), 13));                                            \
+        KP_CHI_GROUP(E, 2, KP_ROLV0(P##20, 2), KP_ROLV0(KP_HI(P##30, P##30), 5),                   \
+                     KP_ROLV0(P##41, 8), KP_ROLV0(KP_HI(P##01, P##01), 11), KP_ROLV0(P##12, 14));   \
+    } while (0)
+/* The iota constant is loaded with VMOVQ: (RC, 0), element 1 untouched. */
+
+#define KP_DECLARE(P)                                                                              \
+    __m128i P##00, P##01, P##02, P##10, P##11, P##12, P##20, P##21, P##22, P##30, P##31, P##32,    \
+        P##40, P##41, P##42
+
+/* 64-bit load into element 0 (element 1 zero); a pair of them. */
+#define KP_LD1(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
+#define KP_LD2(p, q) _mm_unpacklo_epi64(KP_LD1(p), KP_LD1(q))
+#define KP_ST0(p, v) _mm_storel_epi64((__m128i *)(void *)(p), (v))
+#define KP_ST1(p, v) _mm_storeh_pd((double *)(void *)(p), _mm_castsi128_pd(v))
+
+#define KP_LOAD_COL(st, x)                                                                         \
+    do {                                                                                           \
+        a##x##0 = KP_LD2(st + x, st + x + 5);                                                      \
+        a##x##1 = KP_LD2(st + x + 10, st + x + 15);                                                \
+        a##x##2 = KP_LD1(st + x + 20);                                                             \
+    } while (0)
+#define KP_STORE_COL(st, x)                                                                        \
+    do {                                                                                           \
+        KP_ST0(st + x, a##x##0), KP_ST1(st + x + 5, a##x##0);                                      \
+        KP_ST0(st + x + 10, a##x##1), KP_ST1(st + x + 15, a##x##1);                                \
+        KP_ST0(st + x + 20, a##x##2);                                                              \
+    } while (0)
+#define KP_LOAD_STATE(st)                                                                          \
+    do {                                                                                           \
+        KP_LOAD_COL(st, 0);                                                                        \
+        KP_LOAD_COL(st, 1);                                                                        \
+        KP_LOAD_COL(st, 2);                                                                        \
+        KP_LOAD_COL(st, 3);                                                                        \
+        KP_LOAD_COL(st, 4);                                                                        \
+    } while (0)
+#define KP_STORE_STATE(st)                                                                         \
+    do {                                                                                           \
+        KP_STORE_COL(st, 0);                                                                       \
+        KP_STORE_COL(st, 1);                                                                       \
+        KP_STORE_COL(st, 2);                                                                       \
+        KP_STORE_COL(st, 3);                                                                       \
+        KP_STORE_COL(st, 4);                                                                       \
     } while (0)
 
-/* Declarations, load and store of the 25 lane registers a00..a24 (and the
- * 25 registers e00..e24 of the odd rounds). */
-#define K5_DECLARE                                                                                 \
-    __m128i a00, a01, a02, a03, a04, a05, a06, a07, a08, a09, a10, a11, a12;                       \
-    __m128i a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24;                            \
-    __m128i e00, e01, e02, e03, e04, e05, e06, e07, e08, e09, e10, e11, e12;                       \
-    __m128i e13, e14, e15, e16, e17, e18, e19, e20, e21, e22, e23, e24
-#define K5_LOAD_STATE(st)                                                                          \
-    do {                                                                                           \
-        a00 = K5_LOAD(st + 0), a01 = K5_LOAD(st + 1), a02 = K5_LOAD(st + 2);                       \
-        a03 = K5_LOAD(st + 3), a04 = K5_LOAD(st + 4), a05 = K5_LOAD(st + 5);                       \
-        a06 = K5_LOAD(st + 6), a07 = K5_LOAD(st + 7), a08 = K5_LOAD(st + 8);                       \
-        a09 = K5_LOAD(st + 9), a10 = K5_LOAD(st + 10), a11 = K5_LOAD(st + 11);                     \
-        a12 = K5_LOAD(st + 12), a13 = K5_LOAD(st + 13), a14 = K5_LOAD(st + 14);                    \
-        a15 = K5_LOAD(st + 15), a16 = K5_LOAD(st + 16), a17 = K5_LOAD(st + 17);                    \
-        a18 = K5_LOAD(st + 18), a19 = K5_LOAD(st + 19), a20 = K5_LOAD(st + 20);                    \
-        a21 = K5_LOAD(st + 21), a22 = K5_LOAD(st + 22), a23 = K5_LOAD(st + 23);                    \
-        a24 = K5_LOAD(st + 24);                                                                    \
-    } while (0)
-#define K5_STORE_STATE(st)                                                                         \
-    do {                                                                                           \
-        K5_STORE(st + 0, a00), K5_STORE(st + 1, a01), K5_STORE(st + 2, a02);                       \
-        K5_STORE(st + 3, a03), K5_STORE(st + 4, a04), K5_STORE(st + 5, a05);                       \
-        K5_STORE(st + 6, a06), K5_STORE(st + 7, a07), K5_STORE(st + 8, a08);                       \
-        K5_STORE(st + 9, a09), K5_STORE(st + 10, a10), K5_STORE(st + 11, a11);                     \
-        K5_STORE(st + 12, a12), K5_STORE(st + 13, a13), K5_STORE(st + 14, a14);                    \
-        K5_STORE(st + 15, a15), K5_STORE(st + 16, a16), K5_STORE(st + 17, a17);                    \
-        K5_STORE(st + 18, a18), K5_STORE(st + 19, a19), K5_STORE(st + 20, a20);                    \
-        K5_STORE(st + 21, a21), K5_STORE(st + 22, a22), K5_STORE(st + 23, a23);                    \
-        K5_STORE(st + 24, a24);                                                                    \
-    } while (0)
 /* The 24 rounds (Algorithm 7), a -> e -> a, two per pass. */
-#define K5_ROUNDS                                                                                  \
+#define KP_ROUNDS                                                                                  \
     do {                                                                                           \
         for (int i_ = 0; i_ < 24; i_ += 2) {                                                       \
-            K5_ROUND(a, e, &vg_keccak_rc[i_]);                                                     \
-            K5_ROUND(e, a, &vg_keccak_rc[i_ + 1]);                                                 \
+            KP_ROUND(a, e, &vg_keccak_rc[i_]);                                                     \
+            KP_ROUND(e, a, &vg_keccak_rc[i_ + 1]);                                                 \
         }                                                                                          \
     } while (0)
 
@@ -172,17 +217,26 @@ extern const uint64_t vg_keccak_rc[24];
  */
 static void keccak_permute_avx512(uint64_t st[25])
 {
-    K5_DECLARE;
-    K5_LOAD_STATE(st);
-    K5_ROUNDS;
-    K5_STORE_STATE(st);
+    KP_DECLARE(a);
+    KP_DECLARE(e);
+    KP_LOAD_STATE(st);
+    KP_ROUNDS;
+    KP_STORE_STATE(st);
 }
 
-/* XOR lane i of the block at in into a##i when the rate covers it. */
-#define K5_XIN(i, n)                                                                               \
+/* XOR the input lanes i (element 0) and j (element 1) of the block at in
+ * into register r, those of them below `lanes`; i < j. */
+#define KP_XIN2(r, i, j)                                                                           \
     do {                                                                                           \
-        if ((n) < lanes)                                                                           \
-            a##i = _mm_xor_si128(a##i, K5_LOAD(in + 8 * (n)));                                     \
+        if ((size_t)(j) < lanes)                                                                   \
+            r = _mm_xor_si128(r, KP_LD2(in + 8 * (i), in + 8 * (j)));                              \
+        else if ((size_t)(i) < lanes)                                                              \
+            r = _mm_xor_si128(r, KP_LD1(in + 8 * (i)));                                            \
+    } while (0)
+#define KP_XIN1(r, i)                                                                              \
+    do {                                                                                           \
+        if ((size_t)(i) < lanes)                                                                   \
+            r = _mm_xor_si128(r, KP_LD1(in + 8 * (i)));                                            \
     } while (0)
 
 /*
@@ -195,20 +249,27 @@ static void keccak_permute_avx512(uint64_t st[25])
 static void keccak_absorb_avx512(uint64_t st[25], const uint8_t *in, size_t nblocks, size_t rate)
 {
     size_t lanes = rate / 8;
-    K5_DECLARE;
+    KP_DECLARE(a);
+    KP_DECLARE(e);
     if (nblocks == 0)
         return;
-    K5_LOAD_STATE(st);
+    KP_LOAD_STATE(st);
     while (nblocks--) {
-        a00 = _mm_xor_si128(a00, K5_LOAD(in)); /* rate >= 8: lane 0 always */
-        K5_XIN(01, 1); K5_XIN(02, 2); K5_XIN(03, 3); K5_XIN(04, 4); K5_XIN(05, 5);
-        K5_XIN(06, 6); K5_XIN(07, 7); K5_XIN(08, 8); K5_XIN(09, 9); K5_XIN(10, 10);
-        K5_XIN(11, 11); K5_XIN(12, 12); K5_XIN(13, 13); K5_XIN(14, 14); K5_XIN(15, 15);
-        K5_XIN(16, 16); K5_XIN(17, 17); K5_XIN(18, 18); K5_XIN(19, 19); K5_XIN(20, 20);
-        K5_ROUNDS;
+        KP_XIN2(a00, 0, 5);
+        KP_XIN2(a10, 1, 6);
+        KP_XIN2(a20, 2, 7);
+        KP_XIN2(a30, 3, 8);
+        KP_XIN2(a40, 4, 9);
+        KP_XIN2(a01, 10, 15);
+        KP_XIN2(a11, 11, 16);
+        KP_XIN2(a21, 12, 17);
+        KP_XIN2(a31, 13, 18);
+        KP_XIN2(a41, 14, 19);
+        KP_XIN1(a02, 20); /* lanes 21..24 are never in the rate */
+        KP_ROUNDS;
         in += rate;
     }
-    K5_STORE_STATE(st);
+    KP_STORE_STATE(st);
 }
 
 static const struct vg_keccak_impl g_keccak_avx512 = {

@@ -17,8 +17,8 @@
  *   this file            ~652 / ~666
  *   OpenSSL 3.0 (keccak1600-x86_64 asm), per block of SHAKE128 on 16 KiB,
  *   absorbing included: ~730
- * The AVX-512VL variant (keccak_avx512.c: one lane per xmm register,
- * VPTERNLOGQ and VPROLQ) is faster where it runs and is the default there
+ * The AVX-512VL variant (keccak_avx512.c: lanes paired in xmm registers,
+ * VPTERNLOGQ, VPROLVQ) is faster where it runs and is the default there
  * (figures in keccak.c); this file remains the choice without AVX-512 and
  * under valgrind, which cannot execute EVEX instructions.
  *
