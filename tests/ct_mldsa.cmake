@@ -25,3 +25,19 @@ else()
 endif()
 set_tests_properties(ct_valgrind_mldsa ct_valgrind_mldsa_leaky_control PROPERTIES
   LABELS "ct;valgrind" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+#   ct_dudect_mldsa                 dudect: signing (fixed vs random one-attempt keys) and key
+#                                   generation (fixed vs random seeds) on every backend
+#                                   combination, with leaky and null controls (label ct)
+#   ct_dudect_mldsa_long            the same at 10^5 per signing row (label ct-long,
+#                                   configuration Long only)
+set(VG_CT_MLDSA_SAMPLES 5000 CACHE STRING "dudect measurements per ML-DSA signing row, short ct test")
+set(VG_CT_MLDSA_LONG_SAMPLES 100000 CACHE STRING "dudect measurements per ML-DSA signing row, ct-long test")
+add_executable(test_dudect_mldsa ct/test_dudect_mldsa.c)
+target_link_libraries(test_dudect_mldsa PRIVATE vg_ct_support)
+add_test(NAME ct_dudect_mldsa COMMAND test_dudect_mldsa ${VG_CT_MLDSA_SAMPLES})
+# Alone on the machine: other tests beside it move the clock and add noise.
+set_tests_properties(ct_dudect_mldsa PROPERTIES LABELS ct TIMEOUT 300 RUN_SERIAL TRUE)
+add_test(NAME ct_dudect_mldsa_long
+  COMMAND test_dudect_mldsa ${VG_CT_MLDSA_LONG_SAMPLES} --pool 8192 --info CONFIGURATIONS Long)
+set_tests_properties(ct_dudect_mldsa_long PROPERTIES LABELS ct-long TIMEOUT 7200 RUN_SERIAL TRUE)

@@ -7,8 +7,12 @@
  *  - rejection sampling on random and heavily-rejecting buffers of every
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
+ *  - rej_eta (RejBoundedPoly's inner loop) of every backend against a
+ *    straight transcription of FIPS 204 Algorithm 31 on random and
+ *    heavily-rejecting buffers of every length class;
  *  - the four-way samplers (A-hat: uniform_x4 / uniform_many; ExpandMask:
- *    uniform_gamma1_many) against the single ones, under both dispatches;
+ *    uniform_gamma1_many; ExpandS: uniform_eta_many) against the single
+ *    ones, under both dispatches;
  *  - the public API end to end: pk, sk and signatures (deterministic and
  *    with random rnd) from the default dispatch (AVX2 backend and four-way
  *    Keccak where available) must equal those with every CPU feature
@@ -133,6 +137,54 @@ static void test_rej(const struct vg_mldsa_backend *be, unsigned reps)
     CHECK_MSG(bad == 0, "%s rej_uniform: %u of %u differ", be->name, bad, reps);
 }
 
+/* RejBoundedPoly's inner loop written straight from FIPS 204 Algorithm 31
+ * lines 4-13 and Algorithm 15: low nibble first, stop at len. */
+static unsigned ref_rej_eta(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                            unsigned eta)
+{
+    unsigned ctr = 0;
+    for (size_t i = 0; i < buflen && ctr < len; i++) {
+        unsigned z[2] = {buf[i] & 15u, buf[i] >> 4};
+        for (int h = 0; h < 2 && ctr < len; h++) {
+            if (eta == 2 && z[h] < 15)
+                r[ctr++] = 2 - (int32_t)(z[h] % 5);
+            else if (eta == 4 && z[h] < 9)
+                r[ctr++] = 4 - (int32_t)z[h];
+        }
+    }
+    return ctr;
+}
+
+/* rej_eta against the reference on random buffers, buffers with many
+ * rejected nibbles (0xff), every length class; nothing written at r[len]
+ * or beyond. */
+static void test_rej_eta(const struct vg_mldsa_backend *be, unsigned reps)
+{
+    uint64_t rs = 0x5eed1005;
+    unsigned bad = 0;
+    for (unsigned rep = 0; rep < reps; rep++) {
+        uint8_t buf[3 * 136 + 5];
+        int32_t r1[VG_MLDSA_N + 16], r2[VG_MLDSA_N + 16];
+        unsigned eta = rep % 2 ? 4 : 2;
+        size_t buflen = (size_t)(vgtest_rand64(&rs) % (sizeof buf + 1));
+        unsigned len = (unsigned)(vgtest_rand64(&rs) % (VG_MLDSA_N + 1));
+        unsigned bias = (rep / 2) % 4;
+        for (size_t i = 0; i < buflen; i++) {
+            uint64_t t = vgtest_rand64(&rs);
+            buf[i] = (bias && (t & 3) < bias) ? 0xff : (uint8_t)(t >> 56);
+        }
+        memset(r1, 0x77, sizeof r1);
+        memset(r2, 0x77, sizeof r2);
+        unsigned n1 = ref_rej_eta(r1, len, buf, buflen, eta);
+        unsigned n2 = be->rej_eta(r2, len, buf, buflen, eta);
+        int beyond = 0;
+        for (unsigned i = len; i < VG_MLDSA_N + 16; i++)
+            beyond |= r2[i] != 0x77777777;
+        bad += n1 != n2 || memcmp(r1, r2, n1 * sizeof r1[0]) != 0 || beyond;
+    }
+    CHECK_MSG(bad == 0, "%s rej_eta: %u of %u differ from the reference", be->name, bad, reps);
+}
+
 /* uniform_many (groups of four, padded and single remainders) against the
  * single sampler, with the active dispatch. */
 static void test_x4_sampler(const char *label)
@@ -170,6 +222,21 @@ static void test_x4_sampler(const char *label)
         }
     }
     CHECK_MSG(bad == 0, "uniform_gamma1_many (%s): %u of %u differ", label, bad, total);
+    /* ExpandS four at a time against the single sampler, both eta. */
+    bad = total = 0;
+    for (unsigned rep = 0; rep < 40; rep++) {
+        uint8_t rhop[64];
+        unsigned n = 1 + rep % 9;
+        unsigned eta = rep % 2 ? 4 : 2;
+        uint16_t nonce0 = (uint16_t)vgtest_rand64(&rs);
+        vgtest_randbytes(&rs, rhop, 64);
+        vg_mldsa_poly_uniform_eta_many(a, rhop, nonce0, n, eta);
+        for (unsigned l = 0; l < n; l++, total++) {
+            vg_mldsa_poly_uniform_eta(&b, rhop, (uint16_t)(nonce0 + l), eta);
+            bad += memcmp(&a[l], &b, sizeof b) != 0;
+        }
+    }
+    CHECK_MSG(bad == 0, "uniform_eta_many (%s): %u of %u differ", label, bad, total);
 }
 
 typedef int (*kp_fn)(uint8_t *, uint8_t *, const uint8_t *);
@@ -260,10 +327,12 @@ int main(int argc, char **argv)
     vg_cpu_force(mask);
 
     test_arith(g_ref, 200); /* the harness itself: portable vs portable */
+    test_rej_eta(g_ref, 20000);
     if (avx2) {
         printf("backend %s: arithmetic and sampling vs portable\n", avx2->name);
         test_arith(avx2, 20000);
         test_rej(avx2, 20000);
+        test_rej_eta(avx2, 20000);
     } else {
         printf("no AVX2 backend in this build/CPU: only portable checked\n");
     }

@@ -137,7 +137,7 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
-        vg_mldsa_poly s1hat[L], row[L], acc, t, t1, t0;
+        vg_mldsa_poly s[L + K], row[L], acc, t1, t0; /* s = s1-hat || s2 */
     } ws;
     const uint8_t *rho = ws.rho, *rhoprime = exp + VG_MLDSA_SYMBYTES;
     const uint8_t *key = exp + VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES;
@@ -150,22 +150,22 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     memcpy(sk, rho, VG_MLDSA_SYMBYTES);
     memcpy(sk + SK_KEY, key, VG_MLDSA_SYMBYTES);
     memcpy(pk, rho, VG_MLDSA_SYMBYTES);
-    /* s1 (nonces 0..l-1), packed, then into the NTT domain (|s1| <= eta < q). */
+    /* (s1, s2) = ExpandS(rho') (line 4): nonces 0..l-1 and l..l+k-1, four
+     * at a time; packed; s1 into the NTT domain (|s1| <= eta < q). */
+    vg_mldsa_poly_uniform_eta_many(ws.s, rhoprime, 0, L + K, ETA);
     for (unsigned j = 0; j < L; j++) {
-        vg_mldsa_poly_uniform_eta(&ws.s1hat[j], rhoprime, (uint16_t)j, ETA);
-        vg_mldsa_polyeta_pack(sk + SK_S1 + j * POLYETA_BYTES, &ws.s1hat[j], ETA);
-        be->ntt(&ws.s1hat[j]);
+        vg_mldsa_polyeta_pack(sk + SK_S1 + j * POLYETA_BYTES, &ws.s[j], ETA);
+        be->ntt(&ws.s[j]);
     }
     for (unsigned i = 0; i < K; i++) {
         /* t[i] = NTT^-1(sum_j A-hat[i][j] o s1-hat[j]) + s2[i] (line 5):
          * the row product is < q (pointwise_acc), then invntt: < q;
          * adding |s2| <= 4 and reduce32, caddq give [0, q). */
         vg_mldsa_expand_a_row(ws.row, rho, i);
-        be->pointwise_acc(&ws.acc, ws.row, ws.s1hat, L);
+        be->pointwise_acc(&ws.acc, ws.row, ws.s, L);
         be->invntt_tomont(&ws.acc);
-        vg_mldsa_poly_uniform_eta(&ws.t, rhoprime, (uint16_t)(L + i), ETA); /* s2[i] */
-        vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.t, ETA);
-        vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.t);
+        vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.s[L + i], ETA);
+        vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.s[L + i]);
         vg_mldsa_poly_reduce(&ws.acc);
         vg_mldsa_poly_caddq(&ws.acc);
         /* (t1, t0) = Power2Round(t) (line 6). */
@@ -344,24 +344,34 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         *attempts = iter + 1;
     /* Declassify: the accepted attempt's hints are the signature's last
      * field (sigEncode, Algorithm 26), a public output; HintBitPack below
-     * branches on them. z and c-tilde are copied without branches. */
+     * indexes memory with their running count. z and c-tilde are copied
+     * without branches. */
     VG_CT_DECLASSIFY(ws.h, sizeof ws.h);
     /* sigEncode(c-tilde, z mod+- q, h) (line 33). z is centred already
-     * (|z| < gamma1 - beta after the check). The hints are public now. */
+     * (|z| < gamma1 - beta after the check). */
     memcpy(sig, ws.ctilde, CTILDEBYTES);
     for (unsigned j = 0; j < L; j++)
         vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.z[j], GAMMA1);
     {
-        /* HintBitPack (Algorithm 20). */
+        /* HintBitPack (Algorithm 20), without a branch per coefficient
+         * (the same work whatever the hints, so the signing time does not
+         * vary with their pattern): every index is stored at the running
+         * count, which advances by the hint bit. The count never passes
+         * omega (checked above), so hb[OMEGA] is the only spill slot; the
+         * unused tail is zeroed by mask. */
         uint8_t *hp = sig + CTILDEBYTES + L * POLYZ_BYTES;
+        uint8_t hb[OMEGA + 1];
         unsigned idx = 0;
-        memset(hp, 0, OMEGA + K);
+        memset(hb, 0, sizeof hb);
         for (unsigned i = 0; i < K; i++) {
-            for (unsigned j = 0; j < VG_MLDSA_N; j++)
-                if (ws.h[i].coeffs[j])
-                    hp[idx++] = (uint8_t)j;
+            for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+                hb[idx] = (uint8_t)j;
+                idx += (unsigned)ws.h[i].coeffs[j]; /* 0 or 1 */
+            }
             hp[OMEGA + i] = (uint8_t)idx;
         }
+        for (unsigned k = 0; k < OMEGA; k++)
+            hp[k] = (uint8_t)(hb[k] & ~vg_mldsa_mask_zero_u32(((uint32_t)k - idx) >> 31));
     }
 out:
     if (ret != VG_OK)

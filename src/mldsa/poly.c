@@ -149,6 +149,7 @@ static const struct vg_mldsa_backend vg_mldsa_portable = {
     vg_mldsa_pointwise_portable,
     vg_mldsa_pointwise_acc_portable,
     vg_mldsa_rej_uniform_portable,
+    vg_mldsa_rej_eta_portable,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
@@ -348,50 +349,63 @@ void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_ML
     }
 }
 
-/* RejBoundedPoly's inner loop (Algorithm 31 lines 4-13): the nibbles of
- * buf[0..buflen), low first, each kept through CoeffFromHalfByte (Algorithm
- * 15) while fewer than len coefficients are written. Returns the count.
- * Post: |r[i]| <= eta. The kept values stay secret (computed without a
- * branch and stored at r[ctr] whether kept or not); only each nibble's
- * accept/reject bit is declassified (see below). */
-static unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf,
-                                          size_t buflen, unsigned eta)
+/* RejBoundedPoly's inner loop (Algorithm 31 lines 4-13) over a whole
+ * buffer: the nibbles of buf[0..buflen), low first, each turned into a
+ * coefficient by CoeffFromHalfByte (Algorithm 15) and kept while fewer than
+ * len are written. Returns the count (<= len). Pre: len <= 256.
+ * Post: |r[i]| <= eta. Every nibble of the buffer is processed, also after
+ * r is full, and every candidate is stored (to the next free slot of a
+ * local buffer, whose slot len is a spill slot), so the work and the memory
+ * traffic do not depend on the accept pattern. The kept values stay
+ * secret (no branch on them); only each nibble's accept/reject bit is
+ * declassified. */
+unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                                   unsigned eta)
 {
+    int32_t tmp[VG_MLDSA_N + 1];
     unsigned ctr = 0;
-    for (size_t i = 0; i < buflen && ctr < len; i++) {
-        for (unsigned half = 0; half < 2 && ctr < len; half++) {
-            uint32_t b = half ? (uint32_t)buf[i] >> 4 : (uint32_t)buf[i] & 15u;
-            uint32_t keep;
-            int32_t v;
-            if (eta == 2) {
-                /* b < 15 -> 2 - (b mod 5); b mod 5 = b - 5 floor(b * 205 /
-                 * 1024), exact for b < 16. */
-                keep = (b - 15u) >> 31;
-                v = 2 - (int32_t)(b - 5u * ((b * 205u) >> 10));
-            } else {
-                keep = (b - 9u) >> 31; /* b < 9 -> 4 - b */
-                v = 4 - (int32_t)b;
-            }
-            /* Declassify: the accept/reject bit of this candidate. Which
-             * nibbles are rejected is independent of the accepted values
-             * (each kept coefficient is uniform on [-eta, eta] whatever the
-             * pattern), so it reveals nothing about s1 or s2; it decides
-             * only where the next value goes and when the loop ends. */
-            VG_CT_DECLASSIFY(&keep, sizeof keep);
-            r[ctr] = v;
-            ctr += keep;
+    for (size_t n = 0; n < 2 * buflen; n++) {
+        uint32_t b = ((uint32_t)buf[n >> 1] >> (4 * (n & 1))) & 15u;
+        uint32_t keep;
+        int32_t v;
+        if (eta == 2) {
+            /* b < 15 -> 2 - (b mod 5); b mod 5 = b - 5 floor(b * 205 /
+             * 1024), exact for b < 16. */
+            keep = (b - 15u) >> 31;
+            v = 2 - (int32_t)(b - 5u * ((b * 205u) >> 10));
+        } else {
+            keep = (b - 9u) >> 31; /* b < 9 -> 4 - b */
+            v = 4 - (int32_t)b;
         }
+        /* Declassify: the accept/reject bit of this candidate. Which
+         * nibbles are rejected is independent of the accepted values (each
+         * kept coefficient is uniform on [-eta, eta] whatever the pattern),
+         * so it reveals nothing about s1 or s2; it decides only where the
+         * next value goes. */
+        VG_CT_DECLASSIFY(&keep, sizeof keep);
+        tmp[ctr] = v;                              /* ctr <= len <= 256 */
+        ctr += keep & ((uint32_t)(ctr - len) >> 31); /* only while ctr < len */
     }
+    memcpy(r, tmp, ctr * sizeof tmp[0]);
+    vg_wipe(tmp, sizeof tmp);
     return ctr;
 }
+
+/* Two SHAKE256 blocks (544 candidates) per polynomial first: for eta = 2
+ * (acceptance 15/16) fewer than 256 acceptances essentially never happen,
+ * for eta = 4 (9/16) with probability about 1.3e-5 (binomial tail, mean
+ * 306, sd 11.6); only then is one more block drawn. A fixed amount of
+ * Keccak and sampling work per polynomial, whatever the acceptance pattern. */
+#define VG_MLDSA_ETA_BLOCKS 2
 
 void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                uint16_t nonce, unsigned eta)
 {
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
     vg_keccak_ctx ctx;
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
-    uint8_t buf[136]; /* one SHAKE256 block */
-    unsigned ctr = 0;
+    uint8_t buf[VG_MLDSA_ETA_BLOCKS * VG_SHAKE256_RATE];
+    unsigned ctr;
 
     memcpy(seed, rhoprime, VG_MLDSA_CRHBYTES);
     seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
@@ -399,13 +413,78 @@ void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA
     vg_shake256_init(&ctx);
     vg_keccak_absorb(&ctx, seed, sizeof seed);
     vg_keccak_finalize(&ctx);
-    while (ctr < VG_MLDSA_N) {
-        vg_keccak_squeeze(&ctx, buf, sizeof buf);
-        ctr += vg_mldsa_rej_eta_portable(a->coeffs + ctr, VG_MLDSA_N - ctr, buf, sizeof buf, eta);
+    vg_keccak_squeeze(&ctx, buf, sizeof buf);
+    ctr = be->rej_eta(a->coeffs, VG_MLDSA_N, buf, sizeof buf, eta);
+    while (ctr < VG_MLDSA_N) { /* public: a count of declassified bits */
+        vg_keccak_squeeze(&ctx, buf, VG_SHAKE256_RATE);
+        ctr += be->rej_eta(a->coeffs + ctr, VG_MLDSA_N - ctr, buf, VG_SHAKE256_RATE, eta);
     }
     vg_wipe(seed, sizeof seed);
     vg_wipe(buf, sizeof buf);
     vg_wipe(&ctx, sizeof ctx);
+}
+
+/* Four RejBoundedPoly entries on the four-way Keccak: the same streams and
+ * the same first blocks as vg_mldsa_poly_uniform_eta, so the same values. */
+static void vg_mldsa_poly_uniform_eta_x4(vg_mldsa_poly *const r[4],
+                                         const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
+                                         const uint16_t nonce[4], unsigned eta)
+{
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    struct {
+        uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
+        uint8_t buf[4][VG_MLDSA_ETA_BLOCKS * VG_SHAKE256_RATE];
+        vg_keccak4x_ctx ctx;
+    } ws;
+    unsigned ctr[4];
+    for (unsigned l = 0; l < 4; l++) {
+        memcpy(ws.in[l], rhoprime, VG_MLDSA_CRHBYTES);
+        ws.in[l][VG_MLDSA_CRHBYTES] = (uint8_t)nonce[l];
+        ws.in[l][VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce[l] >> 8);
+    }
+    vg_shake256x4_absorb_once(&ws.ctx, ws.in[0], ws.in[1], ws.in[2], ws.in[3], sizeof ws.in[0]);
+    vg_shake256x4_squeezeblocks(ws.buf[0], ws.buf[1], ws.buf[2], ws.buf[3], VG_MLDSA_ETA_BLOCKS,
+                                &ws.ctx);
+    for (unsigned l = 0; l < 4; l++)
+        ctr[l] = be->rej_eta(r[l]->coeffs, VG_MLDSA_N, ws.buf[l], sizeof ws.buf[l], eta);
+    /* Public: counts of declassified bits (see rej_eta). */
+    while (ctr[0] < VG_MLDSA_N || ctr[1] < VG_MLDSA_N || ctr[2] < VG_MLDSA_N ||
+           ctr[3] < VG_MLDSA_N) {
+        vg_shake256x4_squeezeblocks(ws.buf[0], ws.buf[1], ws.buf[2], ws.buf[3], 1, &ws.ctx);
+        for (unsigned l = 0; l < 4; l++)
+            if (ctr[l] < VG_MLDSA_N)
+                ctr[l] += be->rej_eta(r[l]->coeffs + ctr[l], VG_MLDSA_N - ctr[l], ws.buf[l],
+                                      VG_SHAKE256_RATE, eta);
+    }
+    vg_wipe(&ws, sizeof ws);
+}
+
+void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
+                                    uint16_t nonce0, unsigned n, unsigned eta)
+{
+    unsigned l = 0;
+    /* Groups of four; a remainder of two or three padded with scratch
+     * lanes (secret-derived: wiped), a single one alone. */
+    for (; l + 4 <= n; l += 4) {
+        vg_mldsa_poly *rr[4] = {&r[l], &r[l + 1], &r[l + 2], &r[l + 3]};
+        uint16_t nn[4];
+        for (unsigned k = 0; k < 4; k++)
+            nn[k] = (uint16_t)(nonce0 + l + k);
+        vg_mldsa_poly_uniform_eta_x4(rr, rhoprime, nn, eta);
+    }
+    if (n - l >= 2) {
+        vg_mldsa_poly scratch[2];
+        vg_mldsa_poly *rr[4];
+        uint16_t nn[4];
+        for (unsigned k = 0; k < 4; k++) {
+            rr[k] = l + k < n ? &r[l + k] : &scratch[k - (n - l)];
+            nn[k] = (uint16_t)(nonce0 + (l + k < n ? l + k : n - 1));
+        }
+        vg_mldsa_poly_uniform_eta_x4(rr, rhoprime, nn, eta);
+        vg_wipe(scratch, sizeof scratch);
+    } else if (n - l == 1) {
+        vg_mldsa_poly_uniform_eta(&r[l], rhoprime, (uint16_t)(nonce0 + l), eta);
+    }
 }
 
 /* Generic little-endian bit packing of 256 values of `bits` bits each

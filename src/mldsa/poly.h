@@ -73,7 +73,22 @@ struct vg_mldsa_backend {
      * Specification: FIPS 204, Algorithm 30 (RejNTTPoly) with Algorithm 14
      * (CoeffFromThreeBytes). */
     unsigned (*rej_uniform)(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+
+    /* Rejection sampling of up to `len` coefficients in [-eta, eta] from
+     * the nibbles of buf (low nibble first; kept when < 15 for eta = 2,
+     * < 9 for eta = 4, mapped by CoeffFromHalfByte). Returns the number
+     * written. Pre: len <= 256, eta in {2, 4}. Post: |r[i]| <= eta.
+     * Secret data (rho'): the values are handled in constant time and every
+     * nibble of buf is processed; only each nibble's accept/reject bit may
+     * influence timing (declassified with VG_CT_DECLASSIFY).
+     * Specification: FIPS 204, Algorithm 31 (RejBoundedPoly) lines 4-13
+     * with Algorithm 15 (CoeffFromHalfByte). */
+    unsigned (*rej_eta)(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen, unsigned eta);
 };
+
+/* The portable rej_eta (poly.c), which backends without their own use. */
+unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                                   unsigned eta);
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void); /* never NULL */
 /* NULL unless built for x86-64 (not VG_PORTABLE) and AVX2 is active
@@ -235,6 +250,12 @@ void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_ML
  * (CoeffFromHalfByte) and 33 (ExpandS). */
 void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                uint16_t nonce, unsigned eta);
+/* r[k] = RejBoundedPoly(rho' || IntegerToBytes(nonce0 + k, 2)), k < n (any
+ * n), four at a time on the four-way Keccak; the same values as
+ * uniform_eta. Post: |r| <= eta. Specification: FIPS 204, Algorithm 33
+ * (ExpandS). */
+void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
+                                    uint16_t nonce0, unsigned n, unsigned eta);
 /* y = BitUnpack(H(rho'' || IntegerToBytes(nonce, 2)), gamma1 - 1, gamma1),
  * gamma1 in {2^17, 2^19}. Post: -gamma1 < y <= gamma1. Constant time.
  * Specification: FIPS 204, Algorithm 34 (ExpandMask), one entry. */

@@ -272,6 +272,7 @@ static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     vg_mldsa_pointwise_avx2,
     vg_mldsa_pointwise_acc_avx2,
     vg_mldsa_rej_uniform_avx2,
+    vg_mldsa_rej_eta_portable,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_avx2_get(void)
