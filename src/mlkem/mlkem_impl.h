@@ -78,15 +78,22 @@ _Static_assert(CT_BYTES == VG_MLKEM1024_CIPHERTEXTBYTES, "ct size");
 #error "the row generator assumes k^2 mod 4 is 0 or 1"
 #endif
 #if K * K <= 9
-#define VG_MLKEM_ROWBUF (K * K) /* the whole matrix */
-#define VG_MLKEM_PRELOAD (K * K)
+#define VG_MLKEM_KG_ROWS (K * K) /* key generation: the whole matrix */
+#define VG_MLKEM_EN_ROWS (K * K) /* encaps: the whole matrix */
+#define VG_MLKEM_DE_ROWS (K * K) /* decaps: the whole matrix */
 #else
-#define VG_MLKEM_ROWBUF (2 * K) /* two rows */
-#define VG_MLKEM_PRELOAD (2 * K)
+/* k = 4: key generation plans two rows beside the 8 noise jobs (8 four-way
+ * permutations); encaps three beside H(ek) (12 blocks in one lane, 12
+ * entries in the other three); decaps two beside H(ek) and J(z || c) (two
+ * lanes of 12 blocks, 8 entries in the other two). */
+#define VG_MLKEM_KG_ROWS (2 * K)
+#define VG_MLKEM_EN_ROWS (3 * K)
+#define VG_MLKEM_DE_ROWS (2 * K)
 #endif
 
 typedef struct {
-    vg_mlkem_poly a[VG_MLKEM_ROWBUF]; /* a[base..base + have): entries K*row, ... */
+    vg_mlkem_poly *a;    /* the caller's buffer of cap >= K entries */
+    unsigned cap;        /* a[base..base + have): entries K*row, ... */
     const uint8_t *rho;
     unsigned next;       /* next entry (row-major index) to generate */
     unsigned base;       /* slot of the first entry of the current row */
@@ -97,9 +104,11 @@ typedef struct {
 
 /* Pre: rho is the public seed of A-hat; transposed = 1 yields the rows of
  * A-hat^T (A-hat^T[i][j] = A-hat[j][i]), 0 those of A-hat. */
-static void vg_mlkem_rowgen_init(vg_mlkem_rowgen *g, const uint8_t rho[VG_MLKEM_SYMBYTES],
-                                 int transposed)
+static void vg_mlkem_rowgen_init(vg_mlkem_rowgen *g, vg_mlkem_poly *buf, unsigned cap,
+                                 const uint8_t rho[VG_MLKEM_SYMBYTES], int transposed)
 {
+    g->a = buf;
+    g->cap = cap;
     g->rho = rho;
     g->next = 0;
     g->base = 0;
@@ -116,19 +125,33 @@ static void vg_mlkem_rowgen_ji(const vg_mlkem_rowgen *g, unsigned idx, uint8_t j
     ji[1] = (uint8_t)(g->transposed ? j : i);
 }
 
-/* Plan the first VG_MLKEM_PRELOAD entries as scheduler jobs (written to
- * jobs[0..PRELOAD), returned count); the caller runs them with
- * vg_mlkem_xof_jobs before the first vg_mlkem_rowgen_next.
+/* Plan the first `count` entries (count <= cap, a multiple of K) as
+ * scheduler jobs (written to jobs[0..count), count returned); the caller
+ * runs them with vg_mlkem_xof_jobs before the first vg_mlkem_rowgen_next.
  * Pre: g freshly initialised. */
-static unsigned vg_mlkem_rowgen_plan(vg_mlkem_rowgen *g, struct vg_mlkem_job *jobs)
+static unsigned vg_mlkem_rowgen_plan(vg_mlkem_rowgen *g, struct vg_mlkem_job *jobs,
+                                     unsigned count)
 {
-    for (unsigned t = 0; t < VG_MLKEM_PRELOAD; t++) {
+    for (unsigned t = 0; t < count; t++) {
         uint8_t ji[2];
         vg_mlkem_rowgen_ji(g, t, ji);
         vg_mlkem_job_uniform(&jobs[t], &g->a[t], g->rho, ji[0], ji[1]);
     }
-    g->next = g->have = VG_MLKEM_PRELOAD;
-    return VG_MLKEM_PRELOAD;
+    g->next = g->have = count;
+    return count;
+}
+
+/* Run the hash jobs hj[0..nh) (nh <= 2) together with the first `count`
+ * entries of g (count <= 12), on the four-lane scheduler. Out of line, so
+ * that the job list is off the stack before the caller goes deeper. */
+VG_MLKEM_NOINLINE
+static void vg_mlkem_run_ahead(vg_mlkem_rowgen *g, unsigned count, const struct vg_mlkem_job *hj,
+                               unsigned nh)
+{
+    struct vg_mlkem_job jobs[2 + 3 * 4];
+    memcpy(jobs, hj, nh * sizeof *hj);
+    unsigned n = nh + vg_mlkem_rowgen_plan(g, jobs + nh, count);
+    vg_mlkem_xof_jobs(jobs, n);
 }
 
 /* The next row: returns a pointer to its K entries (valid until the next
@@ -143,7 +166,7 @@ static const vg_mlkem_poly *vg_mlkem_rowgen_next(vg_mlkem_rowgen *g)
     }
     while (g->have < K) {
         unsigned n = K * K - g->next >= 4 ? 4 : 1;
-        if (g->base + g->have + n > VG_MLKEM_ROWBUF) {
+        if (g->base + g->have + n > g->cap) {
             /* Only with a two-row buffer (k = 4), where have = 0 here. */
             if (g->have > 0)
                 memmove(&g->a[0], &g->a[g->base], g->have * sizeof g->a[0]);
@@ -190,9 +213,9 @@ static void vg_mlkem_pke_keygen_rs(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECB
 {
     const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
-        vg_mlkem_poly s[K], e[K], t;
+        vg_mlkem_poly s[K], e[K], t, abuf[VG_MLKEM_KG_ROWS];
         vg_mlkem_rowgen g;
-        struct vg_mlkem_job jobs[VG_MLKEM_PRELOAD + 2 * K];
+        struct vg_mlkem_job jobs[VG_MLKEM_KG_ROWS + 2 * K];
     } ws;
     unsigned n = 0;
 
@@ -200,8 +223,8 @@ static void vg_mlkem_pke_keygen_rs(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECB
      * s[i] = CBD(PRF(sigma, i)), e[i] = CBD(PRF(sigma, K + i)) (lines 8-15),
      * on the four-lane scheduler: the long matrix jobs first, the one- or
      * two-block noise jobs fill the lanes that finish early. */
-    vg_mlkem_rowgen_init(&ws.g, rho, 0);
-    n += vg_mlkem_rowgen_plan(&ws.g, ws.jobs);
+    vg_mlkem_rowgen_init(&ws.g, ws.abuf, VG_MLKEM_KG_ROWS, rho, 0);
+    n += vg_mlkem_rowgen_plan(&ws.g, ws.jobs, VG_MLKEM_KG_ROWS);
     n += vg_mlkem_noise_jobs(ws.jobs + n, ws.s, K, sigma, 0, VG_MLKEM_ETA1);
     n += vg_mlkem_noise_jobs(ws.jobs + n, ws.e, K, sigma, K, VG_MLKEM_ETA1);
     vg_mlkem_xof_jobs(ws.jobs, n);
@@ -247,6 +270,23 @@ void VG_MLKEM_API(keypair_rho_sigma)(uint8_t *pk, uint8_t *sk,
     vg_mlkem_keypair_rs(pk, sk, rho, sigma, z);
 }
 
+/* The noise of K-PKE.Encrypt (FIPS 203 Algorithm 14 lines 9-17): y as
+ * polynomials, e1 and e2 as their PRF bytes. Out of line, so that the job
+ * list is off the stack while the encryption goes on. */
+VG_MLKEM_NOINLINE
+static void vg_mlkem_encrypt_noise(vg_mlkem_poly y[K], uint8_t e1[K][64 * VG_MLKEM_ETA2],
+                                   uint8_t e2[64 * VG_MLKEM_ETA2],
+                                   const uint8_t r[VG_MLKEM_SYMBYTES])
+{
+    struct vg_mlkem_job jobs[2 * K + 1];
+    unsigned n = vg_mlkem_noise_jobs(jobs, y, K, r, 0, VG_MLKEM_ETA1);
+    for (unsigned i = 0; i < K; i++)
+        vg_mlkem_job_noise_raw(&jobs[n++], e1[i], r, (uint8_t)(K + i), VG_MLKEM_ETA2);
+    vg_mlkem_job_noise_raw(&jobs[n++], e2, r, (uint8_t)(2 * K), VG_MLKEM_ETA2);
+    vg_mlkem_xof_jobs(jobs, n);
+    vg_wipe(jobs, sizeof jobs); /* they point at r, which is secret */
+}
+
 /* K-PKE.Encrypt(ek, m, r): ek must have passed the modulus check or come
  * from a dk that passed the hash check (coefficients < 4096 either way, as
  * basemul_acc needs). g: the rows of A-hat^T for rho = ek[384k:], freshly
@@ -263,19 +303,17 @@ static uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8
 {
     const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
-        vg_mlkem_poly y[K], e1[K], e2, u;
+        vg_mlkem_poly y[K], u, tmp;
+        /* e1 and e2 as their PRF bytes until used (64 eta2 bytes each
+         * instead of a 512-byte polynomial: stack for the matrix rows). */
+        uint8_t e1[K][64 * VG_MLKEM_ETA2], e2[64 * VG_MLKEM_ETA2];
         uint8_t piece[32 * 11]; /* one compressed polynomial, d <= 11 */
-        struct vg_mlkem_job jobs[2 * K + 1];
     } ws;
     uint32_t diff = 0;
-    unsigned n = 0;
 
     /* y[i] = CBD_eta1(PRF(r, i)), e1[i] = CBD_eta2(PRF(r, K + i)),
      * e2 = CBD_eta2(PRF(r, 2K)) (lines 9-17), on the four-lane scheduler. */
-    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.y, K, r, 0, VG_MLKEM_ETA1);
-    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.e1, K, r, K, VG_MLKEM_ETA2);
-    n += vg_mlkem_noise_jobs(ws.jobs + n, &ws.e2, 1, r, 2 * K, VG_MLKEM_ETA2);
-    vg_mlkem_xof_jobs(ws.jobs, n);
+    vg_mlkem_encrypt_noise(ws.y, ws.e1, ws.e2, r);
     for (unsigned i = 0; i < K; i++)
         be->ntt(&ws.y[i]);
     for (unsigned i = 0; i < K; i++) {
@@ -283,7 +321,8 @@ static uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8
          * |invntt| < q, |e1| <= 2, so the Barrett input is < q + 2. */
         be->basemul_acc(&ws.u, vg_mlkem_rowgen_next(g), ws.y, K);
         be->invntt_tomont(&ws.u);
-        be->poly_add(&ws.u, &ws.u, &ws.e1[i]);
+        be->cbd(&ws.tmp, ws.e1[i], VG_MLKEM_ETA2);
+        be->poly_add(&ws.u, &ws.u, &ws.tmp);
         be->poly_reduce(&ws.u);
         if (cmp) {
             be->compress(ws.piece, &ws.u, VG_MLKEM_DU);
@@ -294,17 +333,17 @@ static uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8
         }
     }
     /* t-hat = ByteDecode_12(ek) (line 2), into the row buffer, which the
-     * matrix no longer needs (ROWBUF >= K). */
+     * matrix no longer needs (cap >= K). */
     for (unsigned i = 0; i < K; i++)
         be->frombytes(&g->a[i], ek + i * VG_MLKEM_POLYBYTES);
     /* v = NTT^-1(t-hat^T o y-hat) + e2 + Decompress_1(m) (lines 20-21):
-     * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. The mu
-     * polynomial goes into e1[0], no longer needed. */
+     * |invntt| < q, |e2| <= 2, mu < q: sum < 2q + 2 < 2^15. */
     be->basemul_acc(&ws.u, g->a, ws.y, K);
     be->invntt_tomont(&ws.u);
-    be->frommsg(&ws.e1[0], m);
-    be->poly_add(&ws.u, &ws.u, &ws.e2);
-    be->poly_add(&ws.u, &ws.u, &ws.e1[0]);
+    be->cbd(&ws.tmp, ws.e2, VG_MLKEM_ETA2);
+    be->poly_add(&ws.u, &ws.u, &ws.tmp);
+    be->frommsg(&ws.tmp, m);
+    be->poly_add(&ws.u, &ws.u, &ws.tmp);
     be->poly_reduce(&ws.u);
     if (cmp) {
         be->compress(ws.piece, &ws.u, VG_MLKEM_DV);
@@ -461,8 +500,9 @@ int VG_MLKEM_API(encaps_derand)(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
     struct {
         uint8_t in[2 * VG_MLKEM_SYMBYTES];   /* m || H(ek) */
         uint8_t kr[2 * VG_MLKEM_SYMBYTES];   /* K || r */
+        vg_mlkem_poly abuf[VG_MLKEM_EN_ROWS];
         vg_mlkem_rowgen g;
-        struct vg_mlkem_job jobs[1 + VG_MLKEM_PRELOAD];
+        struct vg_mlkem_job hj;
     } ws;
     if (!ct || !ss || !pk || !m || !vg_mlkem_ek_ok(pk)) {
         if (ct)
@@ -475,10 +515,9 @@ int VG_MLKEM_API(encaps_derand)(uint8_t *ct, uint8_t ss[32], const uint8_t *pk,
     /* H(ek) and A-hat^T (all of it for k <= 3, rows 0-1 for k = 4) depend only
      * on ek: on the four-lane scheduler, H(ek) (6 to 12 blocks) in one lane
      * while the matrix entries fill the others. */
-    vg_mlkem_rowgen_init(&ws.g, pk + POLYVECBYTES, 1);
-    vg_mlkem_job_hash(&ws.jobs[0], ws.in + VG_MLKEM_SYMBYTES, 0x06, pk, EK_BYTES, NULL, 0);
-    unsigned n = 1 + vg_mlkem_rowgen_plan(&ws.g, ws.jobs + 1);
-    vg_mlkem_xof_jobs(ws.jobs, n);
+    vg_mlkem_rowgen_init(&ws.g, ws.abuf, VG_MLKEM_EN_ROWS, pk + POLYVECBYTES, 1);
+    vg_mlkem_job_hash(&ws.hj, ws.in + VG_MLKEM_SYMBYTES, 0x06, pk, EK_BYTES, NULL, 0);
+    vg_mlkem_run_ahead(&ws.g, VG_MLKEM_EN_ROWS, &ws.hj, 1);
     vg_sha3_512(ws.kr, ws.in, sizeof ws.in); /* (K, r) = G(m || H(ek)) */
     vg_mlkem_pke_encrypt(ct, NULL, pk, m, ws.kr + VG_MLKEM_SYMBYTES, &ws.g);
     memcpy(ss, ws.kr, VG_MLKEM_SHAREDSECRETBYTES);
@@ -516,8 +555,9 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
         uint8_t kr[2 * VG_MLKEM_SYMBYTES]; /* K' || r' */
         uint8_t kbar[VG_MLKEM_SYMBYTES];
         uint8_t hek[VG_MLKEM_SYMBYTES];    /* H(ek), for the 7.3 check */
+        vg_mlkem_poly abuf[VG_MLKEM_DE_ROWS];
         vg_mlkem_rowgen g;
-        struct vg_mlkem_job jobs[2 + VG_MLKEM_PRELOAD];
+        struct vg_mlkem_job hj[2];
     } ws;
     if (!ss || !ct || !sk) {
         if (ss)
@@ -537,11 +577,10 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
      * scheduler: H(ek) for the 7.3 hash check, K-bar = J(z || c) =
      * SHAKE256(z || c, 32) (Algorithm 18 line 8) and A-hat^T (all of it for
      * k <= 3, rows 0-1 for k = 4) for the re-encryption. */
-    vg_mlkem_rowgen_init(&ws.g, ek + POLYVECBYTES, 1);
-    vg_mlkem_job_hash(&ws.jobs[0], ws.hek, 0x06, ek, EK_BYTES, NULL, 0);
-    vg_mlkem_job_hash(&ws.jobs[1], ws.kbar, 0x1f, z, VG_MLKEM_SYMBYTES, ct, CT_BYTES);
-    unsigned n = 2 + vg_mlkem_rowgen_plan(&ws.g, ws.jobs + 2);
-    vg_mlkem_xof_jobs(ws.jobs, n);
+    vg_mlkem_rowgen_init(&ws.g, ws.abuf, VG_MLKEM_DE_ROWS, ek + POLYVECBYTES, 1);
+    vg_mlkem_job_hash(&ws.hj[0], ws.hek, 0x06, ek, EK_BYTES, NULL, 0);
+    vg_mlkem_job_hash(&ws.hj[1], ws.kbar, 0x1f, z, VG_MLKEM_SYMBYTES, ct, CT_BYTES);
+    vg_mlkem_run_ahead(&ws.g, VG_MLKEM_DE_ROWS, ws.hj, 2);
     /* FIPS 203 7.3 hash check. Declassify the verdict: a dk that fails it
      * is rejected with an error the caller sees, so whether it passed is
      * public. */
@@ -575,6 +614,7 @@ int VG_MLKEM_API(decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *sk)
 #undef DK_BYTES
 #undef CT_U_BYTES
 #undef CT_BYTES
-#undef VG_MLKEM_ROWBUF
-#undef VG_MLKEM_PRELOAD
+#undef VG_MLKEM_KG_ROWS
+#undef VG_MLKEM_EN_ROWS
+#undef VG_MLKEM_DE_ROWS
 #undef VG_MLKEM_NOINLINE

@@ -554,6 +554,13 @@ void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
     j->eta = (uint8_t)eta;
 }
 
+void vg_mlkem_job_noise_raw(struct vg_mlkem_job *j, uint8_t *out,
+                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
+{
+    vg_mlkem_job_noise(j, NULL, seed, nonce, eta);
+    j->out_bytes = out;
+}
+
 void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds, const uint8_t *in0,
                        size_t len0, const uint8_t *in1, size_t len1)
 {
@@ -692,7 +699,10 @@ static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane
         ln->blocks++;
         if (ln->blocks * VG_SHAKE256_RATE < 64u * j->eta)
             return 0;
-        be->cbd(j->out_poly, lbuf, j->eta);
+        if (j->out_poly)
+            be->cbd(j->out_poly, lbuf, j->eta);
+        else
+            memcpy(j->out_bytes, lbuf, 64u * j->eta);
         return 1;
     case VG_MLKEM_JOB_HASH:
         if (ln->final_in) {

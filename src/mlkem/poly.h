@@ -236,7 +236,7 @@ enum vg_mlkem_job_kind {
 struct vg_mlkem_job {
     enum vg_mlkem_job_kind kind;
     vg_mlkem_poly *out_poly;   /* UNIFORM, NOISE */
-    uint8_t *out_bytes;        /* HASH: 32 bytes */
+    uint8_t *out_bytes;        /* HASH: 32 bytes; NOISE with out_poly NULL: 64 eta bytes */
     const uint8_t *in0;        /* rho (UNIFORM), seed (NOISE): 32 bytes; HASH: message part 1 */
     size_t len0;               /* HASH only */
     const uint8_t *in1;        /* HASH: message part 2 (may be NULL with len1 = 0) */
@@ -260,6 +260,11 @@ void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
                           const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii);
 void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
                         const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta);
+/* NOISE with the 64 eta PRF bytes written to out instead (the caller runs
+ * the backend's cbd on them when it needs the polynomial: 64 eta bytes
+ * instead of 512 kept meanwhile). */
+void vg_mlkem_job_noise_raw(struct vg_mlkem_job *j, uint8_t *out,
+                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta);
 void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds, const uint8_t *in0,
                        size_t len0, const uint8_t *in1, size_t len1);
 
