@@ -93,7 +93,7 @@ extern const uint64_t vg_keccak_rc[24];
  * 2, 3) the lanes (x+1, x) and (x+4, x), for g = 2 the lane (x+2, x) and 0.
  * E.g. 3x + g = 3: lanes (1,1) and (4,1), offsets 44 and 20.
  */
-static const uint64_t g_rho[15][2] __attribute__((aligned(16))) = {
+static _Alignas(16) const uint64_t g_rho[15][2] = {
     {0, 28},  {1, 27}, {62, 0}, /* x = 0 */
     {44, 20}, {6, 36}, {55, 0}, /* x = 1 */
     {43, 3},  {25, 10}, {39, 0}, /* x = 2 */
