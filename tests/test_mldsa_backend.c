@@ -7,6 +7,8 @@
  *  - rejection sampling on random and heavily-rejecting buffers of every
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
+ *  - SampleInBall's kernels (ball_track, ball_place) against portable on
+ *    random buffers split across calls and random distinct positions;
  *  - rej_eta (RejBoundedPoly's inner loop) of every backend against a
  *    straight transcription of FIPS 204 Algorithm 31 on random and
  *    heavily-rejecting buffers of every length class;
@@ -185,6 +187,58 @@ static void test_rej_eta(const struct vg_mldsa_backend *be, unsigned reps)
     CHECK_MSG(bad == 0, "%s rej_eta: %u of %u differ from the reference", be->name, bad, reps);
 }
 
+/* SampleInBall kernels against the portable ones: ball_track over random
+ * buffers in one or several calls (random split points, every tau) from
+ * the same start, then ball_place of the resulting positions with random
+ * signs; and ball_place on random distinct positions. */
+static void test_ball(const struct vg_mldsa_backend *be, unsigned reps)
+{
+    static const unsigned taus[3] = {39, 49, 60};
+    uint64_t rs = 0x5eed1006;
+    unsigned bad = 0;
+    for (unsigned rep = 0; rep < reps; rep++) {
+        unsigned tau = taus[rep % 3];
+        uint8_t buf[300], p1[64], p2[64];
+        int32_t c1[VG_MLDSA_N], c2[VG_MLDSA_N];
+        unsigned len = (unsigned)(vgtest_rand64(&rs) % sizeof buf);
+        unsigned split = len ? (unsigned)(vgtest_rand64(&rs) % (len + 1)) : 0;
+        vgtest_randbytes(&rs, buf, sizeof buf);
+        if (rep % 5 == 4) /* many rejections: large bytes */
+            for (unsigned k = 0; k < len; k++)
+                buf[k] |= 0xe0;
+        memset(p1, 0, 64);
+        memset(p2, 0, 64);
+        unsigned n1 = g_ref->ball_track(p1, 0, buf, split, tau);
+        n1 = g_ref->ball_track(p1, n1, buf + split, len - split, tau);
+        unsigned n2 = be->ball_track(p2, 0, buf, split, tau);
+        n2 = be->ball_track(p2, n2, buf + split, len - split, tau);
+        bad += n1 != n2 || memcmp(p1, p2, n1) != 0;
+        if (n1 == tau) {
+            uint64_t signs = vgtest_rand64(&rs);
+            g_ref->ball_place(c1, p1, signs, tau);
+            be->ball_place(c2, p2, signs, tau);
+            bad += memcmp(c1, c2, sizeof c1) != 0;
+        }
+        /* Random distinct positions (a partial Fisher-Yates of 0..255). */
+        uint8_t perm[256], pp[64];
+        for (unsigned k = 0; k < 256; k++)
+            perm[k] = (uint8_t)k;
+        for (unsigned t = 0; t < tau; t++) {
+            unsigned j = t + (unsigned)(vgtest_rand64(&rs) % (256 - t));
+            uint8_t x = perm[t];
+            perm[t] = perm[j];
+            perm[j] = x;
+            pp[t] = perm[t];
+        }
+        memset(pp + tau, 0, 64 - tau);
+        uint64_t signs = vgtest_rand64(&rs);
+        g_ref->ball_place(c1, pp, signs, tau);
+        be->ball_place(c2, pp, signs, tau);
+        bad += memcmp(c1, c2, sizeof c1) != 0;
+    }
+    CHECK_MSG(bad == 0, "%s ball_track/ball_place: %u differ from portable", be->name, bad);
+}
+
 /* uniform_many (groups of four, padded and single remainders) against the
  * single sampler, with the active dispatch. */
 static void test_x4_sampler(const char *label)
@@ -333,6 +387,7 @@ int main(int argc, char **argv)
         test_arith(avx2, 20000);
         test_rej(avx2, 20000);
         test_rej_eta(avx2, 20000);
+        test_ball(avx2, 3000);
     } else {
         printf("no AVX2 backend in this build/CPU: only portable checked\n");
     }

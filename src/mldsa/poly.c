@@ -142,6 +142,68 @@ static unsigned vg_mldsa_rej_uniform_portable(int32_t *r, unsigned len, const ui
     return ctr;
 }
 
+/* Portable ball_track (contract in poly.h). Why following positions is
+ * SampleInBall: an accepted step (i, j) moves the value at j to i (line
+ * 11), so an earlier step whose value sits at j now sits at i, and puts the
+ * new value at j (line 12); position i held nothing before (steps only
+ * write positions <= their own i, and i grows). Every entry of pos is
+ * rewritten under byte masks for every candidate. */
+static unsigned vg_mldsa_ball_track_portable(uint8_t pos[64], unsigned cnt, const uint8_t *buf,
+                                             unsigned len, unsigned tau)
+{
+    uint32_t n = cnt;
+    for (unsigned k = 0; k < len; k++) {
+        uint32_t b = buf[k];
+        uint32_t i = VG_MLDSA_N - tau + n; /* <= 255 while n < tau */
+        /* n < tau and b <= i, as bits from the sign of differences. */
+        uint32_t acc = ((n - tau) >> 31) & (((i - b) >> 31) ^ 1u);
+        uint8_t am = (uint8_t)vg_barrier_u32(0u - acc);
+        uint8_t bb = (uint8_t)b, ii = (uint8_t)i, nn = (uint8_t)vg_barrier_u32(n);
+        for (unsigned t = 0; t < 64; t++) {
+            uint8_t p = pos[t], tt = (uint8_t)t;
+            uint8_t old = tt < nn ? 0xff : 0;
+            uint8_t moved = (uint8_t)(old & (p == bb ? 0xff : 0));
+            uint8_t fresh = tt == nn ? 0xff : 0;
+            uint8_t nv = (uint8_t)((moved & ii) | (fresh & bb) | (~(moved | fresh) & p));
+            pos[t] = (uint8_t)((am & nv) | (~am & p));
+        }
+        n += acc;
+    }
+    return n;
+}
+
+/* cb[k] |= sv for k == p, by a mask over all 256 positions (no index or
+ * branch depends on p). A function of its own (not inlined) so that
+ * compilers vectorize the loop rather than unroll-and-jam it with the
+ * caller's loop over the steps into scalar code (gcc 12 -O3 did: 80k
+ * instructions per challenge instead of ~5k). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void vg_mldsa_ball_place1(uint8_t cb[VG_MLDSA_N], uint8_t p, uint8_t sv)
+{
+    for (unsigned k = 0; k < VG_MLDSA_N; k++) {
+        uint8_t m = (uint8_t)k == p ? 0xff : 0;
+        cb[k] = (uint8_t)(cb[k] | (m & sv));
+    }
+}
+
+/* Portable ball_place: for each step, every position is looked at. */
+static void vg_mldsa_ball_place_portable(int32_t c[VG_MLDSA_N], const uint8_t pos[64],
+                                         uint64_t signs, unsigned tau)
+{
+    uint8_t cb[VG_MLDSA_N]; /* int8 +-1 as bytes 0x01 / 0xff */
+    memset(cb, 0, sizeof cb);
+    for (unsigned t = 0; t < tau; t++) {
+        /* 0x01 (+1) or 0xff (-1) from the sign bit, by arithmetic. */
+        uint8_t sv = (uint8_t)(1u | (0u - (uint32_t)((signs >> t) & 1)));
+        vg_mldsa_ball_place1(cb, pos[t], sv);
+    }
+    for (unsigned k = 0; k < VG_MLDSA_N; k++)
+        c[k] = (int8_t)cb[k];
+    vg_wipe(cb, sizeof cb);
+}
+
 static const struct vg_mldsa_backend vg_mldsa_portable = {
     "portable",
     vg_mldsa_ntt_portable,
@@ -150,6 +212,8 @@ static const struct vg_mldsa_backend vg_mldsa_portable = {
     vg_mldsa_pointwise_acc_portable,
     vg_mldsa_rej_uniform_portable,
     vg_mldsa_rej_eta_portable,
+    vg_mldsa_ball_track_portable,
+    vg_mldsa_ball_place_portable,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
@@ -604,91 +668,57 @@ void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_
     }
 }
 
-/* One pass of SampleInBall over candidate bytes buf[0..len), in constant
- * time (see vg_mldsa_poly_challenge). *cnt: steps done so far (< tau on a
- * step still to do); pos[t]: where the value placed at step t < *cnt sits
- * now. Each candidate b is accepted when *cnt < tau and b <= i, i = 256 -
- * tau + *cnt (lines 7-9); an accepted one is step (i, j = b): the value at
- * j moves to i (line 11, so an earlier step whose value sits at j now sits
- * at i) and the new value goes to j (line 12). Position i held nothing
- * before (steps only write positions <= their own i, and i grows), so
- * following the positions reproduces the algorithm's array exactly.
- * Every entry of pos is rewritten under masks for every candidate: no
- * branch or memory index depends on the bytes or on *cnt. */
-static void vg_mldsa_challenge_pass(uint8_t pos[64], uint32_t *cnt, const uint8_t *buf, size_t len,
-                                    unsigned tau)
-{
-    uint32_t n = *cnt;
-    for (size_t k = 0; k < len; k++) {
-        uint32_t b = buf[k];
-        uint32_t i = VG_MLDSA_N - tau + n; /* <= 255 while n < tau */
-        /* n < tau and b <= i, as bits from the sign of differences. */
-        uint32_t acc = ((n - tau) >> 31) & (((i - b) >> 31) ^ 1u);
-        uint8_t am = (uint8_t)vg_barrier_u32(0u - acc);
-        uint8_t bb = (uint8_t)b, ii = (uint8_t)i, nn = (uint8_t)vg_barrier_u32(n);
-        for (unsigned t = 0; t < 64; t++) {
-            uint8_t p = pos[t];
-            uint8_t old = (uint8_t)(0u - (uint32_t)(t < nn));
-            uint8_t moved = (uint8_t)(old & (uint8_t)(0u - (uint32_t)(p == bb)));
-            uint8_t fresh = (uint8_t)(0u - (uint32_t)(t == nn));
-            uint8_t nv = (uint8_t)((moved & ii) | (fresh & bb) | (~(moved | fresh) & p));
-            pos[t] = (uint8_t)((am & nv) | (~am & p));
-        }
-        n += acc;
-    }
-    *cnt = n;
-}
-
 /* Constant time in ctilde: c-tilde is secret until its attempt is accepted
  * (FIPS 204 lets only the accept/reject verdict of an attempt leak, and
  * published attacks recover keys from the challenges of rejected attempts),
- * so neither the number of bytes drawn nor the positions may show. Two
- * SHAKE256 blocks are squeezed at once: 264 candidate bytes, of which each
- * is accepted with probability at least (257 - tau) / 256 >= 197/256; fewer
- * than tau acceptances among 264 happen with probability below 2^-257
- * (binomial tail, tau = 60; smaller for 39 and 49), and only then is one
- * more block drawn. */
+ * so neither the number of bytes used nor the positions may show. A fixed
+ * number of candidate bytes is processed: 128 (one SHAKE256 block after the
+ * 8 sign bytes) for tau = 39 and 49, 160 for tau = 60. Each is accepted
+ * with probability at least (257 - tau) / 256, so fewer than tau
+ * acceptances happen with probability below 2^-87 (binomial tails: 2^-147,
+ * 2^-88, 2^-87 for tau = 39, 49, 60); only then are more bytes drawn.
+ * The draw loop follows positions instead of moving values (ball_track,
+ * see the portable routine), and the result is written under masks over
+ * every position (ball_place). */
 void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
                              unsigned tau)
 {
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
         vg_keccak_ctx ctx;
-        uint8_t buf[2 * 136];
+        uint8_t buf[2 * VG_SHAKE256_RATE];
         uint8_t pos[64]; /* tau <= 60 */
-        int8_t cb[VG_MLDSA_N];
     } ws;
     uint64_t signs;
-    uint32_t cnt = 0, more;
+    uint32_t cnt, more;
+    unsigned first = tau > 49 ? 160 : 128;
+    unsigned have = 8 + first <= VG_SHAKE256_RATE ? VG_SHAKE256_RATE : 2 * VG_SHAKE256_RATE;
 
     vg_shake256_init(&ws.ctx);
     vg_keccak_absorb(&ws.ctx, ctilde, ctilde_len);
     vg_keccak_finalize(&ws.ctx);
-    vg_keccak_squeeze(&ws.ctx, ws.buf, sizeof ws.buf);
+    vg_keccak_squeeze(&ws.ctx, ws.buf, have);
     signs = vg_load64_le(ws.buf); /* h (line 5): bit t is the sign of step t */
     memset(ws.pos, 0, sizeof ws.pos);
-    vg_mldsa_challenge_pass(ws.pos, &cnt, ws.buf + 8, sizeof ws.buf - 8, tau);
-    for (;;) {
+    cnt = be->ball_track(ws.pos, 0, ws.buf + 8, first, tau);
+    for (unsigned used = 8 + first;;) {
         more = (uint32_t)((cnt - tau) >> 31); /* cnt < tau */
-        /* Declassify: whether 264 candidates were too few, an event of
-         * probability below 2^-257 (above): it never happens in practice,
-         * and the branch only exists so that the function is total. */
+        /* Declassify: whether the fixed number of candidates was too few,
+         * an event of probability below 2^-87 (above): it never happens in
+         * practice, and the branch only exists so that the function is
+         * total. */
         VG_CT_DECLASSIFY(&more, sizeof more);
         if (!more)
             break;
-        vg_keccak_squeeze(&ws.ctx, ws.buf, 136);
-        vg_mldsa_challenge_pass(ws.pos, &cnt, ws.buf, 136, tau);
+        if (used == have) {
+            vg_keccak_squeeze(&ws.ctx, ws.buf, VG_SHAKE256_RATE);
+            have = VG_SHAKE256_RATE;
+            used = 0;
+        }
+        cnt = be->ball_track(ws.pos, cnt, ws.buf + used, have - used, tau);
+        used = have;
     }
-    /* c[pos[t]] = (-1)^h[t] (line 12), written as a masked sum over every
-     * position for every step (positions are distinct). */
-    memset(ws.cb, 0, sizeof ws.cb);
-    for (unsigned t = 0; t < tau; t++) {
-        int8_t s = (int8_t)(1 - 2 * (int32_t)((signs >> t) & 1));
-        uint8_t p = ws.pos[t];
-        for (unsigned k = 0; k < VG_MLDSA_N; k++)
-            ws.cb[k] = (int8_t)(ws.cb[k] | (int8_t)(s & (int8_t)(0u - (uint32_t)((uint8_t)k == p))));
-    }
-    for (unsigned k = 0; k < VG_MLDSA_N; k++)
-        c->coeffs[k] = ws.cb[k];
+    be->ball_place(c->coeffs, ws.pos, signs, tau);
     vg_wipe(&ws, sizeof ws);
 }
 

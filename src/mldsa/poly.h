@@ -84,6 +84,21 @@ struct vg_mldsa_backend {
      * Specification: FIPS 204, Algorithm 31 (RejBoundedPoly) lines 4-13
      * with Algorithm 15 (CoeffFromHalfByte). */
     unsigned (*rej_eta)(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen, unsigned eta);
+
+    /* SampleInBall, the draw loop (Algorithm 29 lines 6-13) over the
+     * candidate bytes buf[0..len), tracking positions: on entry cnt steps
+     * are done and pos[t] (t < cnt) is where step t's value sits; each
+     * candidate b is accepted when cnt < tau and b <= 256 - tau + cnt, and
+     * an accepted one moves the value at b to 256 - tau + cnt and puts the
+     * new value at b. Returns the new cnt. Pre: tau <= 60, cnt <= tau.
+     * Constant time in buf, pos and cnt (secret c-tilde): no branch or
+     * memory index depends on them. */
+    unsigned (*ball_track)(uint8_t pos[64], unsigned cnt, const uint8_t *buf, unsigned len,
+                           unsigned tau);
+    /* c = sum_{t < tau} (-1)^(bit t of signs) X^pos[t] (line 12's result).
+     * Pre: pos[0..tau) distinct. Post: |c| <= 1. Constant time in pos and
+     * signs. */
+    void (*ball_place)(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint64_t signs, unsigned tau);
 };
 
 /* The portable rej_eta (poly.c), which backends without their own use. */
@@ -270,8 +285,8 @@ void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_
 /* c = SampleInBall(ctilde): tau coefficients +-1, the rest 0.
  * Pre: tau <= 60. Post: |c| <= 1. Constant time in ctilde (secret while
  * its signing attempt may still be rejected): a fixed number of SHAKE256
- * bytes is drawn (more only with probability below 2^-257) and every
- * position is written under masks (poly.c).
+ * candidate bytes is used (more only with probability below 2^-87) and
+ * every position is written under masks (poly.c).
  * Specification: FIPS 204, Algorithm 29. */
 void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
                              unsigned tau);

@@ -16,4 +16,12 @@
  * Variable time in the (public) buffer contents. */
 unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 
+/* SampleInBall's draw loop and result (the backend's ball_track and
+ * ball_place; contracts in poly.h): the same results as the portable
+ * routines, constant time in the secret bytes (rej_avx2.c). */
+unsigned vg_mldsa_ball_track_avx2(uint8_t pos[64], unsigned cnt, const uint8_t *buf,
+                                  unsigned len, unsigned tau);
+void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint64_t signs,
+                              unsigned tau);
+
 #endif

@@ -273,6 +273,8 @@ static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     vg_mldsa_pointwise_acc_avx2,
     vg_mldsa_rej_uniform_avx2,
     vg_mldsa_rej_eta_portable,
+    vg_mldsa_ball_track_avx2,
+    vg_mldsa_ball_place_avx2,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_avx2_get(void)

@@ -61,3 +61,74 @@ unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf,
     }
     return ctr;
 }
+
+/* ---- SampleInBall (FIPS 204, Algorithm 29) --------------------------------
+ * The positions of the (at most 64) steps live in two ymm registers of
+ * bytes; every candidate rewrites both under byte masks, so nothing depends
+ * on the secret bytes but register contents. Contracts in poly.h
+ * (ball_track, ball_place); the same results as the portable routines. */
+
+/* Pre: tau <= 60, cnt <= tau. Constant time in buf, pos, cnt. */
+unsigned vg_mldsa_ball_track_avx2(uint8_t pos[64], unsigned cnt, const uint8_t *buf,
+                                  unsigned len, unsigned tau)
+{
+    const __m256i t0 = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                        17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    const __m256i t1 = _mm256_add_epi8(t0, _mm256_set1_epi8(32));
+    __m256i p0 = _mm256_loadu_si256((const __m256i *)pos);
+    __m256i p1 = _mm256_loadu_si256((const __m256i *)(pos + 32));
+    uint32_t n = cnt;
+    for (unsigned k = 0; k < len; k++) {
+        uint32_t b = buf[k];
+        uint32_t i = VG_MLDSA_N - tau + n; /* <= 255 while n < tau */
+        /* n < tau and b <= i, as bits from the sign of differences. */
+        uint32_t acc = ((n - tau) >> 31) & (((i - b) >> 31) ^ 1u);
+        __m256i bb = _mm256_set1_epi8((char)b), ii = _mm256_set1_epi8((char)i);
+        __m256i nn = _mm256_set1_epi8((char)n); /* n <= 60: signed compares are fine */
+        __m256i am = _mm256_set1_epi8((char)(0u - acc));
+        /* moved: t < n and pos[t] == b (the value at j goes to i);
+         * fresh: t == n (the new step's value at j). Disjoint. */
+        __m256i mv0 = _mm256_and_si256(_mm256_cmpgt_epi8(nn, t0), _mm256_cmpeq_epi8(p0, bb));
+        __m256i mv1 = _mm256_and_si256(_mm256_cmpgt_epi8(nn, t1), _mm256_cmpeq_epi8(p1, bb));
+        __m256i n0 = _mm256_blendv_epi8(p0, ii, mv0);
+        __m256i n1 = _mm256_blendv_epi8(p1, ii, mv1);
+        n0 = _mm256_blendv_epi8(n0, bb, _mm256_cmpeq_epi8(t0, nn));
+        n1 = _mm256_blendv_epi8(n1, bb, _mm256_cmpeq_epi8(t1, nn));
+        p0 = _mm256_blendv_epi8(p0, n0, am);
+        p1 = _mm256_blendv_epi8(p1, n1, am);
+        n += acc;
+    }
+    _mm256_storeu_si256((__m256i *)pos, p0);
+    _mm256_storeu_si256((__m256i *)(pos + 32), p1);
+    return n;
+}
+
+/* Pre: pos[0..tau) distinct, tau <= 60. Post: c[k] = (-1)^(bit t of
+ * signs) when pos[t] == k, else 0. Constant time in pos and signs. */
+void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint64_t signs,
+                              unsigned tau)
+{
+    __m256i acc[8], idx[8];
+    const __m256i step = _mm256_set1_epi8(32);
+    idx[0] = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+                              19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    acc[0] = _mm256_setzero_si256();
+    for (unsigned b = 1; b < 8; b++) {
+        idx[b] = _mm256_add_epi8(idx[b - 1], step);
+        acc[b] = _mm256_setzero_si256();
+    }
+    for (unsigned t = 0; t < tau; t++) {
+        /* 0x01 (+1) or 0xff (-1) from the sign bit, by arithmetic. */
+        uint32_t sv = 1u | (0u - (uint32_t)((signs >> t) & 1));
+        __m256i s = _mm256_set1_epi8((char)sv), p = _mm256_set1_epi8((char)pos[t]);
+        for (unsigned b = 0; b < 8; b++)
+            acc[b] = _mm256_or_si256(acc[b], _mm256_and_si256(_mm256_cmpeq_epi8(idx[b], p), s));
+    }
+    for (unsigned b = 0; b < 8; b++) {
+        __m128i lo = _mm256_castsi256_si128(acc[b]), hi = _mm256_extracti128_si256(acc[b], 1);
+        _mm256_storeu_si256((__m256i *)(c + 32 * b), _mm256_cvtepi8_epi32(lo));
+        _mm256_storeu_si256((__m256i *)(c + 32 * b + 8), _mm256_cvtepi8_epi32(_mm_srli_si128(lo, 8)));
+        _mm256_storeu_si256((__m256i *)(c + 32 * b + 16), _mm256_cvtepi8_epi32(hi));
+        _mm256_storeu_si256((__m256i *)(c + 32 * b + 24), _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8)));
+    }
+}
