@@ -94,14 +94,15 @@ static void fuzz_keccak(int which, const uint8_t *msg, size_t len, uint8_t seed,
     uint8_t want[800], got[800];
     int xof = which >= 2;
     size_t out_len = xof ? xof_len : sizes[which];
-    const struct vg_keccak_impl *impls[2] = {vg_keccak_portable_get(), vg_keccak_x86_get()};
+    const struct vg_keccak_impl *impls[3] = {vg_keccak_portable_get(), vg_keccak_x86_get(),
+                                             vg_keccak_avx512_get()};
     switch (which) {
     case 0: check(vg_sha3_256(want, msg, len) == VG_OK); break;
     case 1: check(vg_sha3_512(want, msg, len) == VG_OK); break;
     case 2: check(vg_shake128(want, out_len, msg, len) == VG_OK); break;
     default: check(vg_shake256(want, out_len, msg, len) == VG_OK); break;
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         struct splitter sp = {seed};
         vg_keccak_ctx c;
         if (!impls[i])
