@@ -8,13 +8,14 @@
  * expanded seeds, tr = H(pk), mu the message representative, M' the
  * formatted message of Algorithms 2-3.
  *
- * Stack: signing holds the whole A-hat (k * l polynomials, 56 KiB for
- * ML-DSA-87) so that the rejection loop does not expand it again; key
- * generation and verification generate A-hat one row at a time (four
- * entries per four-way Keccak pass). gcc 12 -O2 -fstack-usage frames
- * (bytes, 44/65/87): sign 49.6k/75.3k/116.8k, keygen 12.7k/14.7k/18.8k,
- * verify 16.6k/20.7k/27.1k, plus at most ~7 KiB in the sampling callees
- * (uniform_many + uniform_x4, uniform_gamma1_many + its x4 kernel).
+ * Stack: signing (vg_mldsa_sign_mu_core) holds the whole A-hat (k * l
+ * polynomials) and s1-hat, s2-hat, t0-hat, y, z, w, h so that the rejection
+ * loop redoes nothing; ML-DSA-87 signs instead with vg_mldsa_sign_mu_small
+ * (A-hat packed at 3 bytes a coefficient, the rest recomputed per attempt),
+ * as issue 6 asks for at most 64 KiB: test_stack measures 62.8 KiB (gcc 12)
+ * / 61.3 KiB (clang 14) for vg_mldsa87_sign_derand, 122 KiB before; the
+ * price is measured there. Key generation and verification generate A-hat
+ * one row at a time (four entries per four-way Keccak pass).
  */
 #include "common.h"
 #include "mldsa_internal.h"
@@ -91,6 +92,14 @@ _Static_assert(SK_BYTES == VG_MLDSA87_SECRETKEYBYTES, "sk size");
 _Static_assert(SIG_BYTES == VG_MLDSA87_SIGBYTES, "sig size");
 #endif
 
+/* ML-DSA-87 signs with the small-stack layout (vg_mldsa_sign_mu_small,
+ * below 64 KiB) unless built with -DVG_MLDSA87_LOWSTACK=0 (the layout of
+ * vg_mldsa_sign_mu_core: ~122 KiB, faster; see the figures there). */
+#ifndef VG_MLDSA87_LOWSTACK
+#define VG_MLDSA87_LOWSTACK 1
+#endif
+#define VG_MLDSA_SMALL_SIGN (VG_MLDSA_MODE == 87 && VG_MLDSA87_LOWSTACK)
+
 /* FIPS 204 allows a bound on the signing loop (section 6.2 note, at least
  * 814 iterations); kappa must also fit IntegerToBytes(kappa + r, 2). The
  * expected count is 4-5, so this bound is never reached with a real key. */
@@ -111,6 +120,7 @@ static void vg_mldsa_expand_a_row(vg_mldsa_poly row[L], const uint8_t rho[VG_MLD
     vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, L);
 }
 
+#if !VG_MLDSA_SMALL_SIGN
 /* The whole of A-hat (FIPS 204, Algorithm 32), four entries at a time. */
 static void vg_mldsa_expand_a(vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDSA_SYMBYTES])
 {
@@ -124,6 +134,8 @@ static void vg_mldsa_expand_a(vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDS
         }
     vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, K * L);
 }
+
+#endif
 
 /* ---- keys -------------------------------------------------------------- */
 
@@ -201,6 +213,7 @@ void VG_MLDSA_INTERNAL(keypair_expanded)(uint8_t *pk, uint8_t *sk, const uint8_t
 
 /* ---- signing ----------------------------------------------------------- */
 
+#if !VG_MLDSA_SMALL_SIGN /* ML-DSA-87 signs with vg_mldsa_sign_mu_small below */
 /* ML-DSA.Sign_internal from mu on (Algorithm 7 lines 7-33; lines 1-6 are
  * skDecode and the precomputations, done here too). Returns VG_OK, or
  * VG_ERR_INPUT for a secret key whose s1/s2 fields are out of range
@@ -381,6 +394,213 @@ out:
     return ret;
 }
 
+#endif
+
+#if VG_MLDSA_SMALL_SIGN
+/* ML-DSA-87 signing in less stack (issue 6: at most 64 KiB; the layout
+ * above needs ~122 KiB). What the fast layout keeps for the whole loop and
+ * what this one does instead:
+ *   A-hat (k l polynomials, 56 KiB)  kept packed, 3 bytes a coefficient
+ *                                    (42 KiB), unpacked one entry at a time;
+ *   s1-hat, s2-hat, t0-hat (23 KiB)  unpacked from sk and transformed again
+ *                                    where each attempt uses them;
+ *   y, NTT(y) (7 KiB)                ExpandMask four entries at a time, run
+ *                                    twice an attempt: once for w (as NTT(y),
+ *                                    accumulated column by column into w),
+ *                                    once for z;
+ *   z, h (15 KiB)                    z packed into sig as computed, the hints
+ *                                    kept as bits (256 bytes).
+ * Same bytes as the fast layout (test_mldsa's ACVP and Wycheproof vectors,
+ * test_mldsa_backend's cross-checks). Same constant-time structure: every
+ * check is computed in full and only the combined verdict of an attempt
+ * is declassified. Specification: FIPS 204, Algorithm 7 (as above). */
+static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLDSA_CRHBYTES],
+                                  const uint8_t sk[SK_BYTES], const uint8_t rnd[VG_MLDSA_SYMBYTES],
+                                  unsigned *attempts)
+{
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    struct {
+        uint8_t rho[VG_MLDSA_SYMBYTES];
+        uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
+        uint8_t rhopp[VG_MLDSA_CRHBYTES];
+        uint8_t ctilde[CTILDEBYTES];
+        uint8_t w1row[POLYW1_BYTES];
+        uint8_t hbits[K][VG_MLDSA_N / 8];
+        uint8_t apk[K * L][3 * VG_MLDSA_N];
+        vg_mldsa_poly w[K];
+        vg_mldsa_poly y[4]; /* a group of y / NTT(y); scratch elsewhere */
+        vg_mldsa_poly c, t;
+    } ws;
+    vg_keccak_ctx ctx;
+    unsigned bad = 0, iter = 0;
+    int ret = VG_OK;
+
+    if (attempts)
+        *attempts = 0;
+    /* skDecode's range check of s1 and s2 (line 1); the values are
+     * unpacked again where used. */
+    for (unsigned j = 0; j < L + K; j++)
+        bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+    /* Declassify: the verdict on the key, which is the function's result
+     * (public output: VG_ERR_INPUT). */
+    VG_CT_DECLASSIFY(&bad, sizeof bad);
+    if (vg_barrier_u32(bad)) {
+        ret = VG_ERR_INPUT;
+        goto out;
+    }
+    /* Declassify: rho, the first field of sk, is the public key's first
+     * field too (Algorithms 22, 24): ExpandA may run in variable time on it. */
+    memcpy(ws.rho, sk, VG_MLDSA_SYMBYTES);
+    VG_CT_DECLASSIFY(ws.rho, sizeof ws.rho);
+    /* A-hat (line 5), four entries at a time through ws.y, packed. Entry
+     * e = i l + j is A-hat[i][j] = RejNTTPoly(rho || j || i). */
+    for (unsigned e = 0; e < K * L; e += 4) {
+        vg_mldsa_poly *r[4];
+        uint8_t idx[4][2];
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned ee = e + k < K * L ? e + k : K * L - 1;
+            r[k] = &ws.y[k];
+            idx[k][0] = (uint8_t)(ee % L);
+            idx[k][1] = (uint8_t)(ee / L);
+        }
+        vg_mldsa_poly_uniform_x4(r, ws.rho, (const uint8_t(*)[2])idx);
+        for (unsigned k = 0; k < 4 && e + k < K * L; k++)
+            vg_mldsa_poly_pack24(ws.apk[e + k], &ws.y[k]);
+    }
+    /* rho'' = H(K || rnd || mu, 64) (line 7). */
+    memcpy(ws.in, sk + SK_KEY, VG_MLDSA_SYMBYTES);
+    memcpy(ws.in + VG_MLDSA_SYMBYTES, rnd, VG_MLDSA_SYMBYTES);
+    memcpy(ws.in + 2 * VG_MLDSA_SYMBYTES, mu, VG_MLDSA_CRHBYTES);
+    vg_shake256(ws.rhopp, sizeof ws.rhopp, ws.in, sizeof ws.in);
+
+    for (unsigned kappa = 0;; iter++, kappa += L) {
+        unsigned reject = 0, nhints = 0;
+        if (iter == MAX_SIGN_ITERATIONS) {
+            ret = VG_ERR_INPUT;
+            goto out;
+        }
+        /* w = NTT^-1(A-hat o NTT(y)) (lines 11-12), column by column: each
+         * product is Montgomery-reduced (< q), so the sum of l < 8 of them
+         * stays below 8q < 2^27, the inverse NTT's bound. */
+        memset(ws.w, 0, sizeof ws.w);
+        for (unsigned j0 = 0; j0 < L; j0 += 4) {
+            unsigned n = L - j0 < 4 ? L - j0 : 4;
+            vg_mldsa_poly_uniform_gamma1_4(ws.y, ws.rhopp, (uint16_t)(kappa + j0), n, GAMMA1);
+            for (unsigned k = 0; k < n; k++)
+                be->ntt(&ws.y[k]);
+            for (unsigned i = 0; i < K; i++)
+                for (unsigned k = 0; k < n; k++) {
+                    vg_mldsa_poly_unpack24(&ws.t, ws.apk[i * L + j0 + k]);
+                    be->pointwise(&ws.t, &ws.t, &ws.y[k]);
+                    vg_mldsa_poly_add(&ws.w[i], &ws.w[i], &ws.t);
+                }
+        }
+        /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15), w1Encode
+         * absorbed row by row as each is packed; c-hat (lines 16-17). */
+        vg_shake256_init(&ctx);
+        vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
+        for (unsigned i = 0; i < K; i++) {
+            be->invntt_tomont(&ws.w[i]);
+            vg_mldsa_poly_caddq(&ws.w[i]);
+            vg_mldsa_poly_decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+            vg_mldsa_polyw1_pack(ws.w1row, &ws.t, GAMMA2);
+            vg_keccak_absorb(&ctx, ws.w1row, sizeof ws.w1row);
+        }
+        vg_keccak_finalize(&ctx);
+        vg_keccak_squeeze(&ctx, ws.ctilde, CTILDEBYTES);
+        vg_mldsa_poly_challenge(&ws.c, ws.ctilde, CTILDEBYTES, TAU);
+        be->ntt(&ws.c);
+        /* z = y + <<c s1>> (lines 18, 20), y again from ExpandMask; check
+         * ||z|| >= gamma1 - beta (line 23); packed into sig at once
+         * (sigEncode's z field; the whole of sig is zeroed if signing
+         * fails). */
+        for (unsigned j0 = 0; j0 < L; j0 += 4) {
+            unsigned n = L - j0 < 4 ? L - j0 : 4;
+            vg_mldsa_poly_uniform_gamma1_4(ws.y, ws.rhopp, (uint16_t)(kappa + j0), n, GAMMA1);
+            for (unsigned k = 0; k < n; k++) {
+                unsigned j = j0 + k;
+                (void)vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+                be->ntt(&ws.t);
+                be->pointwise(&ws.t, &ws.c, &ws.t);
+                be->invntt_tomont(&ws.t);
+                vg_mldsa_poly_add(&ws.t, &ws.t, &ws.y[k]);
+                vg_mldsa_poly_reduce(&ws.t);
+                reject |= vg_mldsa_poly_chknorm(&ws.t, GAMMA1 - BETA);
+                vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.t, GAMMA1);
+            }
+        }
+        /* Per row, with ws.y[0..3] as scratch (named r, r1, r0/r1', ct0):
+         * r = w - <<c s2>> (lines 19, 21), ||LowBits(r)|| (line 23),
+         * ct0 = <<c t0>> (line 25, check line 28), h = MakeHint(-ct0,
+         * w - cs2 + ct0) (line 26) as in the fast layout. */
+        for (unsigned i = 0; i < K; i++) {
+            vg_mldsa_poly *r = &ws.y[0], *r1 = &ws.y[1], *lo = &ws.y[2], *ct0 = &ws.y[3];
+            (void)vg_mldsa_polyeta_unpack(r, sk + SK_S2 + i * POLYETA_BYTES, ETA);
+            be->ntt(r);
+            be->pointwise(r, &ws.c, r);
+            be->invntt_tomont(r);
+            vg_mldsa_poly_sub(r, &ws.w[i], r);
+            vg_mldsa_poly_reduce(r);
+            vg_mldsa_poly_caddq(r);
+            vg_mldsa_poly_decompose(r1, lo, r, GAMMA2);
+            reject |= vg_mldsa_poly_chknorm(lo, GAMMA2 - BETA);
+            vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            be->ntt(ct0);
+            be->pointwise(ct0, &ws.c, ct0);
+            be->invntt_tomont(ct0);
+            vg_mldsa_poly_reduce(ct0);
+            reject |= vg_mldsa_poly_chknorm(ct0, GAMMA2);
+            vg_mldsa_poly_add(ct0, r, ct0);
+            vg_mldsa_poly_reduce(ct0);
+            vg_mldsa_poly_caddq(ct0);
+            nhints += vg_mldsa_poly_make_hint(lo, ct0, r1, GAMMA2);
+            for (unsigned b = 0; b < VG_MLDSA_N / 8; b++) {
+                uint32_t v = 0;
+                for (unsigned q = 0; q < 8; q++)
+                    v |= (uint32_t)lo->coeffs[8 * b + q] << q;
+                ws.hbits[i][b] = (uint8_t)v;
+            }
+        }
+        reject |= (unsigned)(OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
+        /* Declassify: the verdict of this attempt, as in the fast layout. */
+        VG_CT_DECLASSIFY(&reject, sizeof reject);
+        if (vg_barrier_u32(reject) == 0)
+            break;
+    }
+    if (attempts)
+        *attempts = iter + 1;
+    /* Declassify: the accepted hints, a field of the signature (public
+     * output), as in the fast layout. */
+    VG_CT_DECLASSIFY(ws.hbits, sizeof ws.hbits);
+    memcpy(sig, ws.ctilde, CTILDEBYTES);
+    {
+        /* HintBitPack (Algorithm 20), branch-free as in the fast layout. */
+        uint8_t *hp = sig + CTILDEBYTES + L * POLYZ_BYTES;
+        uint8_t hb[OMEGA + 1];
+        unsigned idx = 0;
+        memset(hb, 0, sizeof hb);
+        for (unsigned i = 0; i < K; i++) {
+            for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+                hb[idx] = (uint8_t)j;
+                idx += (ws.hbits[i][j >> 3] >> (j & 7)) & 1u;
+            }
+            hp[OMEGA + i] = (uint8_t)idx;
+        }
+        for (unsigned k = 0; k < OMEGA; k++)
+            hp[k] = (uint8_t)(hb[k] & ~vg_mldsa_mask_zero_u32(((uint32_t)k - idx) >> 31));
+    }
+out:
+    if (ret != VG_OK)
+        memset(sig, 0, SIG_BYTES);
+    vg_wipe(&ws, sizeof ws);
+    vg_wipe(&ctx, sizeof ctx);
+    return ret;
+}
+#define VG_MLDSA_SIGN_CORE vg_mldsa_sign_mu_small
+#else
+#define VG_MLDSA_SIGN_CORE vg_mldsa_sign_mu_core
+#endif
+
 /* ---- verification ------------------------------------------------------ */
 
 /* sigDecode's hint part, HintBitUnpack: 0 and h on success, -1 for a
@@ -525,7 +745,7 @@ int VG_MLDSA_API(sign_mu)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
         memset(sig, 0, SIG_BYTES);
         return VG_ERR_INPUT;
     }
-    return vg_mldsa_sign_mu_core(sig, mu, sk, rnd, NULL);
+    return VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, NULL);
 }
 
 /* ML-DSA.Sign_internal(sk, M', rnd). Specification: FIPS 204, Algorithm 7. */
@@ -541,7 +761,7 @@ int VG_MLDSA_API(sign_internal)(uint8_t *sig, const uint8_t *mprime, size_t mpri
         return VG_ERR_INPUT;
     }
     vg_mldsa_mu(mu, sk + SK_TR, NULL, 0, NULL, 0, mprime, mprime_len); /* line 6 */
-    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd, NULL);
+    ret = VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, NULL);
     vg_wipe(mu, sizeof mu);
     return ret;
 }
@@ -563,7 +783,7 @@ int VG_MLDSA_API(sign_derand)(uint8_t *sig, const uint8_t *msg, size_t msg_len,
     prefix[0] = 0;
     prefix[1] = (uint8_t)ctx_len;
     vg_mldsa_mu(mu, sk + SK_TR, prefix, 2, ctx, ctx_len, msg, msg_len);
-    ret = vg_mldsa_sign_mu_core(sig, mu, sk, rnd, NULL);
+    ret = VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, NULL);
     vg_wipe(mu, sizeof mu);
     return ret;
 }
@@ -592,7 +812,7 @@ int VG_MLDSA_API(sign)(uint8_t *sig, const uint8_t *msg, size_t msg_len, const u
 int VG_MLDSA_INTERNAL(sign_mu_counted)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
                                        const uint8_t rnd[32], unsigned *attempts)
 {
-    return vg_mldsa_sign_mu_core(sig, mu, sk, rnd, attempts);
+    return VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, attempts);
 }
 
 /* External mu: Algorithm 8 from line 7 on (tr and mu are the caller's). */
@@ -659,3 +879,5 @@ int VG_MLDSA_API(verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
 #undef SK_T0
 #undef MAX_SIGN_ITERATIONS
 #undef VG_MLDSA_INTERNAL
+#undef VG_MLDSA_SIGN_CORE
+#undef VG_MLDSA_SMALL_SIGN

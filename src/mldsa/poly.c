@@ -366,8 +366,8 @@ void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_ML
 {
     const struct vg_mldsa_backend *be = vg_mldsa_active();
     uint8_t in[4][VG_MLDSA_SYMBYTES + 2];
-    uint8_t buf[4][5 * VG_SHAKE128_RATE];
-    unsigned ctr[4];
+    uint8_t buf[4][2 * VG_SHAKE128_RATE];
+    unsigned ctr[4] = {0, 0, 0, 0};
     vg_keccak4x_ctx ctx;
 
     for (unsigned l = 0; l < 4; l++) {
@@ -376,15 +376,19 @@ void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_ML
         in[l][VG_MLDSA_SYMBYTES + 1] = idx[l][1];
     }
     vg_shake128x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
-    vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 5, &ctx);
-    for (unsigned l = 0; l < 4; l++)
-        ctr[l] = be->rej_uniform(r[l]->coeffs, VG_MLDSA_N, buf[l], sizeof buf[l]);
-    while (ctr[0] < VG_MLDSA_N || ctr[1] < VG_MLDSA_N || ctr[2] < VG_MLDSA_N ||
-           ctr[3] < VG_MLDSA_N) {
-        vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 1, &ctx);
+    /* Blocks 2, 2, then 1 at a time (256 coefficients need at least 768
+     * bytes, so the first five are always squeezed, as the single sampler
+     * does; two-block buffers keep the stack small for signing). Whole
+     * blocks of 168 bytes hold whole 3-byte candidates, so the buffers
+     * split the stream at candidate boundaries. */
+    for (unsigned round = 0; ctr[0] < VG_MLDSA_N || ctr[1] < VG_MLDSA_N ||
+                             ctr[2] < VG_MLDSA_N || ctr[3] < VG_MLDSA_N;
+         round++) {
+        size_t nb = round < 2 ? 2 : 1;
+        vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], nb, &ctx);
         for (unsigned l = 0; l < 4; l++)
             ctr[l] += be->rej_uniform(r[l]->coeffs + ctr[l], VG_MLDSA_N - ctr[l], buf[l],
-                                      VG_SHAKE128_RATE);
+                                      nb * VG_SHAKE128_RATE);
     }
 }
 
@@ -622,7 +626,6 @@ static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
     struct {
         uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
         uint8_t buf[4][5 * VG_SHAKE256_RATE];
-        uint32_t v[VG_MLDSA_N];
         vg_keccak4x_ctx ctx;
     } ws;
     for (unsigned l = 0; l < 4; l++) {
@@ -633,9 +636,13 @@ static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
     vg_shake256x4_absorb_once(&ws.ctx, ws.in[0], ws.in[1], ws.in[2], ws.in[3], sizeof ws.in[0]);
     vg_shake256x4_squeezeblocks(ws.buf[0], ws.buf[1], ws.buf[2], ws.buf[3], 5, &ws.ctx);
     for (unsigned l = 0; l < 4; l++) {
-        vg_mldsa_unpack_bits(ws.v, ws.buf[l], vg_mldsa_gamma1_bits(gamma1));
+        /* The fields straight into r[l] (no scratch: signing's stack is
+         * short), then mapped in place. */
+        /* (int32_t and uint32_t may alias each other.) */
+        uint32_t *v = (uint32_t *)r[l]->coeffs;
+        vg_mldsa_unpack_bits(v, ws.buf[l], vg_mldsa_gamma1_bits(gamma1));
         for (unsigned j = 0; j < VG_MLDSA_N; j++)
-            r[l]->coeffs[j] = gamma1 - (int32_t)ws.v[j];
+            r[l]->coeffs[j] = gamma1 - (int32_t)v[j];
     }
     vg_wipe(&ws, sizeof ws);
 }
@@ -666,6 +673,33 @@ void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_
     } else if (n - l == 1) {
         vg_mldsa_poly_uniform_gamma1(&r[l], rhopp, (uint16_t)(nonce0 + l), gamma1);
     }
+}
+
+void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                    uint16_t nonce0, unsigned n, int32_t gamma1)
+{
+    vg_mldsa_poly *rr[4] = {&r[0], &r[1], &r[2], &r[3]};
+    uint16_t nn[4];
+    for (unsigned k = 0; k < 4; k++)
+        nn[k] = (uint16_t)(nonce0 + (k < n ? k : n - 1));
+    vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
+}
+
+void vg_mldsa_poly_pack24(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        uint32_t v = (uint32_t)a->coeffs[j];
+        r[3 * j] = (uint8_t)v;
+        r[3 * j + 1] = (uint8_t)(v >> 8);
+        r[3 * j + 2] = (uint8_t)(v >> 16);
+    }
+}
+
+void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N])
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = (int32_t)((uint32_t)r[3 * j] | ((uint32_t)r[3 * j + 1] << 8) |
+                                 ((uint32_t)r[3 * j + 2] << 16));
 }
 
 /* Constant time in ctilde: c-tilde is secret until its attempt is accepted

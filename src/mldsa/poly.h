@@ -282,6 +282,19 @@ void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA
  * Specification: FIPS 204, Algorithm 34 (ExpandMask). */
 void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                        uint16_t nonce0, unsigned n, int32_t gamma1);
+/* Four ExpandMask entries into r[0..4): r[k] for nonce0 + k, k < n
+ * (1 <= n <= 4); r[n..4) receive copies of entry n - 1 (scratch lanes of
+ * the four-way Keccak, so no other scratch is needed). Same values as
+ * uniform_gamma1. Constant time. Specification: FIPS 204, Algorithm 34. */
+void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                    uint16_t nonce0, unsigned n, int32_t gamma1);
+/* A coefficient array in 3 bytes a coefficient, little-endian (storage
+ * for A-hat where stack is short; not a FIPS 204 encoding).
+ * pack24: Pre 0 <= a < 2^24. unpack24: Post 0 <= a < 2^24, the packed
+ * values exactly. */
+void vg_mldsa_poly_pack24(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a);
+void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N]);
+
 /* c = SampleInBall(ctilde): tau coefficients +-1, the rest 0.
  * Pre: tau <= 60. Post: |c| <= 1. Constant time in ctilde (secret while
  * its signing attempt may still be rejected): a fixed number of SHAKE256
