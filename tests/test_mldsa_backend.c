@@ -7,6 +7,8 @@
  *  - rejection sampling on random and heavily-rejecting buffers of every
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
+ *  - pointwise_acc24 (packed A-hat entries) against pointwise_acc on the
+ *    unpacked entries;
  *  - SampleInBall's kernels (ball_track, ball_place) against portable on
  *    random buffers split across calls and random distinct positions;
  *  - rej_eta (RejBoundedPoly's inner loop) of every backend against a
@@ -185,6 +187,39 @@ static void test_rej_eta(const struct vg_mldsa_backend *be, unsigned reps)
         bad += n1 != n2 || memcmp(r1, r2, n1 * sizeof r1[0]) != 0 || beyond;
     }
     CHECK_MSG(bad == 0, "%s rej_eta: %u of %u differ from the reference", be->name, bad, reps);
+}
+
+/* pointwise_acc24 against pointwise_acc on the unpacked entries (the
+ * reference's own check) and, for a faster backend, against portable:
+ * random and extreme (q - 1, 0) entries, every n <= 8, r starting from a
+ * random value below 2^26. */
+static void test_acc24(const struct vg_mldsa_backend *be, unsigned reps)
+{
+    uint64_t rs = 0x5eed1007;
+    unsigned bad = 0;
+    static vg_mldsa_poly A[8], B[8], r1, r2, r0, acc;
+    static uint8_t pk[8][3 * VG_MLDSA_N];
+    for (unsigned rep = 0; rep < reps; rep++) {
+        unsigned n = 1 + rep % 8;
+        for (unsigned k = 0; k < n; k++) {
+            for (unsigned j = 0; j < VG_MLDSA_N; j++)
+                A[k].coeffs[j] = rep % 9 == 0 ? ((j + k) % 2 ? VG_MLDSA_Q - 1 : 0)
+                                              : rand_range(&rs, 0, VG_MLDSA_Q - 1);
+            if (rep % 9 == 0)
+                extreme_poly(&B[k], VG_MLDSA_Q - 1, rep + k);
+            else
+                rand_poly(&B[k], &rs, VG_MLDSA_Q - 1);
+            vg_mldsa_poly_pack24(pk[k], &A[k]);
+        }
+        rand_poly(&r0, &rs, (1 << 26) - 1);
+        r1 = r0;
+        r2 = r0;
+        g_ref->pointwise_acc(&acc, A, B, n);
+        vg_mldsa_poly_add(&r1, &r1, &acc);
+        be->pointwise_acc24(&r2, (const uint8_t(*)[3 * VG_MLDSA_N])pk, B, n);
+        bad += memcmp(&r1, &r2, sizeof r1) != 0;
+    }
+    CHECK_MSG(bad == 0, "%s pointwise_acc24: %u of %u differ", be->name, bad, reps);
 }
 
 /* SampleInBall kernels against the portable ones: ball_track over random
@@ -382,12 +417,14 @@ int main(int argc, char **argv)
 
     test_arith(g_ref, 200); /* the harness itself: portable vs portable */
     test_rej_eta(g_ref, 20000);
+    test_acc24(g_ref, 500);
     if (avx2) {
         printf("backend %s: arithmetic and sampling vs portable\n", avx2->name);
         test_arith(avx2, 20000);
         test_rej(avx2, 20000);
         test_rej_eta(avx2, 20000);
         test_ball(avx2, 3000);
+        test_acc24(avx2, 5000);
     } else {
         printf("no AVX2 backend in this build/CPU: only portable checked\n");
     }

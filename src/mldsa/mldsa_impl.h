@@ -479,9 +479,9 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             ret = VG_ERR_INPUT;
             goto out;
         }
-        /* w = NTT^-1(A-hat o NTT(y)) (lines 11-12), column by column: each
-         * product is Montgomery-reduced (< q), so the sum of l < 8 of them
-         * stays below 8q < 2^27, the inverse NTT's bound. */
+        /* w = NTT^-1(A-hat o NTT(y)) (lines 11-12), four columns at a
+         * time: each group's sum is Montgomery-reduced (< q), so w stays
+         * below 2q < 2^27, the inverse NTT's bound. */
         memset(ws.w, 0, sizeof ws.w);
         for (unsigned j0 = 0; j0 < L; j0 += 4) {
             unsigned n = L - j0 < 4 ? L - j0 : 4;
@@ -489,11 +489,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             for (unsigned k = 0; k < n; k++)
                 be->ntt(&ws.y[k]);
             for (unsigned i = 0; i < K; i++)
-                for (unsigned k = 0; k < n; k++) {
-                    vg_mldsa_poly_unpack24(&ws.t, ws.apk[i * L + j0 + k]);
-                    be->pointwise(&ws.t, &ws.t, &ws.y[k]);
-                    vg_mldsa_poly_add(&ws.w[i], &ws.w[i], &ws.t);
-                }
+                be->pointwise_acc24(&ws.w[i], &ws.apk[i * L + j0], ws.y, n);
         }
         /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15), w1Encode
          * absorbed row by row as each is packed; c-hat (lines 16-17). */

@@ -142,6 +142,22 @@ static unsigned vg_mldsa_rej_uniform_portable(int32_t *r, unsigned len, const ui
     return ctr;
 }
 
+/* Portable pointwise_acc24 (contract in poly.h): n products < q^2 each,
+ * |sum| < 2^49 < 2^31 q, one reduction (< q) added to r. */
+static void vg_mldsa_pointwise_acc24_portable(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
+                                              const vg_mldsa_poly *b, unsigned n)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+        int64_t acc = 0;
+        for (unsigned k = 0; k < n; k++) {
+            int32_t x = (int32_t)((uint32_t)a[k][3 * j] | ((uint32_t)a[k][3 * j + 1] << 8) |
+                                  ((uint32_t)a[k][3 * j + 2] << 16));
+            acc += (int64_t)x * b[k].coeffs[j];
+        }
+        r->coeffs[j] += vg_mldsa_montgomery_reduce(acc);
+    }
+}
+
 /* Portable ball_track (contract in poly.h). Why following positions is
  * SampleInBall: an accepted step (i, j) moves the value at j to i (line
  * 11), so an earlier step whose value sits at j now sits at i, and puts the
@@ -212,6 +228,7 @@ static const struct vg_mldsa_backend vg_mldsa_portable = {
     vg_mldsa_pointwise_acc_portable,
     vg_mldsa_rej_uniform_portable,
     vg_mldsa_rej_eta_portable,
+    vg_mldsa_pointwise_acc24_portable,
     vg_mldsa_ball_track_portable,
     vg_mldsa_ball_place_portable,
 };
@@ -573,21 +590,31 @@ static void vg_mldsa_pack_bits(uint8_t *out, const uint32_t v[VG_MLDSA_N], unsig
     }
 }
 
-/* Inverse of vg_mldsa_pack_bits: 256 fields of `bits` bits (<= 24). */
+/* Inverse of vg_mldsa_pack_bits: 256 fields of `bits` bits (<= 24) from
+ * the 32 * bits bytes at in. Field j starts at bit j * bits: one unaligned
+ * 64-bit load at its first byte holds it whole (bits + 7 <= 64), so each
+ * field is a load, a shift and a mask. The loads that would pass the end of
+ * the input read from a copy of its last 8 bytes instead. Constant time:
+ * the loop shape depends only on `bits`. */
 static void vg_mldsa_unpack_bits(uint32_t v[VG_MLDSA_N], const uint8_t *in, unsigned bits)
 {
-    uint64_t acc = 0;
-    unsigned have = 0;
+    size_t total = 32u * bits; /* >= 96 */
     uint32_t mask = (1u << bits) - 1u;
-    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
-        while (have < bits) {
-            acc |= (uint64_t)*in++ << have;
-            have += 8;
-        }
-        v[j] = (uint32_t)acc & mask;
-        acc >>= bits;
-        have -= bits;
+    uint8_t tail[16];
+    unsigned j = 0;
+    for (; j < VG_MLDSA_N; j++) {
+        size_t o = (size_t)j * bits;
+        if ((o >> 3) + 8 > total)
+            break;
+        v[j] = (uint32_t)(vg_load64_le(in + (o >> 3)) >> (o & 7)) & mask;
     }
+    memcpy(tail, in + total - 8, 8);
+    memset(tail + 8, 0, 8);
+    for (; j < VG_MLDSA_N; j++) {
+        size_t o = (size_t)j * bits;
+        v[j] = (uint32_t)(vg_load64_le(tail + ((o >> 3) - (total - 8))) >> (o & 7)) & mask;
+    }
+    vg_wipe(tail, sizeof tail);
 }
 
 static unsigned vg_mldsa_gamma1_bits(int32_t gamma1)

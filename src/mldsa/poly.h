@@ -85,6 +85,15 @@ struct vg_mldsa_backend {
      * with Algorithm 15 (CoeffFromHalfByte). */
     unsigned (*rej_eta)(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen, unsigned eta);
 
+    /* r = r + R^-1 sum_{k<n} A[k] o b[k], where A[k] is the polynomial
+     * packed at a[k] by vg_mldsa_poly_pack24 (A-hat entries of the
+     * small-stack signing layout). Pre: n <= 8, 0 <= A[k] < q, |b| < q,
+     * |r| < 2^27. Post: |r| < |r_in| + q; the added term equals
+     * pointwise_acc's on the unpacked A. Specification: FIPS 204,
+     * Algorithms 45 and 48 (part of a row of MatrixVectorNTT). */
+    void (*pointwise_acc24)(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
+                            const vg_mldsa_poly *b, unsigned n);
+
     /* SampleInBall, the draw loop (Algorithm 29 lines 6-13) over the
      * candidate bytes buf[0..len), tracking positions: on entry cnt steps
      * are done and pos[t] (t < cnt) is where step t's value sits; each
