@@ -7,6 +7,7 @@
  *  - rejection sampling on random and heavily-rejecting buffers of every
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
+ *  - decompose and make_hint on every value below q, both gamma2;
  *  - pointwise_acc24 (packed A-hat entries) against pointwise_acc on the
  *    unpacked entries;
  *  - SampleInBall's kernels (ball_track, ball_place) against portable on
@@ -222,6 +223,36 @@ static void test_acc24(const struct vg_mldsa_backend *be, unsigned reps)
     CHECK_MSG(bad == 0, "%s pointwise_acc24: %u of %u differ", be->name, bad, reps);
 }
 
+/* decompose and make_hint against portable on every a in [0, q) for both
+ * gamma2 (a0 = NULL too), make_hint with v1 the true high bits of a
+ * shifted input (so both hint values occur). */
+static void test_rounding(const struct vg_mldsa_backend *be)
+{
+    static const int32_t g2s[2] = {VG_MLDSA_GAMMA2_88, VG_MLDSA_GAMMA2_32};
+    static vg_mldsa_poly a, a1, a0, b1, b0, v1, h1, h2;
+    unsigned bad = 0;
+    for (int g = 0; g < 2; g++) {
+        for (int32_t base = 0; base < VG_MLDSA_Q; base += VG_MLDSA_N) {
+            for (unsigned j = 0; j < VG_MLDSA_N; j++)
+                a.coeffs[j] = base + (int32_t)j < VG_MLDSA_Q ? base + (int32_t)j : 0;
+            g_ref->decompose(&a1, &a0, &a, g2s[g]);
+            be->decompose(&b1, &b0, &a, g2s[g]);
+            bad += memcmp(&a1, &b1, sizeof a1) != 0 || memcmp(&a0, &b0, sizeof a0) != 0;
+            be->decompose(&b1, NULL, &a, g2s[g]);
+            bad += memcmp(&a1, &b1, sizeof a1) != 0;
+            for (unsigned j = 0; j < VG_MLDSA_N; j++)
+                a.coeffs[j] = (a.coeffs[j] + 3000 * (int32_t)(j % 7)) % VG_MLDSA_Q;
+            g_ref->decompose(&v1, NULL, &a, g2s[g]);
+            for (unsigned j = 0; j < VG_MLDSA_N; j++)
+                a.coeffs[j] = (a.coeffs[j] + 40000 * (int32_t)(j % 3)) % VG_MLDSA_Q;
+            unsigned n1 = g_ref->make_hint(&h1, &a, &v1, g2s[g]);
+            unsigned n2 = be->make_hint(&h2, &a, &v1, g2s[g]);
+            bad += n1 != n2 || memcmp(&h1, &h2, sizeof h1) != 0;
+        }
+    }
+    CHECK_MSG(bad == 0, "%s decompose/make_hint: %u blocks differ from portable", be->name, bad);
+}
+
 /* SampleInBall kernels against the portable ones: ball_track over random
  * buffers in one or several calls (random split points, every tau) from
  * the same start, then ball_place of the resulting positions with random
@@ -425,6 +456,7 @@ int main(int argc, char **argv)
         test_rej_eta(avx2, 20000);
         test_ball(avx2, 3000);
         test_acc24(avx2, 5000);
+        test_rounding(avx2);
     } else {
         printf("no AVX2 backend in this build/CPU: only portable checked\n");
     }

@@ -220,6 +220,11 @@ static void vg_mldsa_ball_place_portable(int32_t c[VG_MLDSA_N], const uint8_t po
     vg_wipe(cb, sizeof cb);
 }
 
+static void vg_mldsa_decompose_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
+                                        const vg_mldsa_poly *a, int32_t gamma2);
+static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+                                            const vg_mldsa_poly *v1, int32_t gamma2);
+
 static const struct vg_mldsa_backend vg_mldsa_portable = {
     "portable",
     vg_mldsa_ntt_portable,
@@ -229,6 +234,8 @@ static const struct vg_mldsa_backend vg_mldsa_portable = {
     vg_mldsa_rej_uniform_portable,
     vg_mldsa_rej_eta_portable,
     vg_mldsa_pointwise_acc24_portable,
+    vg_mldsa_decompose_portable,
+    vg_mldsa_make_hint_portable,
     vg_mldsa_ball_track_portable,
     vg_mldsa_ball_place_portable,
 };
@@ -302,8 +309,8 @@ void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_ml
         a1->coeffs[j] = vg_mldsa_power2round(&a0->coeffs[j], a->coeffs[j]);
 }
 
-void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
-                             int32_t gamma2)
+static void vg_mldsa_decompose_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
+                                        const vg_mldsa_poly *a, int32_t gamma2)
 {
     int32_t lo;
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
@@ -313,8 +320,8 @@ void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mlds
     }
 }
 
-unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
-                                 const vg_mldsa_poly *v1, int32_t gamma2)
+static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+                                            const vg_mldsa_poly *v1, int32_t gamma2)
 {
     unsigned n = 0;
     int32_t lo;
@@ -327,6 +334,19 @@ unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
         n += (unsigned)bit;
     }
     return n;
+}
+
+/* The active backend's (AVX2 where available). */
+void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
+                             int32_t gamma2)
+{
+    vg_mldsa_active()->decompose(a1, a0, a, gamma2);
+}
+
+unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+                                 const vg_mldsa_poly *v1, int32_t gamma2)
+{
+    return vg_mldsa_active()->make_hint(h, r, v1, gamma2);
 }
 
 void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,

@@ -94,6 +94,18 @@ struct vg_mldsa_backend {
     void (*pointwise_acc24)(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
                             const vg_mldsa_poly *b, unsigned n);
 
+    /* Decompose of every coefficient (a0 may be NULL: HighBits only),
+     * exactly vg_mldsa_decompose lane by lane. Pre: 0 <= a < q, gamma2 one
+     * of VG_MLDSA_GAMMA2_88/_32. Constant time.
+     * Specification: FIPS 204, Algorithms 36-38. */
+    void (*decompose)(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
+                      int32_t gamma2);
+    /* h = [HighBits(r) != v1], returns the number of ones (contract of
+     * vg_mldsa_poly_make_hint). Constant time.
+     * Specification: FIPS 204, Algorithm 39. */
+    unsigned (*make_hint)(vg_mldsa_poly *h, const vg_mldsa_poly *r, const vg_mldsa_poly *v1,
+                          int32_t gamma2);
+
     /* SampleInBall, the draw loop (Algorithm 29 lines 6-13) over the
      * candidate bytes buf[0..len), tracking positions: on entry cnt steps
      * are done and pos[t] (t < cnt) is where step t's value sits; each

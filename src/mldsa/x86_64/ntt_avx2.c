@@ -304,6 +304,56 @@ static void vg_mldsa_pointwise_acc24_avx2(vg_mldsa_poly *r, const uint8_t (*a)[3
     }
 }
 
+/* Decompose of eight lanes, exactly vg_mldsa_decompose (poly.h): r1 =
+ * floor((a + gamma2 - 1) m / 2^48) with m = ceil(2^48 / (2 gamma2)),
+ * the 64-bit products from VPMULUDQ on the even and the (shifted) odd
+ * lanes; rem = a - 2 gamma2 r1; the top value r1 = (q-1)/(2 gamma2) wraps to
+ * 0 with rem - 1. Pre: 0 <= a < q. */
+static inline __m256i vg_decompose8(__m256i *r0, __m256i a, int32_t gamma2)
+{
+    const __m256i m = _mm256_set1_epi64x(gamma2 == VG_MLDSA_GAMMA2_88 ? 1477838210 : 537395713);
+    const __m256i top = _mm256_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16);
+    __m256i x = _mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1));
+    __m256i pe = _mm256_srli_epi64(_mm256_mul_epu32(x, m), 48);
+    __m256i po = _mm256_srli_epi64(_mm256_mul_epu32(vg_odd(x), m), 48);
+    __m256i r1 = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xaa);
+    __m256i rem = _mm256_sub_epi32(a, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2)));
+    __m256i is_top = _mm256_cmpeq_epi32(r1, top); /* all-ones or zero */
+    *r0 = _mm256_add_epi32(rem, is_top);
+    return _mm256_andnot_si256(is_top, r1);
+}
+
+/* Backend decompose (contract in poly.h), identical to portable. */
+static void vg_mldsa_decompose_avx2(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
+                                    int32_t gamma2)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        __m256i lo, hi = vg_decompose8(&lo, vg_load(a->coeffs + j), gamma2);
+        vg_store(a1->coeffs + j, hi);
+        if (a0)
+            vg_store(a0->coeffs + j, lo);
+    }
+}
+
+/* Backend make_hint (contract in poly.h): h = [HighBits(r) != v1], the
+ * count summed in lanes and added up at the end. Identical to portable. */
+static unsigned vg_mldsa_make_hint_avx2(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+                                        const vg_mldsa_poly *v1, int32_t gamma2)
+{
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256i cnt = _mm256_setzero_si256();
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        __m256i lo, hi = vg_decompose8(&lo, vg_load(r->coeffs + j), gamma2);
+        __m256i bit = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, vg_load(v1->coeffs + j)), one);
+        vg_store(h->coeffs + j, bit);
+        cnt = _mm256_add_epi32(cnt, bit);
+    }
+    __m128i c = _mm_add_epi32(_mm256_castsi256_si128(cnt), _mm256_extracti128_si256(cnt, 1));
+    c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0x4e));
+    c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0xb1));
+    return (unsigned)_mm_cvtsi128_si32(c);
+}
+
 static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     "avx2",
     vg_mldsa_ntt_avx2,
@@ -313,6 +363,8 @@ static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     vg_mldsa_rej_uniform_avx2,
     vg_mldsa_rej_eta_portable,
     vg_mldsa_pointwise_acc24_avx2,
+    vg_mldsa_decompose_avx2,
+    vg_mldsa_make_hint_avx2,
     vg_mldsa_ball_track_avx2,
     vg_mldsa_ball_place_avx2,
 };
