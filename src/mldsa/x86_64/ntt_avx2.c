@@ -361,7 +361,7 @@ static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     vg_mldsa_pointwise_avx2,
     vg_mldsa_pointwise_acc_avx2,
     vg_mldsa_rej_uniform_avx2,
-    vg_mldsa_rej_eta_portable,
+    vg_mldsa_rej_eta_avx2,
     vg_mldsa_pointwise_acc24_avx2,
     vg_mldsa_decompose_avx2,
     vg_mldsa_make_hint_avx2,

@@ -132,3 +132,71 @@ void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint
         _mm256_storeu_si256((__m256i *)(c + 32 * b + 24), _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8)));
     }
 }
+
+/* ---- RejBoundedPoly (FIPS 204, Algorithm 31 with Algorithm 15) ------------
+ * Four bytes give eight nibble candidates in eight lanes (low nibble
+ * first: lane k holds bits 4k..4k+3 of the little-endian word); the kept
+ * lanes are packed to the front with the same VPERMD table as
+ * rej_uniform and stored at the next free slot of a local buffer, whose
+ * 8-entry tail past len is a spill area once r is full. Every byte of buf
+ * is processed whatever the acceptance pattern; only each candidate's
+ * accept/reject bit is declassified (the eight-bit mask of a group), as in
+ * the portable routine. Values: eta = 4: 4 - b (b < 9); eta = 2:
+ * 2 - (b mod 5) (b < 15), b mod 5 = b - 5 floor(205 b / 1024), exact for
+ * b < 16. Same results as vg_mldsa_rej_eta_portable; contract in poly.h
+ * (Pre: len <= 256). */
+unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                               unsigned eta)
+{
+    int32_t tmp[VG_MLDSA_N + 8];
+    const __m256i shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    const __m256i fifteen = _mm256_set1_epi32(15);
+    const __m256i bound = _mm256_set1_epi32(eta == 2 ? 15 : 9);
+    unsigned ctr = 0;
+    size_t pos = 0;
+    for (; pos + 4 <= buflen; pos += 4) {
+        uint32_t word = vg_load32_le(buf + pos);
+        __m256i b = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int32_t)word), shifts),
+                                     fifteen);
+        __m256i v;
+        if (eta == 2) {
+            __m256i q5 = _mm256_srli_epi32(_mm256_mullo_epi32(b, _mm256_set1_epi32(205)), 10);
+            __m256i mod5 = _mm256_sub_epi32(b, _mm256_mullo_epi32(q5, _mm256_set1_epi32(5)));
+            v = _mm256_sub_epi32(_mm256_set1_epi32(2), mod5);
+        } else {
+            v = _mm256_sub_epi32(_mm256_set1_epi32(4), b);
+        }
+        __m256i keep = _mm256_cmpgt_epi32(bound, b);
+        uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(keep));
+        /* Declassify: the accept/reject bits of these eight candidates
+         * (see vg_mldsa_rej_eta_portable: independent of the kept values). */
+        VG_CT_DECLASSIFY(&m, sizeof m);
+        __m256i idx = _mm256_cvtepu8_epi32(
+            _mm_loadl_epi64((const __m128i *)vg_mldsa_avx2_rej_idx[m]));
+        _mm256_storeu_si256((__m256i *)(tmp + ctr), _mm256_permutevar8x32_epi32(v, idx));
+        ctr += vg_mldsa_pop4[m & 15] + vg_mldsa_pop4[m >> 4];
+        ctr = ctr < len ? ctr : len; /* public: from declassified bits */
+    }
+    /* A buffer length that is not a multiple of 4: the last bytes one by
+     * one, as the portable routine does. */
+    for (; pos < buflen; pos++) {
+        for (unsigned half = 0; half < 2; half++) {
+            uint32_t b = ((uint32_t)buf[pos] >> (4 * half)) & 15u;
+            uint32_t keep;
+            int32_t v;
+            if (eta == 2) {
+                keep = (b - 15u) >> 31;
+                v = 2 - (int32_t)(b - 5u * ((b * 205u) >> 10));
+            } else {
+                keep = (b - 9u) >> 31;
+                v = 4 - (int32_t)b;
+            }
+            VG_CT_DECLASSIFY(&keep, sizeof keep);
+            tmp[ctr] = v;
+            ctr += keep & ((uint32_t)(ctr - len) >> 31);
+        }
+    }
+    memcpy(r, tmp, ctr * sizeof tmp[0]);
+    vg_wipe(tmp, sizeof tmp);
+    return ctr;
+}
