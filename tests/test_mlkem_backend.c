@@ -401,6 +401,19 @@ int main(int argc, char **argv)
         test_arith(avx2, 20000);
         test_rej(avx2, 100000);
         test_encodings(avx2, 20000);
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
+        /* With AVX-512 F/VL/BW active the AVX2 backend carries the AVX-512
+         * sampler; without them (forced off here) the AVX2 one: both must
+         * match the portable routine. */
+        CHECK(strcmp(avx2->name, vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW)
+                                     ? "avx2+avx512" : "avx2") == 0);
+        vg_cpu_force(mask & ~(uint32_t)VG_CPU_AVX512BW);
+        const struct vg_mlkem_backend *plain = vg_mlkem_avx2_get();
+        CHECK(plain != NULL && strcmp(plain->name, "avx2") == 0);
+        if (plain && plain != avx2)
+            test_rej(plain, 100000);
+        vg_cpu_force(mask);
+#endif
     } else {
         printf("test_mlkem_backend: AVX2 backend not available here; API check is portable vs portable\n");
     }

@@ -15,6 +15,9 @@
  * Variable time in the (public) buffer contents: the number of accepted
  * candidates decides the store offsets and the loop count. */
 unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+/* The same with AVX-512 F/VL/BW (rej_avx512.c, compiled with those flags;
+ * called only when they are active, through the backend table). */
+unsigned vg_mlkem_rej_uniform_avx512(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 
 /* poly_avx2.c: the coefficientwise helpers and encodings of the backend
  * (contracts in poly.h and beside each definition); the same outputs as
