@@ -143,6 +143,8 @@ static void vg_mlkem_poly_tomsg_portable(uint8_t msg[VG_MLKEM_SYMBYTES], const v
 static void vg_mlkem_poly_compress_portable(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
 static void vg_mlkem_poly_decompress_portable(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
 static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta);
+static void vg_mlkem_extract4_portable(uint8_t *const out[4], const uint64_t st[100],
+                                       unsigned words);
 
 static const struct vg_mlkem_backend vg_mlkem_portable = {
     "portable",
@@ -161,6 +163,7 @@ static const struct vg_mlkem_backend vg_mlkem_portable = {
     vg_mlkem_poly_compress_portable,
     vg_mlkem_poly_decompress_portable,
     vg_mlkem_cbd_portable,
+    vg_mlkem_extract4_portable,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
@@ -466,7 +469,14 @@ void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_ML
         in[l][VG_MLKEM_SYMBYTES + 1] = ji[l][1];
     }
     vg_shake128x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
-    vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], 3, &ctx);
+    /* Squeeze (FIPS 202: permute, then output the rate) with the backend's
+     * transposing extract4 rather than word by word. */
+    for (unsigned b = 0; b < 3; b++) {
+        uint8_t *const dst[4] = {buf[0] + b * VG_SHAKE128_RATE, buf[1] + b * VG_SHAKE128_RATE,
+                                 buf[2] + b * VG_SHAKE128_RATE, buf[3] + b * VG_SHAKE128_RATE};
+        ctx.impl->permute(ctx.st);
+        be->extract4(dst, ctx.st, VG_SHAKE128_RATE / 8);
+    }
     for (unsigned l = 0; l < 4; l++)
         ctr[l] = be->rej_uniform(r[l]->coeffs, VG_MLKEM_N, buf[l], sizeof buf[0]);
     while (ctr[0] < VG_MLKEM_N || ctr[1] < VG_MLKEM_N || ctr[2] < VG_MLKEM_N ||
@@ -531,6 +541,14 @@ void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
 }
 
 /* ---- four-lane XOF scheduler (contract in poly.h) ----------------------- */
+
+static void vg_mlkem_extract4_portable(uint8_t *const out[4], const uint64_t st[100],
+                                       unsigned words)
+{
+    for (unsigned l = 0; l < 4; l++)
+        for (unsigned i = 0; i < words; i++)
+            vg_store64_le(out[l] + 8 * i, st[4 * i + l]);
+}
 
 void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
                           const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii)
@@ -601,12 +619,6 @@ static void vg_mlkem_lane_xor_byte(uint64_t st[100], unsigned l, unsigned pos, u
     st[4 * (pos / 8) + l] ^= (uint64_t)b << (8 * (pos % 8));
 }
 
-static void vg_mlkem_lane_extract(uint8_t *out, const uint64_t st[100], unsigned l, size_t len)
-{
-    for (size_t i = 0; i < len / 8; i++)
-        vg_store64_le(out + 8 * i, st[4 * i + l]);
-}
-
 /* HASH: absorb the next block of in0 || in1 (rate 136) into lane l, the
  * padded last one (FIPS 202 pad10*1 after the domain bits) when fewer than
  * 136 bytes remain. The message length is public. */
@@ -670,7 +682,32 @@ static void vg_mlkem_lane_start(uint64_t st[100], unsigned l, struct vg_mlkem_la
     vg_wipe(in, sizeof in);
 }
 
-/* After a permutation: take lane l's output. Returns 1 when its job is done. */
+/* Where lane l's output block goes after the next permutation (inside
+ * lbuf, 3 * 168 bytes: a UNIFORM job's first three blocks side by side,
+ * later ones at the start; a NOISE job's one or two blocks; HASH output and
+ * idle lanes at the start), and how many 64-bit words of it are needed.
+ * Every placement leaves room for 21 words (168 bytes) in lbuf. */
+static unsigned vg_mlkem_lane_dst(const struct vg_mlkem_lane *ln, uint8_t *lbuf, uint8_t **dst)
+{
+    const struct vg_mlkem_job *j = ln->job;
+    *dst = lbuf;
+    if (!j)
+        return 0;
+    switch (j->kind) {
+    case VG_MLKEM_JOB_UNIFORM:
+        if (ln->blocks < 3)
+            *dst = lbuf + VG_SHAKE128_RATE * ln->blocks;
+        return VG_SHAKE128_RATE / 8;
+    case VG_MLKEM_JOB_NOISE:
+        *dst = lbuf + VG_SHAKE256_RATE * ln->blocks;
+        return VG_SHAKE256_RATE / 8;
+    default: /* HASH: 32 bytes of output after the last block */
+        return ln->final_in ? 4 : 0;
+    }
+}
+
+/* After a permutation, with lane l's output block already extracted to
+ * where vg_mlkem_lane_dst put it: take it. Returns 1 when the job is done. */
 static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane *ln,
                               uint8_t lbuf[3 * VG_SHAKE128_RATE], uint8_t blk[VG_SHAKE256_RATE],
                               const struct vg_mlkem_backend *be)
@@ -683,8 +720,6 @@ static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane
          * vg_mlkem_poly_uniform. A block of 168 bytes is 56 whole 3-byte
          * groups, so any split gives the coefficients of the whole stream. */
         unsigned first = ln->blocks < 3;
-        vg_mlkem_lane_extract(lbuf + (first ? VG_SHAKE128_RATE * ln->blocks : 0), st, l,
-                              VG_SHAKE128_RATE);
         ln->blocks++;
         if (ln->blocks < 3)
             return 0;
@@ -695,7 +730,6 @@ static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane
     }
     case VG_MLKEM_JOB_NOISE:
         /* 64 eta bytes: one block (eta 2) or two (eta 3). */
-        vg_mlkem_lane_extract(lbuf + VG_SHAKE256_RATE * ln->blocks, st, l, VG_SHAKE256_RATE);
         ln->blocks++;
         if (ln->blocks * VG_SHAKE256_RATE < 64u * j->eta)
             return 0;
@@ -706,10 +740,7 @@ static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane
         return 1;
     case VG_MLKEM_JOB_HASH:
         if (ln->final_in) {
-            uint8_t o[40];
-            vg_mlkem_lane_extract(o, st, l, 40);
-            memcpy(j->out_bytes, o, 32);
-            vg_wipe(o, sizeof o);
+            memcpy(j->out_bytes, lbuf, 32);
             return 1;
         }
         vg_mlkem_lane_hash_block(st, l, ln, blk);
@@ -725,7 +756,7 @@ void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n)
     const int parallel = k4 != vg_keccak4x_portable_get();
     const struct vg_mlkem_backend *be = vg_mlkem_active();
     uint64_t st[100], one[25];
-    uint8_t lbuf[4][3 * VG_SHAKE128_RATE]; /* >= 2 * 136 for the noise jobs */
+    uint8_t lbuf[4][3 * VG_SHAKE128_RATE]; /* see vg_mlkem_lane_dst */
     uint8_t blk[VG_SHAKE256_RATE];
     struct vg_mlkem_lane lanes[4];
     unsigned next = 0, active = 0;
@@ -753,6 +784,15 @@ void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n)
                     st[4 * i + l] = one[i];
             }
         }
+        /* All four lanes' output blocks in one transposing pass (the lanes
+         * then absorb their next input into st, so this comes first). */
+        uint8_t *dst[4];
+        unsigned words = 0;
+        for (unsigned l = 0; l < 4; l++) {
+            unsigned w = vg_mlkem_lane_dst(&lanes[l], lbuf[l], &dst[l]);
+            words = w > words ? w : words;
+        }
+        be->extract4(dst, st, words);
         for (unsigned l = 0; l < 4; l++) {
             if (!lanes[l].job || !vg_mlkem_lane_step(st, l, &lanes[l], lbuf[l], blk, be))
                 continue;
