@@ -651,7 +651,6 @@ static void vg_mlkem_lane_hash_block(uint64_t st[100], unsigned l, struct vg_mlk
 static void vg_mlkem_lane_start(uint64_t st[100], unsigned l, struct vg_mlkem_lane *ln,
                                 const struct vg_mlkem_job *j, uint8_t blk[VG_SHAKE256_RATE])
 {
-    uint8_t in[VG_MLKEM_SYMBYTES + 2];
     for (unsigned i = 0; i < 25; i++)
         st[4 * i + l] = 0;
     ln->job = j;
@@ -659,27 +658,26 @@ static void vg_mlkem_lane_start(uint64_t st[100], unsigned l, struct vg_mlkem_la
     ln->ctr = 0;
     ln->off = 0;
     ln->final_in = 0;
+    /* The 32-byte seed as words 0-3 (little-endian, FIPS 202 B.1), read in
+     * place: no copy of a secret seed is left behind to wipe. */
+    if (j->kind != VG_MLKEM_JOB_HASH)
+        for (unsigned i = 0; i < 4; i++)
+            st[4 * i + l] = vg_load64_le(j->in0 + 8 * i);
     switch (j->kind) {
     case VG_MLKEM_JOB_UNIFORM: /* SHAKE128(rho || j || i), FIPS 203 Algorithm 7 line 2 */
-        memcpy(in, j->in0, VG_MLKEM_SYMBYTES);
-        in[VG_MLKEM_SYMBYTES] = j->ji[0];
-        in[VG_MLKEM_SYMBYTES + 1] = j->ji[1];
-        vg_mlkem_lane_xor(st, l, 0, in, VG_MLKEM_SYMBYTES + 2);
-        vg_mlkem_lane_xor_byte(st, l, VG_MLKEM_SYMBYTES + 2, 0x1f);
+        /* Bytes 32, 33: j, i; byte 34: the SHAKE domain bits and the first
+         * padding bit (0x1f); the last rate byte: the final padding bit. */
+        st[4 * 4 + l] = (uint64_t)j->ji[0] | ((uint64_t)j->ji[1] << 8) | (0x1full << 16);
         vg_mlkem_lane_xor_byte(st, l, VG_SHAKE128_RATE - 1, 0x80);
         break;
     case VG_MLKEM_JOB_NOISE: /* SHAKE256(seed || nonce), FIPS 203 (4.3) */
-        memcpy(in, j->in0, VG_MLKEM_SYMBYTES);
-        in[VG_MLKEM_SYMBYTES] = j->nonce;
-        vg_mlkem_lane_xor(st, l, 0, in, VG_MLKEM_SYMBYTES + 1);
-        vg_mlkem_lane_xor_byte(st, l, VG_MLKEM_SYMBYTES + 1, 0x1f);
+        st[4 * 4 + l] = (uint64_t)j->nonce | (0x1full << 8);
         vg_mlkem_lane_xor_byte(st, l, VG_SHAKE256_RATE - 1, 0x80);
         break;
     case VG_MLKEM_JOB_HASH:
         vg_mlkem_lane_hash_block(st, l, ln, blk);
         break;
     }
-    vg_wipe(in, sizeof in);
 }
 
 /* Where lane l's output block goes after the next permutation (inside
