@@ -20,6 +20,7 @@
  * Bounds (asserted only in optimised builds without sanitizers, where the
  * figures mean what the library ships; -O0 and ASan frames are larger):
  *   - every ML-KEM-1024 operation, on each backend: <= MLKEM1024_CEILING;
+ *   - ML-DSA-87 signing, on each backend: <= MLDSA87_SIGN_GOAL (issue 6);
  *   - every other operation: <= GENEROUS_BOUND (a sanity ceiling only).
  * The table is printed in every build, with a line per ML-KEM-1024
  * operation saying whether it meets issue 5's goal (MLKEM1024_GOAL).
@@ -53,7 +54,10 @@
 /* Issue 5's goal for ML-KEM-1024, which is also the ceiling asserted (above). */
 #define MLKEM1024_GOAL 16384u
 #define MLKEM1024_CEILING MLKEM1024_GOAL
-/* ML-DSA-87 signing alone used ~117 KiB when this was written. */
+/* Issue 6's goal: ML-DSA-87 signing in at most 64 KiB (asserted; it used
+ * ~122 KiB before the low-stack signing layout of src/mldsa/mldsa_impl.h,
+ * 62-64 KiB after, gcc 12 and clang 14 Release). */
+#define MLDSA87_SIGN_GOAL 65536u
 #define GENEROUS_BOUND (256u * 1024u)
 
 #if defined(__has_feature)
@@ -119,15 +123,32 @@ static void sha256_1k(void) { g_rc = vg_sha256(g_hout, g_msg, sizeof g_msg); }
 static void sha512_1k(void) { g_rc = vg_sha512(g_hout, g_msg, sizeof g_msg); }
 static void sha3_256_1k(void) { g_rc = vg_sha3_256(g_hout, g_msg, sizeof g_msg); }
 static void shake256_1k(void) { g_rc = vg_shake256(g_hout, 64, g_msg, sizeof g_msg); }
-static void mldsa87_keypair(void) { g_rc = vg_mldsa87_keypair_derand(g_dpk2, g_dsk2, g_seed32); }
-static void mldsa87_sign(void)
-{
-    g_rc = vg_mldsa87_sign_derand(g_dsig2, g_msg, 64, NULL, 0, g_dsk, g_m);
-}
-static void mldsa87_verify(void)
-{
-    g_rc = vg_mldsa87_verify(g_dsig, sizeof g_dsig, g_msg, 64, NULL, 0, g_dpk);
-}
+/* One ML-DSA parameter set's operations (buffers sized for ML-DSA-87, the
+ * largest). */
+#define MLDSA_OPS(n)                                                                     \
+    static void mldsa##n##_keypair(void)                                                 \
+    {                                                                                    \
+        g_rc = vg_mldsa##n##_keypair_derand(g_dpk2, g_dsk2, g_seed32);                   \
+    }                                                                                    \
+    static void mldsa##n##_sign(void)                                                    \
+    {                                                                                    \
+        g_rc = vg_mldsa##n##_sign_derand(g_dsig2, g_msg, 64, NULL, 0, g_dsk, g_m);       \
+    }                                                                                    \
+    static void mldsa##n##_verify(void)                                                  \
+    {                                                                                    \
+        g_rc = vg_mldsa##n##_verify(g_dsig, VG_MLDSA##n##_SIGBYTES, g_msg, 64, NULL, 0,  \
+                                    g_dpk);                                              \
+    }                                                                                    \
+    /* The inputs the operations above read: a key pair and a signature. */            \
+    static int mldsa##n##_prepare(void)                                                  \
+    {                                                                                    \
+        return vg_mldsa##n##_keypair_derand(g_dpk, g_dsk, g_seed32) == VG_OK &&          \
+               vg_mldsa##n##_sign_derand(g_dsig, g_msg, 64, NULL, 0, g_dsk, g_m) == VG_OK; \
+    }
+MLDSA_OPS(44)
+MLDSA_OPS(65)
+MLDSA_OPS(87)
+
 static void empty_op(void) { g_rc = VG_OK; }
 
 /* Calibration: an operation whose stack use is known, to check the method
@@ -206,6 +227,11 @@ struct stack_op {
     {"ml-kem-" #n " check_public_key", mlkem##n##_check_pk, mlkem##n##_prepare, bound},     \
     {"ml-kem-" #n " check_secret_key", mlkem##n##_check_sk, mlkem##n##_prepare, bound}
 
+#define MLDSA_ROWS(n, bound)                                                              \
+    {"ml-dsa-" #n " keypair_derand", mldsa##n##_keypair, mldsa##n##_prepare, bound},        \
+    {"ml-dsa-" #n " sign_derand (64 B)", mldsa##n##_sign, mldsa##n##_prepare, bound},       \
+    {"ml-dsa-" #n " verify (64 B)", mldsa##n##_verify, mldsa##n##_prepare, bound}
+
 static const struct stack_op g_ops[] = {
     MLKEM_ROWS(512, GENEROUS_BOUND),
     MLKEM_ROWS(768, GENEROUS_BOUND),
@@ -219,9 +245,11 @@ static const struct stack_op g_ops[] = {
     {"sha512 (1 KiB)", sha512_1k, NULL, GENEROUS_BOUND},
     {"sha3-256 (1 KiB)", sha3_256_1k, NULL, GENEROUS_BOUND},
     {"shake256 (1 KiB -> 64 B)", shake256_1k, NULL, GENEROUS_BOUND},
-    {"ml-dsa-87 keypair_derand", mldsa87_keypair, NULL, GENEROUS_BOUND},
-    {"ml-dsa-87 sign_derand (64 B)", mldsa87_sign, NULL, GENEROUS_BOUND},
-    {"ml-dsa-87 verify (64 B)", mldsa87_verify, NULL, GENEROUS_BOUND},
+    MLDSA_ROWS(44, GENEROUS_BOUND),
+    MLDSA_ROWS(65, GENEROUS_BOUND),
+    {"ml-dsa-87 keypair_derand", mldsa87_keypair, mldsa87_prepare, GENEROUS_BOUND},
+    {"ml-dsa-87 sign_derand (64 B)", mldsa87_sign, mldsa87_prepare, MLDSA87_SIGN_GOAL},
+    {"ml-dsa-87 verify (64 B)", mldsa87_verify, mldsa87_prepare, GENEROUS_BOUND},
 };
 #define N_OPS (sizeof g_ops / sizeof g_ops[0])
 
@@ -240,9 +268,7 @@ static int prepare_common(void)
             bufs[b][i] = (uint8_t)(s >> 24);
         }
     return vg_ed25519_keypair_from_seed(g_edpk, g_edsk, g_seed32) == VG_OK &&
-           vg_ed25519_sign(g_edsig, g_msg, 64, g_edsk) == VG_OK &&
-           vg_mldsa87_keypair_derand(g_dpk, g_dsk, g_seed32) == VG_OK &&
-           vg_mldsa87_sign_derand(g_dsig, g_msg, 64, NULL, 0, g_dsk, g_m) == VG_OK;
+           vg_ed25519_sign(g_edsig, g_msg, 64, g_edsk) == VG_OK;
 }
 
 /* Measure every row under the current feature mask; `backend` names it. */
@@ -268,9 +294,9 @@ static void measure_all(const char *backend)
         /* The operation really ran, successfully, on the measured thread. */
         CHECK_MSG(g_rc == VG_OK, "%s (%s) on the thread returned %d", o->name, backend, g_rc);
         size_t net = d > base ? d - base : 0;
-        if (o->bound == MLKEM1024_CEILING)
-            printf("%-32s %-9s %7zu  goal %u: %s\n", o->name, backend, net, MLKEM1024_GOAL,
-                   net <= MLKEM1024_GOAL ? "met" : "NOT met");
+        if (o->bound == MLKEM1024_CEILING || o->bound == MLDSA87_SIGN_GOAL)
+            printf("%-32s %-9s %7zu  goal %u: %s\n", o->name, backend, net, o->bound,
+                   net <= o->bound ? "met" : "NOT met");
         else
             printf("%-32s %-9s %7zu\n", o->name, backend, net);
         if (VG_STACK_ASSERT)
