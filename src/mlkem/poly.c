@@ -95,19 +95,26 @@ static void vg_mlkem_basemul_acc_portable(vg_mlkem_poly *r, const vg_mlkem_poly 
      * 5.55e6, so each sum over k <= 4 entries is below 4 * 2 * 6.82e6 <
      * 5.5e7 < q 2^15 = 1.09e8, montgomery_reduce's precondition, and far
      * from int32 overflow. The result is < q, and the Barrett step gives the
-     * centred representative, the same as any other order of reduction. */
+     * centred representative, the same as any other order of reduction.
+     * One loop over the 128 coefficient pairs (2p, 2p+1), with the gamma
+     * of each pair (+zetas[64 + p/2] for even p, its negative for odd p,
+     * Algorithm 11 line 2) from a small table: clang 14 vectorises this
+     * form (its basemul was ~2.3x slower than gcc's with four
+     * coefficients per iteration and the sign written out); gcc is as
+     * fast as before. The table is public constants. */
     int32_t c[VG_MLKEM_N];
+    int16_t gam[VG_MLKEM_N / 2];
+    for (unsigned p = 0; p < VG_MLKEM_N / 2; p++) {
+        int16_t zeta = vg_mlkem_zetas[64 + p / 2];
+        gam[p] = (int16_t)((p & 1) ? -zeta : zeta);
+    }
     memset(c, 0, sizeof c);
     for (unsigned v = 0; v < k; v++) {
         const int16_t *x = a[v].coeffs, *y = b[v].coeffs;
-        for (unsigned i = 0; i < VG_MLKEM_N / 4; i++) {
-            int32_t zeta = vg_mlkem_zetas[64 + i];
-            const int16_t *xi = x + 4 * i, *yi = y + 4 * i;
-            int32_t *ci = c + 4 * i;
-            ci[0] += (int32_t)xi[0] * yi[0] + (int32_t)vg_mlkem_fqmul(xi[1], yi[1]) * zeta;
-            ci[1] += (int32_t)xi[0] * yi[1] + (int32_t)xi[1] * yi[0];
-            ci[2] += (int32_t)xi[2] * yi[2] - (int32_t)vg_mlkem_fqmul(xi[3], yi[3]) * zeta;
-            ci[3] += (int32_t)xi[2] * yi[3] + (int32_t)xi[3] * yi[2];
+        for (unsigned p = 0; p < VG_MLKEM_N / 2; p++) {
+            int16_t g = vg_mlkem_fqmul(x[2 * p + 1], y[2 * p + 1]);
+            c[2 * p] += (int32_t)x[2 * p] * y[2 * p] + (int32_t)g * gam[p];
+            c[2 * p + 1] += (int32_t)x[2 * p] * y[2 * p + 1] + (int32_t)x[2 * p + 1] * y[2 * p];
         }
     }
     for (unsigned j = 0; j < VG_MLKEM_N; j++)
