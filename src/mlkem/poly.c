@@ -28,30 +28,38 @@ static const int16_t vg_mlkem_zetas[128] = {
 
 /* ---- portable backend ------------------------------------------------- */
 
+/* One layer of the forward NTT (Algorithm 9 lines 3-12 for one len),
+ * inlined with len a constant, so that each layer's loops are vectorised
+ * for their own length (gcc ~1.9k -> ~1.7k, clang 14 ~2.3k -> ~1.6k TSC
+ * ticks for the transform). Each of the 7 layers adds at most q to the
+ * bound (|fqmul| < q), so coefficients stay below q + 7q = 8q = 26632 <
+ * 2^15, and the fqmul inputs satisfy |zeta * a| <= (q/2) * 8q < q 2^15. */
+static inline __attribute__((always_inline)) void vg_mlkem_ntt_layer(int16_t *a, unsigned len,
+                                                                      unsigned *k)
+{
+    for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
+        int16_t zeta = vg_mlkem_zetas[(*k)++];
+        for (unsigned j = start; j < start + len; j++) {
+            int16_t t = vg_mlkem_fqmul(zeta, a[j + len]);
+            a[j + len] = (int16_t)(a[j] - t);
+            a[j] = (int16_t)(a[j] + t);
+        }
+    }
+}
+
 /* Pre: |a| < q. Post: |a| <= q/2.
  * Specification: FIPS 203, Algorithm 9. */
 static void vg_mlkem_ntt_portable(vg_mlkem_poly *p)
 {
     int16_t *a = p->coeffs;
     unsigned k = 1;
-    /* Each of the 7 layers adds at most q to the bound (|fqmul| < q), so
-     * coefficients stay below q + 7q = 8q = 26632 < 2^15, and the fqmul
-     * inputs satisfy |zeta * a| <= (q/2) * 8q < q 2^15. */
-    /* Layer l has 2^l blocks of 2 len coefficients, len = 128 >> l. (Counting
-     * blocks rather than stepping start by 2 len keeps clang from computing
-     * the trip count with a div: public, but we want none in this file.) */
-    for (unsigned layer = 0; layer < 7; layer++) {
-        unsigned len = 128u >> layer;
-        for (unsigned blk = 0; blk < (1u << layer); blk++) {
-            unsigned start = 2 * len * blk;
-            int16_t zeta = vg_mlkem_zetas[k++];
-            for (unsigned j = start; j < start + len; j++) {
-                int16_t t = vg_mlkem_fqmul(zeta, a[j + len]);
-                a[j + len] = (int16_t)(a[j] - t);
-                a[j] = (int16_t)(a[j] + t);
-            }
-        }
-    }
+    vg_mlkem_ntt_layer(a, 128, &k);
+    vg_mlkem_ntt_layer(a, 64, &k);
+    vg_mlkem_ntt_layer(a, 32, &k);
+    vg_mlkem_ntt_layer(a, 16, &k);
+    vg_mlkem_ntt_layer(a, 8, &k);
+    vg_mlkem_ntt_layer(a, 4, &k);
+    vg_mlkem_ntt_layer(a, 2, &k);
     for (unsigned j = 0; j < VG_MLKEM_N; j++)
         a[j] = vg_mlkem_barrett_reduce(a[j]);
 }
