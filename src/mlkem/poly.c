@@ -679,8 +679,16 @@ static void vg_mlkem_lane_hash_block(uint64_t st[100], unsigned l, struct vg_mlk
 static void vg_mlkem_lane_start(uint64_t st[100], unsigned l, struct vg_mlkem_lane *ln,
                                 const struct vg_mlkem_job *j, uint8_t blk[VG_SHAKE256_RATE])
 {
-    for (unsigned i = 0; i < 25; i++)
-        st[4 * i + l] = 0;
+    /* Zero the lane, five words per iteration (compilers kept the plain
+     * 25-step strided loop rolled). */
+    uint64_t *w = st + l;
+    for (unsigned i = 0; i < 25; i += 5) {
+        w[4 * i] = 0;
+        w[4 * i + 4] = 0;
+        w[4 * i + 8] = 0;
+        w[4 * i + 12] = 0;
+        w[4 * i + 16] = 0;
+    }
     ln->job = j;
     ln->blocks = 0;
     ln->ctr = 0;
