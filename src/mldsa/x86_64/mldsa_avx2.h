@@ -16,6 +16,12 @@
  * Variable time in the (public) buffer contents. */
 unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 
+/* RejBoundedPoly's inner loop (the backend's rej_eta; contract in poly.h):
+ * the same coefficients and count as vg_mldsa_rej_eta_portable; values
+ * constant time, only the accept bits declassified (rej_avx2.c). */
+unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                               unsigned eta);
+
 /* SampleInBall's draw loop and result (the backend's ball_track and
  * ball_place; contracts in poly.h): the same results as the portable
  * routines, constant time in the secret bytes (rej_avx2.c). */

@@ -132,3 +132,83 @@ void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint
         _mm256_storeu_si256((__m256i *)(c + 32 * b + 24), _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8)));
     }
 }
+
+/* ---- RejBoundedPoly (FIPS 204, Algorithm 31 with Algorithm 15) ------------
+ * Two stages per 16 bytes of buf (32 candidates, low nibble first):
+ * (1) in registers, each nibble b is mapped by VPSHUFB lookups to its
+ *     CoeffFromHalfByte value (eta = 2: 2 - (b mod 5) for b < 15; eta = 4:
+ *     4 - b for b < 9) and to its accept bit (1 when b < 15, resp. b < 9);
+ *     VPSHUFB's time does not depend on the indices, so this stage is
+ *     constant time in the secret nibbles;
+ * (2) a scalar loop over the 32 candidates, the same as the portable
+ *     routine's: store the value at tmp[ctr], advance ctr by the accept bit
+ *     while ctr < len. Only the accept bits are declassified (as in the
+ *     portable routine); the memory accesses are the portable routine's
+ *     (one 4-byte store per candidate at tmp[ctr]), so the timing follows
+ *     the accept pattern no more than the portable routine's does.
+ *     (An earlier kernel that packed eight candidates with a VPERMD table
+ *     and 32-byte stores at tmp + ctr showed timing following the accept
+ *     pattern in test_dudect_mldsa; this one keeps the portable stores.)
+ * Same results and count as vg_mldsa_rej_eta_portable on any buffer;
+ * contract in poly.h (Pre: len <= 256, eta in {2, 4}). */
+
+/* The 32 candidates of the 16 bytes at p: values to v[], accept bits (0/1)
+ * to keep[], candidate 2i from the low nibble of p[i], 2i + 1 from its high
+ * nibble. */
+static inline void vg_mldsa_eta_classify(int8_t v[32], uint8_t keep[32], const uint8_t *p,
+                                         __m128i vtab, __m128i ktab)
+{
+    const __m128i low4 = _mm_set1_epi8(15);
+    __m128i b = _mm_loadu_si128((const __m128i *)p);
+    __m128i lo = _mm_and_si128(b, low4);
+    __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), low4);
+    __m128i n0 = _mm_unpacklo_epi8(lo, hi); /* candidates 0..15 */
+    __m128i n1 = _mm_unpackhi_epi8(lo, hi); /* candidates 16..31 */
+    _mm_storeu_si128((__m128i *)v, _mm_shuffle_epi8(vtab, n0));
+    _mm_storeu_si128((__m128i *)(v + 16), _mm_shuffle_epi8(vtab, n1));
+    _mm_storeu_si128((__m128i *)keep, _mm_shuffle_epi8(ktab, n0));
+    _mm_storeu_si128((__m128i *)(keep + 16), _mm_shuffle_epi8(ktab, n1));
+}
+
+unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                               unsigned eta)
+{
+    /* Value and accept tables indexed by the nibble (entries for rejected
+     * nibbles are never kept: 0). */
+    const __m128i vtab = eta == 2 ? _mm_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0)
+                                  : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i ktab = eta == 2 ? _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0)
+                                  : _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0);
+    struct {
+        int32_t tmp[VG_MLDSA_N + 1];
+        int8_t v[32];
+        uint8_t tail[16];
+    } ws;
+    uint8_t keep[32];
+    unsigned ctr = 0;
+    for (size_t pos = 0; pos < buflen; pos += 16) {
+        size_t nb = buflen - pos < 16 ? buflen - pos : 16; /* public lengths */
+        const uint8_t *p = buf + pos;
+        if (nb < 16) {
+            /* The last bytes through a zero-padded copy, so no load passes
+             * buf + buflen; only the 2 nb real candidates are used. */
+            memset(ws.tail, 0, sizeof ws.tail);
+            memcpy(ws.tail, p, nb);
+            p = ws.tail;
+        }
+        vg_mldsa_eta_classify(ws.v, keep, p, vtab, ktab);
+        /* Declassify: the accept/reject bits of these candidates. Which
+         * nibbles are rejected is independent of the accepted values (each
+         * kept coefficient is uniform on [-eta, eta] whatever the pattern),
+         * so it reveals nothing about s1 or s2; it decides only where the
+         * next value goes (as in vg_mldsa_rej_eta_portable). */
+        VG_CT_DECLASSIFY(keep, sizeof keep);
+        for (unsigned n = 0; n < 2 * nb; n++) {
+            ws.tmp[ctr] = ws.v[n];                                /* ctr <= len <= 256 */
+            ctr += keep[n] & ((uint32_t)(ctr - len) >> 31); /* only while ctr < len */
+        }
+    }
+    memcpy(r, ws.tmp, ctr * sizeof ws.tmp[0]);
+    vg_wipe(&ws, sizeof ws);
+    return ctr;
+}
