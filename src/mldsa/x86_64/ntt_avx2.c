@@ -55,6 +55,25 @@ static inline __m256i vg_montmul(__m256i a, __m256i z, __m256i zq)
     return _mm256_blend_epi32(vg_odd(pe), po, 0xaa);
 }
 
+/* vg_montmul for a twiddle broadcast to all lanes (z, zq the same in
+ * every int32 lane): VPMULDQ reads only the low int32 of each 64-bit lane,
+ * which for a broadcast already holds the odd lanes' twiddle, so the two
+ * shifts of z and zq are not needed. Same pre/post and values as
+ * vg_montmul. */
+static inline __m256i vg_montmul_bc(__m256i a, __m256i z, __m256i zq)
+{
+    __m256i ao = vg_odd(a);
+    __m256i pe = _mm256_mul_epi32(a, z);
+    __m256i po = _mm256_mul_epi32(ao, z);
+    __m256i te = _mm256_mul_epi32(a, zq);
+    __m256i to = _mm256_mul_epi32(ao, zq);
+    te = _mm256_mul_epi32(te, VG_QV);
+    to = _mm256_mul_epi32(to, VG_QV);
+    pe = _mm256_sub_epi64(pe, te);
+    po = _mm256_sub_epi64(po, to);
+    return _mm256_blend_epi32(vg_odd(pe), po, 0xaa);
+}
+
 /* Montgomery reduction of int64 sums held as even (e) and odd (o) lane
  * pairs. Pre: |e|, |o| < 2^31 q. Post: |r| < q; r equals
  * vg_mldsa_montgomery_reduce of each 64-bit value, in int32 lane order
@@ -75,7 +94,12 @@ static inline __m256i vg_reduce32(__m256i a)
 {
     __m256i t = _mm256_add_epi32(a, _mm256_set1_epi32(1 << 22));
     t = _mm256_srai_epi32(t, 23);
-    return _mm256_sub_epi32(a, _mm256_mullo_epi32(t, VG_QV));
+    /* t q = (t << 23) - (t << 13) + t (q = 2^23 - 2^13 + 1; exact since
+     * |t q| < 2^31): shifts and adds instead of VPMULLD, leaving the vector
+     * multiplier to the Montgomery products. */
+    __m256i tq = _mm256_add_epi32(
+        _mm256_sub_epi32(_mm256_slli_epi32(t, 23), _mm256_slli_epi32(t, 13)), t);
+    return _mm256_sub_epi32(a, tq);
 }
 
 static inline __m256i vg_load(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
@@ -141,148 +165,100 @@ static inline void vg_from_half(__m256i *a, __m256i *b, __m256i x, __m256i y)
     *b = _mm256_permute2x128_si256(x, y, 0x31);
 }
 
-/* The forward small layers (len 4, 2, 1) and reduce32 on one 16-coefficient
- * group held as lo = a0..7, hi = a8..15 (in and out in natural order). */
-static inline void vg_fwd_small(__m256i *lo, __m256i *hi, unsigned g)
-{
-    const int32_t(*tw)[8] = vg_mldsa_avx2_fwd_small[g];
-    __m256i x, y;
-    vg_to_half(&x, &y, *lo, *hi);
-    vg_fwd_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
-    vg_half_to_quart(&x, &y);
-    vg_fwd_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
-    vg_quart_to_pairs(&x, &y);
-    vg_fwd_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
-    x = vg_reduce32(x);
-    y = vg_reduce32(y);
-    vg_pairs_to_quart(&x, &y);
-    vg_half_to_quart(&x, &y); /* back to half order */
-    vg_from_half(lo, hi, x, y);
-}
-
-/* Forward butterfly with the broadcast twiddle zetas[k]. */
-static inline void vg_fwd_bfly_k(__m256i *a, __m256i *b, unsigned k)
-{
-    __m256i z, zq;
-    vg_twiddle(vg_mldsa_zetas[k], &z, &zq);
-    vg_fwd_bfly(a, b, z, zq);
-}
-
 /* Pre: |a| < q. Post: |a| < q (reduce32 applied: -6283009 <= a <= 6283008),
  * bit-reversed order, identical to the portable NTT.
- * Specification: FIPS 204, Algorithm 41 (NTT).
- * Every coefficient goes through the same butterflies with the same
- * twiddles as in the portable layer-by-layer loop; only the order in which
- * independent butterflies run differs, so the values are identical. Two
- * passes over memory: layers 0-2 (len 128, 64, 32) on the eight registers
- * a[j0 + 32 k], k < 8, for each j0 in {0, 8, 16, 24}; then layers 3-7 (len
- * 16..1) on each 32-coefficient chunk. Layer l's block b uses zetas[2^l +
- * b]. Each layer adds less than q to the bound, as in the portable code:
- * |a| < 9q < 2^27 throughout, |zeta a| < (q/2) 9q < 2^31 q. */
+ * Specification: FIPS 204, Algorithm 41 (NTT). */
 static void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
-    for (unsigned j0 = 0; j0 < 32; j0 += 8) {
-        __m256i r[8];
-        for (unsigned k = 0; k < 8; k++)
-            r[k] = vg_load(a + j0 + 32 * k);
-        for (unsigned k = 0; k < 4; k++) /* layer 0, len 128 */
-            vg_fwd_bfly_k(&r[k], &r[k + 4], 1);
-        for (unsigned k = 0; k < 2; k++) { /* layer 1, len 64 */
-            vg_fwd_bfly_k(&r[k], &r[k + 2], 2);
-            vg_fwd_bfly_k(&r[k + 4], &r[k + 6], 3);
+    unsigned m = 0;
+    /* Layers 0-4 (len 128..8): whole registers, one twiddle per block.
+     * Each layer adds less than q to the bound, as in the portable code:
+     * |a| < 9q < 2^27 throughout, |zeta a| < (q/2) 9q < 2^31 q. */
+    for (unsigned layer = 0; layer < 5; layer++) {
+        unsigned len = 128u >> layer;
+        for (unsigned blk = 0; blk < (1u << layer); blk++) {
+            unsigned start = 2 * len * blk;
+            __m256i z, zq;
+            vg_twiddle(vg_mldsa_zetas[++m], &z, &zq);
+            for (unsigned j = start; j < start + len; j += 8) {
+                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
+                __m256i t = vg_montmul_bc(y, z, zq);
+                y = _mm256_sub_epi32(x, t);
+                x = _mm256_add_epi32(x, t);
+                vg_store(a + j, x);
+                vg_store(a + j + len, y);
+            }
         }
-        for (unsigned k = 0; k < 4; k++) /* layer 2, len 32 */
-            vg_fwd_bfly_k(&r[2 * k], &r[2 * k + 1], 4 + k);
-        for (unsigned k = 0; k < 8; k++)
-            vg_store(a + j0 + 32 * k, r[k]);
     }
-    for (unsigned c = 0; c < 8; c++) {
-        int32_t *q = a + 32 * c;
-        __m256i r0 = vg_load(q), r1 = vg_load(q + 8), r2 = vg_load(q + 16), r3 = vg_load(q + 24);
-        vg_fwd_bfly_k(&r0, &r2, 8 + c); /* layer 3, len 16, block c */
-        vg_fwd_bfly_k(&r1, &r3, 8 + c);
-        vg_fwd_bfly_k(&r0, &r1, 16 + 2 * c); /* layer 4, len 8, blocks 2c, 2c+1 */
-        vg_fwd_bfly_k(&r2, &r3, 17 + 2 * c);
-        vg_fwd_small(&r0, &r1, 2 * c); /* layers 5-7 and reduce32 */
-        vg_fwd_small(&r2, &r3, 2 * c + 1);
-        vg_store(q, r0);
-        vg_store(q + 8, r1);
-        vg_store(q + 16, r2);
-        vg_store(q + 24, r3);
+    /* Layers 5-7 (len 4, 2, 1) on each 16-coefficient group, then reduce32. */
+    for (unsigned g = 0; g < 16; g++) {
+        const int32_t(*tw)[8] = vg_mldsa_avx2_fwd_small[g];
+        __m256i x, y;
+        vg_to_half(&x, &y, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
+        vg_fwd_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
+        vg_half_to_quart(&x, &y);
+        vg_fwd_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
+        vg_quart_to_pairs(&x, &y);
+        vg_fwd_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
+        x = vg_reduce32(x);
+        y = vg_reduce32(y);
+        vg_pairs_to_quart(&x, &y);
+        vg_half_to_quart(&x, &y); /* back to half order */
+        __m256i lo, hi;
+        vg_from_half(&lo, &hi, x, y);
+        vg_store(a + 16 * g, lo);
+        vg_store(a + 16 * g + 8, hi);
     }
-}
-
-/* The inverse small layers (len 1, 2, 4) on one 16-coefficient group held
- * as lo = a0..7, hi = a8..15 (in and out in natural order). */
-static inline void vg_inv_small(__m256i *lo, __m256i *hi, unsigned g)
-{
-    const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
-    __m256i x, y;
-    vg_to_half(&x, &y, *lo, *hi);
-    vg_half_to_quart(&x, &y);
-    vg_quart_to_pairs(&x, &y);
-    vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
-    vg_pairs_to_quart(&x, &y);
-    vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
-    vg_half_to_quart(&x, &y); /* quart -> half */
-    vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
-    vg_from_half(lo, hi, x, y);
-}
-
-/* Inverse butterfly of layer l (len 2^l), block b: twiddle -zetas[(256 >> l)
- * - 1 - b], as the portable loop's decreasing counter gives. */
-static inline void vg_inv_bfly_lb(__m256i *a, __m256i *b, unsigned l, unsigned blk)
-{
-    __m256i z, zq;
-    vg_twiddle(-vg_mldsa_zetas[(256u >> l) - 1 - blk], &z, &zq);
-    vg_inv_bfly(a, b, z, zq);
 }
 
 /* Pre: |a| < 2^27. Post: |a| < q; R * NTT^-1(a), identical to the portable
- * routine (the same butterflies per coefficient, independent ones in a
- * different order). Two passes: layers 0-4 (len 1..16) on each
- * 32-coefficient chunk, then layers 5-7 (len 32, 64, 128) and the final
- * scaling on the eight registers a[j0 + 32 k], k < 8.
- * Specification: FIPS 204, Algorithm 42 (NTT^-1). */
+ * routine. Specification: FIPS 204, Algorithm 42 (NTT^-1). */
 static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
     /* Sums are reduce32'd, differences (< 2^28) go through a Montgomery
      * product with |zeta| <= q/2: < 2^27 q. Every layer leaves |a| < q. */
-    for (unsigned c = 0; c < 8; c++) {
-        int32_t *q = a + 32 * c;
-        __m256i r0 = vg_load(q), r1 = vg_load(q + 8), r2 = vg_load(q + 16), r3 = vg_load(q + 24);
-        vg_inv_small(&r0, &r1, 2 * c);
-        vg_inv_small(&r2, &r3, 2 * c + 1);
-        vg_inv_bfly_lb(&r0, &r1, 3, 2 * c); /* layer 3, len 8 */
-        vg_inv_bfly_lb(&r2, &r3, 3, 2 * c + 1);
-        vg_inv_bfly_lb(&r0, &r2, 4, c); /* layer 4, len 16 */
-        vg_inv_bfly_lb(&r1, &r3, 4, c);
-        vg_store(q, r0);
-        vg_store(q + 8, r1);
-        vg_store(q + 16, r2);
-        vg_store(q + 24, r3);
+    for (unsigned g = 0; g < 16; g++) {
+        const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
+        __m256i x, y;
+        vg_to_half(&x, &y, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
+        vg_half_to_quart(&x, &y);
+        vg_quart_to_pairs(&x, &y);
+        vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
+        vg_pairs_to_quart(&x, &y);
+        vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
+        vg_half_to_quart(&x, &y); /* quart -> half */
+        vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
+        __m256i lo, hi;
+        vg_from_half(&lo, &hi, x, y);
+        vg_store(a + 16 * g, lo);
+        vg_store(a + 16 * g + 8, hi);
+    }
+    /* Layers 3-7 (len 8..128): block blk of layer l uses -zetas[(256 >> l)
+     * - 1 - blk], as the portable loop's decreasing counter gives. */
+    for (unsigned layer = 3; layer < 8; layer++) {
+        unsigned len = 1u << layer;
+        for (unsigned blk = 0; blk < (128u >> layer); blk++) {
+            unsigned start = 2 * len * blk;
+            __m256i z, zq;
+            vg_twiddle(-vg_mldsa_zetas[(256u >> layer) - 1 - blk], &z, &zq);
+            for (unsigned j = start; j < start + len; j += 8) {
+                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
+                __m256i t = x;
+                x = vg_reduce32(_mm256_add_epi32(t, y));
+                y = vg_montmul_bc(_mm256_sub_epi32(t, y), z, zq);
+                vg_store(a + j, x);
+                vg_store(a + j + len, y);
+            }
+        }
     }
     /* 41978 = 2^64 / 256 mod q (see the portable routine). |41978 a| <
      * 2^16 q. */
     __m256i f, fq;
     vg_twiddle(41978, &f, &fq);
-    for (unsigned j0 = 0; j0 < 32; j0 += 8) {
-        __m256i r[8];
-        for (unsigned k = 0; k < 8; k++)
-            r[k] = vg_load(a + j0 + 32 * k);
-        for (unsigned k = 0; k < 4; k++) /* layer 5, len 32 */
-            vg_inv_bfly_lb(&r[2 * k], &r[2 * k + 1], 5, k);
-        for (unsigned k = 0; k < 2; k++) { /* layer 6, len 64 */
-            vg_inv_bfly_lb(&r[k], &r[k + 2], 6, 0);
-            vg_inv_bfly_lb(&r[k + 4], &r[k + 6], 6, 1);
-        }
-        for (unsigned k = 0; k < 4; k++) /* layer 7, len 128 */
-            vg_inv_bfly_lb(&r[k], &r[k + 4], 7, 0);
-        for (unsigned k = 0; k < 8; k++)
-            vg_store(a + j0 + 32 * k, vg_montmul(r[k], f, fq));
-    }
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8)
+        vg_store(a + j, vg_montmul_bc(vg_load(a + j), f, fq));
 }
 
 /* r = a o b R^-1. Pre: |a|, |b| < q. Post: |r| < q, identical to portable.
