@@ -149,8 +149,9 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
-        vg_mldsa_poly s[L + K], row[L], acc, t1, t0; /* s = s1-hat || s2 */
+        vg_mldsa_poly s[L + K], acc, t1, t0; /* s = s1-hat || s2 */
     } ws;
+    vg_mldsa_poly row[L]; /* a row of A-hat: public, not wiped */
     const uint8_t *rho = ws.rho, *rhoprime = exp + VG_MLDSA_SYMBYTES;
     const uint8_t *key = exp + VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES;
 
@@ -173,8 +174,8 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
         /* t[i] = NTT^-1(sum_j A-hat[i][j] o s1-hat[j]) + s2[i] (line 5):
          * the row product is < q (pointwise_acc), then invntt: < q;
          * adding |s2| <= 4 and reduce32, caddq give [0, q). */
-        vg_mldsa_expand_a_row(ws.row, rho, i);
-        be->pointwise_acc(&ws.acc, ws.row, ws.s, L);
+        vg_mldsa_expand_a_row(row, rho, i);
+        be->pointwise_acc(&ws.acc, row, ws.s, L);
         be->invntt_tomont(&ws.acc);
         vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.s[L + i], ETA);
         vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.s[L + i]);
@@ -234,12 +235,14 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         uint8_t rhopp[VG_MLDSA_CRHBYTES];
         uint8_t w1enc[K * POLYW1_BYTES];
         uint8_t ctilde[CTILDEBYTES];
-        vg_mldsa_poly mat[K][L];
         vg_mldsa_poly s1[L], s2[K], t0[K];
         vg_mldsa_poly y[L], z[L];
         vg_mldsa_poly w[K], h[K];
         vg_mldsa_poly c, t, u;
     } ws;
+    /* A-hat: public (ExpandA of the public rho), so outside ws and not
+     * wiped (16-30 KiB less to clear per signature). */
+    vg_mldsa_poly mat[K][L];
     vg_keccak_ctx ctx;
     unsigned bad = 0;
     int ret = VG_OK;
@@ -271,7 +274,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
      * field too (Algorithms 22, 24): ExpandA may run in variable time on it. */
     memcpy(ws.rho, sk, VG_MLDSA_SYMBYTES);
     VG_CT_DECLASSIFY(ws.rho, sizeof ws.rho);
-    vg_mldsa_expand_a(ws.mat, ws.rho);
+    vg_mldsa_expand_a(mat, ws.rho);
     /* rho'' = H(K || rnd || mu, 64) (line 7). */
     memcpy(ws.in, sk + SK_KEY, VG_MLDSA_SYMBYTES);
     memcpy(ws.in + VG_MLDSA_SYMBYTES, rnd, VG_MLDSA_SYMBYTES);
@@ -293,7 +296,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         }
         /* w = NTT^-1(A-hat o NTT(y)) (line 12), in [0, q); w1 = HighBits(w). */
         for (unsigned i = 0; i < K; i++) {
-            be->pointwise_acc(&ws.w[i], ws.mat[i], ws.z, L);
+            be->pointwise_acc(&ws.w[i], mat[i], ws.z, L);
             be->invntt_tomont(&ws.w[i]);
             vg_mldsa_poly_caddq(&ws.w[i]);
             vg_mldsa_poly_decompose(&ws.t, NULL, &ws.w[i], GAMMA2);

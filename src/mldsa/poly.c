@@ -592,22 +592,58 @@ void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_
     }
 }
 
-/* Generic little-endian bit packing of 256 values of `bits` bits each
- * (FIPS 204 Algorithms 16-17: coefficient 0 in the lowest bits). Constant
- * time in the values (the loop shape depends only on `bits`). */
-static void vg_mldsa_pack_bits(uint8_t *out, const uint32_t v[VG_MLDSA_N], unsigned bits)
+/* Eight values of `bits` bits (bits <= 24) into the bits bytes at o,
+ * little-endian (value 0 in the lowest bits). Whole 32-bit words are
+ * stored as they fill (have < 32 before each addition, so have + bits < 56
+ * fits the 64-bit accumulator); the remaining have bits are a whole number
+ * of bytes since 8 bits is. Called with a constant `bits`, the loop unrolls
+ * and every test on `have` is decided at compile time. */
+static inline void vg_mldsa_pack_group8(uint8_t *o, const uint32_t *v, unsigned bits)
 {
     uint64_t acc = 0;
     unsigned have = 0;
-    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
-        acc |= (uint64_t)v[j] << have;
+    for (unsigned k = 0; k < 8; k++) {
+        acc |= (uint64_t)v[k] << have;
         have += bits;
-        while (have >= 8) {
-            *out++ = (uint8_t)acc;
-            acc >>= 8;
-            have -= 8;
+        if (have >= 32) {
+            vg_store32_le(o, (uint32_t)acc);
+            o += 4;
+            acc >>= 32;
+            have -= 32;
         }
     }
+    for (; have > 0; have -= 8) {
+        *o++ = (uint8_t)acc;
+        acc >>= 8;
+    }
+}
+
+/* Little-endian bit packing of 256 values of `bits` bits each (FIPS 204
+ * Algorithms 16-17: coefficient 0 in the lowest bits), eight values (bits
+ * bytes) at a time, specialised for each width FIPS 204 uses. Pre: v[j] <
+ * 2^bits, bits <= 24. Constant time in the values (the code path depends
+ * only on `bits`). */
+static void vg_mldsa_pack_bits(uint8_t *out, const uint32_t v[VG_MLDSA_N], unsigned bits)
+{
+#define VG_MLDSA_PACK_CASE(b)                                                                      \
+    case b:                                                                                        \
+        for (unsigned g = 0; g < VG_MLDSA_N / 8; g++)                                              \
+            vg_mldsa_pack_group8(out + g * (b), v + 8 * g, (b));                                   \
+        break
+    switch (bits) {
+        VG_MLDSA_PACK_CASE(3);
+        VG_MLDSA_PACK_CASE(4);
+        VG_MLDSA_PACK_CASE(6);
+        VG_MLDSA_PACK_CASE(10);
+        VG_MLDSA_PACK_CASE(13);
+        VG_MLDSA_PACK_CASE(18);
+        VG_MLDSA_PACK_CASE(20);
+    default:
+        for (unsigned g = 0; g < VG_MLDSA_N / 8; g++)
+            vg_mldsa_pack_group8(out + g * bits, v + 8 * g, bits);
+        break;
+    }
+#undef VG_MLDSA_PACK_CASE
 }
 
 /* Inverse of vg_mldsa_pack_bits: 256 fields of `bits` bits (<= 24) from
@@ -616,7 +652,8 @@ static void vg_mldsa_pack_bits(uint8_t *out, const uint32_t v[VG_MLDSA_N], unsig
  * field is a load, a shift and a mask. The loads that would pass the end of
  * the input read from a copy of its last 8 bytes instead. Constant time:
  * the loop shape depends only on `bits`. */
-static void vg_mldsa_unpack_bits(uint32_t v[VG_MLDSA_N], const uint8_t *in, unsigned bits)
+static inline void vg_mldsa_unpack_bits_w(uint32_t v[VG_MLDSA_N], const uint8_t *in,
+                                          unsigned bits)
 {
     size_t total = 32u * bits; /* >= 96 */
     uint32_t mask = (1u << bits) - 1u;
@@ -635,6 +672,21 @@ static void vg_mldsa_unpack_bits(uint32_t v[VG_MLDSA_N], const uint8_t *in, unsi
         v[j] = (uint32_t)(vg_load64_le(tail + ((o >> 3) - (total - 8))) >> (o & 7)) & mask;
     }
     vg_wipe(tail, sizeof tail);
+}
+
+/* vg_mldsa_unpack_bits_w specialised for each width FIPS 204 uses (a
+ * constant `bits` turns the offsets and the tail bound into constants). */
+static void vg_mldsa_unpack_bits(uint32_t v[VG_MLDSA_N], const uint8_t *in, unsigned bits)
+{
+    switch (bits) {
+    case 3: vg_mldsa_unpack_bits_w(v, in, 3); break;
+    case 4: vg_mldsa_unpack_bits_w(v, in, 4); break;
+    case 10: vg_mldsa_unpack_bits_w(v, in, 10); break;
+    case 13: vg_mldsa_unpack_bits_w(v, in, 13); break;
+    case 18: vg_mldsa_unpack_bits_w(v, in, 18); break;
+    case 20: vg_mldsa_unpack_bits_w(v, in, 20); break;
+    default: vg_mldsa_unpack_bits_w(v, in, bits); break;
+    }
 }
 
 static unsigned vg_mldsa_gamma1_bits(int32_t gamma1)
