@@ -353,16 +353,17 @@ void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_
                             int32_t gamma2)
 {
     int32_t m = gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16; /* (q - 1) / (2 gamma2) */
+    vg_mldsa_poly lo;
+    /* Decompose through the backend (r1 may alias a: a is not read again),
+     * then (r1 +- 1) mod m where h = 1 (Algorithm 40 lines 3-4) without
+     * branches so the loop vectorises: the step is +1 when r0 > 0, else -1,
+     * times h in {0, 1}; the sum lies in [-1, m] and wraps into [0, m). */
+    vg_mldsa_active()->decompose(r1, &lo, a, gamma2);
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
-        int32_t lo;
-        int32_t hi = vg_mldsa_decompose(&lo, a->coeffs[j], gamma2);
-        /* Public data: plain branches. (r1 +- 1) mod m, Algorithm 40 lines 3-4. */
-        if (h->coeffs[j]) {
-            if (lo > 0)
-                hi = hi + 1 == m ? 0 : hi + 1;
-            else
-                hi = hi == 0 ? m - 1 : hi - 1;
-        }
+        int32_t step = h->coeffs[j] * (2 * (lo.coeffs[j] > 0) - 1);
+        int32_t hi = r1->coeffs[j] + step;
+        hi += m * (hi < 0);
+        hi -= m * (hi >= m);
         r1->coeffs[j] = hi;
     }
 }
