@@ -8,6 +8,8 @@
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
  *  - decompose and make_hint on every value below q, both gamma2;
+ *  - unpack_z (BitUnpack of z / ExpandMask's fields) for both gamma1 on
+ *    random, all-zero and all-one inputs;
  *  - pointwise_acc24 (packed A-hat entries) against pointwise_acc on the
  *    unpacked entries;
  *  - SampleInBall's kernels (ball_track, ball_place) against portable on
@@ -188,6 +190,35 @@ static void test_rej_eta(const struct vg_mldsa_backend *be, unsigned reps)
         bad += n1 != n2 || memcmp(r1, r2, n1 * sizeof r1[0]) != 0 || beyond;
     }
     CHECK_MSG(bad == 0, "%s rej_eta: %u of %u differ from the reference", be->name, bad, reps);
+}
+
+/* unpack_z against portable for both gamma1 (18- and 20-bit fields), on
+ * random, all-zero and all-one bytes (fields 0 and 2^b - 1: a = gamma1 and
+ * gamma1 - 2^b + 1, the two ends of (-gamma1, gamma1]). The input sits at
+ * the end of a heap block of exactly its size, so an AddressSanitizer
+ * build catches a read past it. */
+static void test_unpack_z(const struct vg_mldsa_backend *be, unsigned reps)
+{
+    uint64_t rs = 0x5eed2007;
+    unsigned bad = 0;
+    for (unsigned rep = 0; rep < reps; rep++) {
+        int32_t gamma1 = rep % 2 ? (1 << 19) : (1 << 17);
+        size_t len = gamma1 == (1 << 17) ? 576 : 640;
+        uint8_t *buf = malloc(len);
+        vg_mldsa_poly a, b;
+        if (!buf)
+            abort();
+        for (size_t i = 0; i < len; i++)
+            buf[i] = rep < 2 ? 0 : rep < 4 ? 0xff : (uint8_t)(vgtest_rand64(&rs) >> 56);
+        g_ref->unpack_z(&a, buf, gamma1);
+        be->unpack_z(&b, buf, gamma1);
+        int out_of_range = 0;
+        for (unsigned j = 0; j < VG_MLDSA_N; j++)
+            out_of_range |= b.coeffs[j] <= -gamma1 || b.coeffs[j] > gamma1;
+        bad += memcmp(&a, &b, sizeof a) != 0 || out_of_range;
+        free(buf);
+    }
+    CHECK_MSG(bad == 0, "%s unpack_z: %u of %u differ from portable", be->name, bad, reps);
 }
 
 /* pointwise_acc24 against pointwise_acc on the unpacked entries (the
@@ -449,6 +480,7 @@ int main(int argc, char **argv)
     test_arith(g_ref, 200); /* the harness itself: portable vs portable */
     test_rej_eta(g_ref, 20000);
     test_acc24(g_ref, 500);
+    test_unpack_z(g_ref, 100);
     if (avx2) {
         printf("backend %s: arithmetic and sampling vs portable\n", avx2->name);
         test_arith(avx2, 20000);
@@ -457,6 +489,7 @@ int main(int argc, char **argv)
         test_ball(avx2, 3000);
         test_acc24(avx2, 5000);
         test_rounding(avx2);
+        test_unpack_z(avx2, 4000);
     } else {
         printf("no AVX2 backend in this build/CPU: only portable checked\n");
     }

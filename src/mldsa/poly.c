@@ -225,6 +225,8 @@ static void vg_mldsa_decompose_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
 static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_poly *r,
                                             const vg_mldsa_poly *v1, int32_t gamma2);
 
+static void vg_mldsa_unpack_z_portable(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+
 static const struct vg_mldsa_backend vg_mldsa_portable = {
     "portable",
     vg_mldsa_ntt_portable,
@@ -238,6 +240,7 @@ static const struct vg_mldsa_backend vg_mldsa_portable = {
     vg_mldsa_make_hint_portable,
     vg_mldsa_ball_track_portable,
     vg_mldsa_ball_place_portable,
+    vg_mldsa_unpack_z_portable,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
@@ -700,19 +703,15 @@ void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA
 {
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
     uint8_t buf[640];
-    uint32_t v[VG_MLDSA_N];
     size_t len = vg_mldsa_polyz_bytes(gamma1);
 
     memcpy(seed, rhopp, VG_MLDSA_CRHBYTES);
     seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
     seed[VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
     vg_shake256(buf, len, seed, sizeof seed);
-    vg_mldsa_unpack_bits(v, buf, vg_mldsa_gamma1_bits(gamma1));
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        a->coeffs[j] = gamma1 - (int32_t)v[j];
+    vg_mldsa_active()->unpack_z(a, buf, gamma1);
     vg_wipe(seed, sizeof seed);
     vg_wipe(buf, sizeof buf);
-    vg_wipe(v, sizeof v);
 }
 
 /* Four ExpandMask entries on the four-way Keccak: r[l] gets nonce
@@ -735,15 +734,11 @@ static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
     }
     vg_shake256x4_absorb_once(&ws.ctx, ws.in[0], ws.in[1], ws.in[2], ws.in[3], sizeof ws.in[0]);
     vg_shake256x4_squeezeblocks(ws.buf[0], ws.buf[1], ws.buf[2], ws.buf[3], 5, &ws.ctx);
-    for (unsigned l = 0; l < 4; l++) {
-        /* The fields straight into r[l] (no scratch: signing's stack is
-         * short), then mapped in place. */
-        /* (int32_t and uint32_t may alias each other.) */
-        uint32_t *v = (uint32_t *)r[l]->coeffs;
-        vg_mldsa_unpack_bits(v, ws.buf[l], vg_mldsa_gamma1_bits(gamma1));
-        for (unsigned j = 0; j < VG_MLDSA_N; j++)
-            r[l]->coeffs[j] = gamma1 - (int32_t)v[j];
-    }
+    /* The fields straight into r[l] (no scratch: signing's stack is
+     * short). */
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    for (unsigned l = 0; l < 4; l++)
+        be->unpack_z(r[l], ws.buf[l], gamma1);
     vg_wipe(&ws, sizeof ws);
 }
 
@@ -927,12 +922,20 @@ void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
     vg_mldsa_pack_bits(r, v, vg_mldsa_gamma1_bits(gamma1));
 }
 
-void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+/* The backend's unpack_z (contract in poly.h), portable. The fields are
+ * unpacked into a's own storage, then mapped in place. */
+static void vg_mldsa_unpack_z_portable(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
 {
-    uint32_t v[VG_MLDSA_N];
+    /* (int32_t and uint32_t may alias each other.) */
+    uint32_t *v = (uint32_t *)a->coeffs;
     vg_mldsa_unpack_bits(v, r, vg_mldsa_gamma1_bits(gamma1));
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a->coeffs[j] = gamma1 - (int32_t)v[j];
+}
+
+void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+{
+    vg_mldsa_active()->unpack_z(a, r, gamma1);
 }
 
 size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_88 ? 192 : 128; }

@@ -120,6 +120,14 @@ struct vg_mldsa_backend {
      * Pre: pos[0..tau) distinct. Post: |c| <= 1. Constant time in pos and
      * signs. */
     void (*ball_place)(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint64_t signs, unsigned tau);
+
+    /* a = gamma1 - field for the 256 fields of 1 + bitlen(gamma1 - 1) bits
+     * packed at r (BitUnpack(r, gamma1 - 1, gamma1), low bits first), as
+     * vg_mldsa_polyz_unpack. Pre: gamma1 in {2^17, 2^19}. Reads exactly the
+     * 576 or 640 bytes at r. Post: -gamma1 < a <= gamma1. Constant time.
+     * Specification: FIPS 204, Algorithm 19, as used by ExpandMask
+     * (Algorithm 34) and sigDecode (Algorithm 27). */
+    void (*unpack_z)(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 };
 
 /* The portable rej_eta (poly.c), which backends without their own use. */

@@ -382,6 +382,44 @@ static unsigned vg_mldsa_make_hint_avx2(vg_mldsa_poly *h, const vg_mldsa_poly *r
     return (unsigned)_mm_cvtsi128_si32(c);
 }
 
+/* Backend unpack_z (contract in poly.h): eight fields (18 or 20 bytes) a
+ * step. Field k < 4 of a group lies within bytes [floor(b k / 8), +3) of
+ * the group's first half (b = 18: bytes 0, 2, 4, 6, shifts 0, 2, 4, 6;
+ * b = 20: bytes 0, 2, 5, 7, shifts 0, 4, 0, 4), and fields 4-7 the same
+ * within the second half (b / 2 bytes on), so one 16-byte load per half
+ * into each 128-bit lane, one VPSHUFB, a variable shift and a mask give the
+ * fields; a = gamma1 - field. The last group, whose loads would pass the
+ * end, goes through a zero-padded copy. Identical to portable. */
+static void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+{
+    const int b18 = gamma1 == (1 << 17);
+    const unsigned bytes = b18 ? 18u : 20u; /* per group of eight */
+    const __m256i shuf =
+        b18 ? _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1, 0, 1, 2, -1, 2, 3, 4,
+                               -1, 4, 5, 6, -1, 6, 7, 8, -1)
+            : _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1, 0, 1, 2, -1, 2, 3, 4,
+                               -1, 5, 6, 7, -1, 7, 8, 9, -1);
+    const __m256i shifts =
+        b18 ? _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6) : _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+    const __m256i mask = _mm256_set1_epi32(b18 ? (1 << 18) - 1 : (1 << 20) - 1);
+    const __m256i g1 = _mm256_set1_epi32(gamma1);
+    uint8_t last[48];
+    for (unsigned g = 0; g < VG_MLDSA_N / 8; g++) {
+        const uint8_t *p = r + g * bytes;
+        if (g == VG_MLDSA_N / 8 - 1) {
+            memset(last, 0, sizeof last);
+            memcpy(last, p, bytes);
+            p = last;
+        }
+        __m128i lo = _mm_loadu_si128((const __m128i *)p);
+        __m128i hi = _mm_loadu_si128((const __m128i *)(p + bytes / 2));
+        __m256i x = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+        x = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, shuf), shifts), mask);
+        vg_store(a->coeffs + 8 * g, _mm256_sub_epi32(g1, x));
+    }
+    vg_wipe(last, sizeof last);
+}
+
 static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     "avx2",
     vg_mldsa_ntt_avx2,
@@ -397,6 +435,7 @@ static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     vg_mldsa_make_hint_avx2,
     vg_mldsa_ball_track_avx2,
     vg_mldsa_ball_place_avx2,
+    vg_mldsa_unpack_z_avx2,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_avx2_get(void)
