@@ -4,7 +4,8 @@
  * SHAKE128/SHAKE256 four-way helpers against vg_shake128/vg_shake256 (the
  * one-shot public API, itself checked against FIPS 202 vectors in
  * test_sha3) for message lengths around the rate boundaries and several
- * squeeze splits. The helpers are run with the detected CPU features, with
+ * squeeze splits, and each implementation's squeeze-output (extract) hook
+ * byte by byte. The helpers are run with the detected CPU features, with
  * AVX-512 masked off (the AVX2 variant) and with none (portable), via the
  * vg_cpu_force hook.
  */
@@ -37,6 +38,35 @@ static void test_permute(const struct vg_keccak4x_impl *impl, unsigned reps)
             for (unsigned i = 0; i < 25; i++)
                 ok &= st[4 * i + j] == want[j][i];
         CHECK_MSG(ok, "%s permute rep %u", impl->name, rep);
+    }
+}
+
+/* The extract hook (squeeze output) for every word count 0..25, at output
+ * offsets 0..3 (unaligned stores): bytes 8 i .. 8 i + 7 of out[j] are lane i
+ * of instance j, least significant byte first (FIPS 202 B.1), and the byte
+ * after the last word is left alone. */
+static void test_extract(const struct vg_keccak4x_impl *impl)
+{
+    uint64_t rs = 0x5eed5eedull;
+    for (size_t words = 0; words <= 25; words++) {
+        uint64_t st[100];
+        uint8_t buf[4][8 * 25 + 8];
+        size_t off = words % 4;
+        for (unsigned i = 0; i < 100; i++)
+            st[i] = vgtest_rand64(&rs);
+        memset(buf, 0xa5, sizeof buf);
+        uint8_t *const out[4] = {buf[0] + off, buf[1] + off, buf[2] + off, buf[3] + off};
+        impl->extract(out, st, words);
+        int ok = 1;
+        for (unsigned j = 0; j < 4; j++) {
+            for (size_t i = 0; i < words; i++)
+                for (unsigned k = 0; k < 8; k++)
+                    ok &= out[j][8 * i + k] == (uint8_t)(st[4 * i + j] >> (8 * k));
+            ok &= out[j][8 * words] == 0xa5;
+            for (size_t k = 0; k < off; k++)
+                ok &= buf[j][k] == 0xa5;
+        }
+        CHECK_MSG(ok, "%s extract words %zu", impl->name, words);
     }
 }
 
@@ -108,15 +138,18 @@ int main(void)
      * 3.19 cannot execute EVEX instructions). */
     uint32_t saved = vg_cpu_active();
     test_permute(vg_keccak4x_portable_get(), 200);
+    test_extract(vg_keccak4x_portable_get());
     const struct vg_keccak4x_impl *avx2 = vg_keccak4x_avx2_get();
     const struct vg_keccak4x_impl *avx512 = vg_keccak4x_avx512_get();
-    if (avx2)
+    if (avx2) {
         test_permute(avx2, 2000);
-    else
+        test_extract(avx2);
+    } else
         printf("test_keccak4x: no AVX2 implementation active here\n");
-    if (avx512)
+    if (avx512) {
         test_permute(avx512, 2000);
-    else
+        test_extract(avx512);
+    } else
         printf("test_keccak4x: no AVX-512VL implementation active here\n");
     test_shake();                       /* active implementation */
     if (avx512) {

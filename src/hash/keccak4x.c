@@ -26,7 +26,16 @@ static void keccak4x_permute_portable(uint64_t st[100])
     vg_wipe(s, sizeof s);
 }
 
-static const struct vg_keccak4x_impl g_keccak4x_portable = {"portable", keccak4x_permute_portable};
+/* The extract hook (keccak4x.h), one word at a time. */
+static void keccak4x_extract_portable(uint8_t *const out[4], const uint64_t st[100], size_t words)
+{
+    for (unsigned j = 0; j < 4; j++)
+        for (size_t i = 0; i < words; i++)
+            vg_store64_le(out[j] + 8 * i, st[4 * i + j]);
+}
+
+static const struct vg_keccak4x_impl g_keccak4x_portable = {"portable", keccak4x_permute_portable,
+                                                             keccak4x_extract_portable};
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void) { return &g_keccak4x_portable; }
 
@@ -98,9 +107,9 @@ static void shake_x4_squeeze(uint8_t *out[4], size_t nblocks, size_t rate, vg_ke
 {
     for (size_t b = 0; b < nblocks; b++) {
         ctx->impl->permute(ctx->st);
-        for (unsigned j = 0; j < 4; j++)
-            for (size_t i = 0; i < rate / 8; i++)
-                vg_store64_le(out[j] + b * rate + 8 * i, ctx->st[4 * i + j]);
+        uint8_t *const dst[4] = {out[0] + b * rate, out[1] + b * rate, out[2] + b * rate,
+                                 out[3] + b * rate};
+        ctx->impl->extract(dst, ctx->st, rate / 8);
     }
 }
 

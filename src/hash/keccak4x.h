@@ -22,6 +22,11 @@ struct vg_keccak4x_impl {
     /* Keccak-f[1600] (24 rounds, FIPS 202 Algorithm 7) on each of the four
      * interleaved states. Constant time (no data-dependent branch or index). */
     void (*permute)(uint64_t st[100]);
+    /* Output of a squeeze: for j = 0..3, the first `words` lanes of instance
+     * j, little-endian (FIPS 202 B.1), to out[j] (8 * words bytes, any
+     * alignment). Pre: words <= 25. Never NULL. Constant time (fixed
+     * pattern of loads and stores, no dependence on the state's contents). */
+    void (*extract)(uint8_t *const out[4], const uint64_t st[100], size_t words);
 };
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void); /* never NULL */

@@ -31,6 +31,7 @@
 #define VG_K4_XOR5(p, q, r, s, t)                                                                  \
     _mm256_xor_si256(_mm256_xor_si256(_mm256_xor_si256(p, q), _mm256_xor_si256(r, s)), t)
 #define VG_K4_PERMUTE keccak4x_permute_avx2
+#define VG_K4_EXTRACT keccak4x_extract_avx2
 /* clang-format off */
 #define VG_K4_PROLOGUE \
     /* rotl 8: output byte k of an element comes from input byte k - 1. */ \
@@ -42,7 +43,7 @@
 /* clang-format on */
 #include "keccak4x_impl.h"
 
-static const struct vg_keccak4x_impl g_keccak4x_avx2 = {"avx2", keccak4x_permute_avx2};
+static const struct vg_keccak4x_impl g_keccak4x_avx2 = {"avx2", keccak4x_permute_avx2, keccak4x_extract_avx2};
 
 const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void)
 {

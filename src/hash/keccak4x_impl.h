@@ -11,14 +11,18 @@
  *   VG_K4_CHI(a, b, c)     a ^ (~b & c) (FIPS 202 Algorithm 4);
  *   VG_K4_XOR5(p, q, r, s, t)  the five-input XOR of theta's parities;
  *   VG_K4_PERMUTE          the name of the (static) function to define;
+ *   VG_K4_EXTRACT          the name of the (static) squeeze-output function
+ *                          (the extract hook of keccak4x.h) to define;
  *   VG_K4_PROLOGUE         declarations the primitives need (may be empty).
  * Constant time: no branch or memory index depends on the state.
  */
 #include <immintrin.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if !defined(VG_K4_ROL) || !defined(VG_K4_ROT8) || !defined(VG_K4_ROT56) || !defined(VG_K4_CHI) || \
-    !defined(VG_K4_XOR5) || !defined(VG_K4_PERMUTE) || !defined(VG_K4_PROLOGUE)
+    !defined(VG_K4_XOR5) || !defined(VG_K4_PERMUTE) || !defined(VG_K4_EXTRACT) || !defined(VG_K4_PROLOGUE)
 #error "define the VG_K4_ primitives first"
 #endif
 
@@ -94,6 +98,35 @@ extern const uint64_t vg_keccak_rc[24];
         E##0 = _mm256_xor_si256(E##0, _mm256_set1_epi64x((long long)(rc))); \
     } while (0)
 /* clang-format on */
+
+/* The extract hook of keccak4x.h (squeeze output): four lanes of all four
+ * instances are a 4x4 matrix of 64-bit words (row = lane, column =
+ * instance) and the output of instance j is column j, so each group of four
+ * lanes is one 4x4 transpose: VPUNPCKLQDQ/VPUNPCKHQDQ pair the rows within
+ * 128-bit halves, VPERM2I128 swaps the halves, then one 32-byte store per
+ * instance. The last words % 4 lanes go one word at a time. x86-64 is
+ * little-endian, so the stores give the FIPS 202 B.1 byte order. */
+static void VG_K4_EXTRACT(uint8_t *const out[4], const uint64_t st[100], size_t words)
+{
+    size_t i = 0;
+    for (; i + 4 <= words; i += 4) {
+        __m256i r0 = _mm256_loadu_si256((const __m256i *)(st + 4 * i));
+        __m256i r1 = _mm256_loadu_si256((const __m256i *)(st + 4 * i + 4));
+        __m256i r2 = _mm256_loadu_si256((const __m256i *)(st + 4 * i + 8));
+        __m256i r3 = _mm256_loadu_si256((const __m256i *)(st + 4 * i + 12));
+        __m256i t0 = _mm256_unpacklo_epi64(r0, r1); /* r0[0] r1[0] r0[2] r1[2] */
+        __m256i t1 = _mm256_unpackhi_epi64(r0, r1); /* r0[1] r1[1] r0[3] r1[3] */
+        __m256i t2 = _mm256_unpacklo_epi64(r2, r3); /* r2[0] r3[0] r2[2] r3[2] */
+        __m256i t3 = _mm256_unpackhi_epi64(r2, r3); /* r2[1] r3[1] r2[3] r3[3] */
+        _mm256_storeu_si256((__m256i *)(out[0] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
+        _mm256_storeu_si256((__m256i *)(out[1] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x20));
+        _mm256_storeu_si256((__m256i *)(out[2] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
+        _mm256_storeu_si256((__m256i *)(out[3] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
+    }
+    for (; i < words; i++)
+        for (unsigned j = 0; j < 4; j++)
+            memcpy(out[j] + 8 * i, st + 4 * i + j, 8);
+}
 
 /* Keccak-f[1600] on four states at once. Pre/post: st in the layout above. */
 static void VG_K4_PERMUTE(uint64_t st[100])
