@@ -105,30 +105,32 @@ static inline void vg_split32(__m256i *x, __m256i *y, __m256i a, __m256i b)
  * split128(split128(a, b)) = (a, b), and likewise for 64 and 32 (checked by
  * the generator script and by the tests). */
 
-/* Pre: |a| < q. Post: |a| <= q/2. Same values as the portable NTT.
- * Specification: FIPS 203, Algorithm 9. */
-static void vg_mlkem_ntt_avx2(vg_mlkem_poly *p)
+/* Register pressure: AVX2 has 16 ymm registers, so keeping all 16 state
+ * registers live across layers len 128..16 (as a first version did) made
+ * gcc 12 spill ~100 ymm values per transform. After the len-128 layer the
+ * two halves (coefficients 0-127, 128-255) are independent, so that layer
+ * goes through memory (load pair, butterfly, store) and each half then runs
+ * its remaining six layers in eight registers. The butterflies and their
+ * order within each dependency chain are unchanged, so the values are
+ * exactly the portable ones. */
+
+/* Layers len 64, 32, 16 on one half (registers r[0..7] = coefficients
+ * 128 h + 16 i), then len 8, 4, 2 on its four 32-coefficient blocks and the
+ * final Barrett reduction, stored to out (128 coefficients). */
+static inline void vg_mlkem_ntt_half(int16_t *out, __m256i r[8], unsigned h)
 {
-    __m256i r[16];
-    for (unsigned i = 0; i < 16; i++)
-        r[i] = _mm256_loadu_si256((const __m256i *)(p->coeffs + 16 * i));
-    /* Layers len 128, 64, 32, 16: register i pairs with i + len/16. The
-     * bounds reasoning is the portable one: |a| < (1 + layer) q < 8q. */
-    for (unsigned i = 0; i < 8; i++)
-        VG_CT(r[i], r[i + 8], VG_ZB(1), VG_ZQB(1));
+    for (unsigned i = 0; i < 4; i++)
+        VG_CT(r[i], r[i + 4], VG_ZB(2 + h), VG_ZQB(2 + h));
     for (unsigned blk = 0; blk < 2; blk++)
-        for (unsigned i = 0; i < 4; i++)
-            VG_CT(r[8 * blk + i], r[8 * blk + i + 4], VG_ZB(2 + blk), VG_ZQB(2 + blk));
-    for (unsigned blk = 0; blk < 4; blk++)
         for (unsigned i = 0; i < 2; i++)
-            VG_CT(r[4 * blk + i], r[4 * blk + i + 2], VG_ZB(4 + blk), VG_ZQB(4 + blk));
-    for (unsigned blk = 0; blk < 8; blk++)
-        VG_CT(r[2 * blk], r[2 * blk + 1], VG_ZB(8 + blk), VG_ZQB(8 + blk));
-    /* Layers len 8, 4, 2 inside each 32-coefficient block, then the final
-     * Barrett reduction. */
-    for (unsigned i = 0; i < 8; i++) {
+            VG_CT(r[4 * blk + i], r[4 * blk + i + 2], VG_ZB(4 + 2 * h + blk),
+                  VG_ZQB(4 + 2 * h + blk));
+    for (unsigned blk = 0; blk < 4; blk++)
+        VG_CT(r[2 * blk], r[2 * blk + 1], VG_ZB(8 + 4 * h + blk), VG_ZQB(8 + 4 * h + blk));
+    for (unsigned j = 0; j < 4; j++) {
+        unsigned i = 4 * h + j; /* block index 0..7 */
         __m256i x, y, xp, yp, u, v;
-        vg_split128(&x, &y, r[2 * i], r[2 * i + 1]);
+        vg_split128(&x, &y, r[2 * j], r[2 * j + 1]);
         VG_CT(x, y, VG_ZV(vg_mlkem_avx2_ntt_zv, i, 0, 0), VG_ZV(vg_mlkem_avx2_ntt_zv, i, 0, 1));
         vg_split64(&xp, &yp, x, y);
         VG_CT(xp, yp, VG_ZV(vg_mlkem_avx2_ntt_zv, i, 1, 0), VG_ZV(vg_mlkem_avx2_ntt_zv, i, 1, 1));
@@ -137,8 +139,29 @@ static void vg_mlkem_ntt_avx2(vg_mlkem_poly *p)
         vg_split32(&xp, &yp, u, v);
         vg_split64(&x, &y, xp, yp);
         vg_split128(&u, &v, x, y);
-        _mm256_storeu_si256((__m256i *)(p->coeffs + 32 * i), vg_barrett(u));
-        _mm256_storeu_si256((__m256i *)(p->coeffs + 32 * i + 16), vg_barrett(v));
+        _mm256_storeu_si256((__m256i *)(out + 32 * j), vg_barrett(u));
+        _mm256_storeu_si256((__m256i *)(out + 32 * j + 16), vg_barrett(v));
+    }
+}
+
+/* Pre: |a| < q. Post: |a| <= q/2. Same values as the portable NTT.
+ * Specification: FIPS 203, Algorithm 9. The bounds reasoning is the
+ * portable one: |a| < (1 + layer) q < 8q before the final reduction. */
+static void vg_mlkem_ntt_avx2(vg_mlkem_poly *p)
+{
+    /* Layer len 128: coefficient 16 i pairs with 16 i + 128. */
+    for (unsigned i = 0; i < 8; i++) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(p->coeffs + 16 * i));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(p->coeffs + 16 * i + 128));
+        VG_CT(x, y, VG_ZB(1), VG_ZQB(1));
+        _mm256_storeu_si256((__m256i *)(p->coeffs + 16 * i), x);
+        _mm256_storeu_si256((__m256i *)(p->coeffs + 16 * i + 128), y);
+    }
+    for (unsigned h = 0; h < 2; h++) {
+        __m256i r[8];
+        for (unsigned i = 0; i < 8; i++)
+            r[i] = _mm256_loadu_si256((const __m256i *)(p->coeffs + 128 * h + 16 * i));
+        vg_mlkem_ntt_half(p->coeffs + 128 * h, r, h);
     }
 }
 
