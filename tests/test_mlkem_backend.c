@@ -161,7 +161,7 @@ static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
 {
     static const unsigned ds[4] = {4, 5, 10, 11};
     uint64_t rs = 0x5eed0005;
-    unsigned bad_add = 0, bad_sub = 0, bad_red = 0, bad_mont = 0, bad_tob = 0, bad_fromb = 0;
+    unsigned bad_add = 0, bad_sub = 0, bad_red = 0, bad_mont = 0, bad_tar = 0, bad_tob = 0, bad_fromb = 0;
     unsigned bad_fmsg = 0, bad_tmsg = 0, bad_comp[4] = {0}, bad_decomp[4] = {0}, bad_cbd = 0;
     /* Inputs: random reps, then edge cases. */
     for (unsigned rep = 0; rep < reps + 3; rep++) {
@@ -198,6 +198,25 @@ static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
         g_ref->poly_tomont(&r1);
         be->poly_tomont(&r2);
         bad_mont += memcmp(&r1, &r2, sizeof r1) != 0;
+        /* tomont_add_reduce: r any int16 (a), |e| <= 2^15 - q; it must
+         * equal tomont, add, reduce in sequence (checked on the reference
+         * too, so the fused contract itself is tested). */
+        rand_poly(&b, &rs, 32768 - VG_MLKEM_Q);
+        if (edge >= 0)
+            for (int i = 0; i < VG_MLKEM_N; i++)
+                b.coeffs[i] = (int16_t)(edge == 0   ? 0
+                                        : edge == 1 ? 32768 - VG_MLKEM_Q
+                                                    : -(32768 - VG_MLKEM_Q));
+        r1 = a;
+        g_ref->poly_tomont(&r1);
+        g_ref->poly_add(&r1, &r1, &b);
+        g_ref->poly_reduce(&r1);
+        r2 = a;
+        be->tomont_add_reduce(&r2, &b);
+        bad_tar += memcmp(&r1, &r2, sizeof r1) != 0;
+        r2 = a;
+        g_ref->tomont_add_reduce(&r2, &b);
+        bad_tar += memcmp(&r1, &r2, sizeof r1) != 0;
         /* tobytes, tomsg, compress: Pre |a| < q. */
         rand_poly(&a, &rs, VG_MLKEM_Q - 1);
         if (edge >= 0)
@@ -299,6 +318,7 @@ static void test_encodings(const struct vg_mlkem_backend *be, unsigned reps)
     CHECK_MSG(bad_sub == 0, "%s poly_sub: %u differ", be->name, bad_sub);
     CHECK_MSG(bad_red == 0, "%s poly_reduce: %u differ", be->name, bad_red);
     CHECK_MSG(bad_mont == 0, "%s poly_tomont: %u differ", be->name, bad_mont);
+    CHECK_MSG(bad_tar == 0, "%s tomont_add_reduce: %u differ", be->name, bad_tar);
     CHECK_MSG(bad_tob == 0, "%s tobytes: %u differ", be->name, bad_tob);
     CHECK_MSG(bad_fromb == 0, "%s frombytes: %u differ", be->name, bad_fromb);
     CHECK_MSG(bad_fmsg == 0, "%s frommsg: %u differ", be->name, bad_fmsg);

@@ -237,9 +237,7 @@ static void vg_mlkem_pke_keygen_rs(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECB
          * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
          * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
         be->basemul_acc(&ws.t, vg_mlkem_rowgen_next(&ws.g), ws.s, K);
-        be->poly_tomont(&ws.t);
-        be->poly_add(&ws.t, &ws.t, &ws.e[i]);
-        be->poly_reduce(&ws.t);
+        be->tomont_add_reduce(&ws.t, &ws.e[i]);
         be->tobytes(ek + i * VG_MLKEM_POLYBYTES, &ws.t);
         be->tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &ws.s[i]);
     }

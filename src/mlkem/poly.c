@@ -173,6 +173,7 @@ static void vg_mlkem_poly_decompress_portable(vg_mlkem_poly *r, const uint8_t *a
 static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta);
 static void vg_mlkem_extract4_portable(uint8_t *const out[4], const uint64_t st[100],
                                        unsigned words);
+static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 
 static const struct vg_mlkem_backend vg_mlkem_portable = {
     "portable",
@@ -192,6 +193,7 @@ static const struct vg_mlkem_backend vg_mlkem_portable = {
     vg_mlkem_poly_decompress_portable,
     vg_mlkem_cbd_portable,
     vg_mlkem_extract4_portable,
+    vg_mlkem_tomont_add_reduce_portable,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
@@ -235,6 +237,15 @@ static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r)
     /* 1353 = R^2 mod q; |a * 1353| < 2^15 * 1353 < q 2^15. */
     for (unsigned i = 0; i < VG_MLKEM_N; i++)
         r->coeffs[i] = vg_mlkem_fqmul(r->coeffs[i], 1353);
+}
+
+/* The composition of the three helpers above (backend contract in poly.h):
+ * the reference the fused AVX2 version is tested against. */
+static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem_poly *e)
+{
+    vg_mlkem_poly_tomont_portable(r);
+    vg_mlkem_poly_add_portable(r, r, e);
+    vg_mlkem_poly_reduce_portable(r);
 }
 
 /* ---- byte encodings ---------------------------------------------------- */

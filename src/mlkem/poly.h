@@ -95,6 +95,14 @@ struct vg_mlkem_backend {
      * same buffer, which then holds one of the lanes). Writes nothing else.
      * Constant time (the scheduler squeezes secret noise through it). */
     void (*extract4)(uint8_t *const out[4], const uint64_t st[100], unsigned words);
+
+    /* r = Barrett(fqmul(r, R^2 mod q) + e): poly_tomont, poly_add(r, r, e)
+     * and poly_reduce in one pass, the same values (key generation's
+     * t-hat = A-hat o s-hat + e-hat, FIPS 203 Algorithm 13 line 18, where
+     * the fqmul cancels the R^-1 of basemul_acc). Aliasing r == e allowed.
+     * Pre: r any int16 (then |fqmul| < q); |e| <= 2^15 - q (the sum fits
+     * int16). Post: |r| <= q/2. Constant time. */
+    void (*tomont_add_reduce)(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void); /* never NULL */

@@ -28,6 +28,7 @@ void vg_mlkem_poly_add_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_m
 void vg_mlkem_poly_sub_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
 void vg_mlkem_poly_reduce_avx2(vg_mlkem_poly *r);
 void vg_mlkem_poly_tomont_avx2(vg_mlkem_poly *r);
+void vg_mlkem_tomont_add_reduce_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 void vg_mlkem_poly_tobytes_avx2(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
 void vg_mlkem_poly_frombytes_avx2(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
 void vg_mlkem_poly_frommsg_avx2(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES]);

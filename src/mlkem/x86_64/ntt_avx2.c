@@ -252,6 +252,7 @@ static const struct vg_mlkem_backend vg_mlkem_avx2 = {
     vg_mlkem_poly_decompress_avx2,
     vg_mlkem_cbd_avx2,
     vg_mlkem_extract4_avx2,
+    vg_mlkem_tomont_add_reduce_avx2,
 };
 
 /* The same backend with the AVX-512 rejection sampler (rej_avx512.c), the
@@ -276,6 +277,7 @@ static const struct vg_mlkem_backend vg_mlkem_avx2_avx512 = {
     vg_mlkem_poly_decompress_avx2,
     vg_mlkem_cbd_avx2,
     vg_mlkem_extract4_avx2,
+    vg_mlkem_tomont_add_reduce_avx2,
 };
 
 /* AVX2 when active, with the AVX-512 sampler when AVX-512 F, VL and BW are

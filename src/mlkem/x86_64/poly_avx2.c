@@ -109,6 +109,25 @@ void vg_mlkem_poly_tomont_avx2(vg_mlkem_poly *r)
     }
 }
 
+/* r = Barrett(fqmul(r, 1353) + e) in one pass over memory instead of
+ * three (tomont, add, reduce above; the same lane operations in the same
+ * order, so the same values). Pre: r any int16; |e| <= 2^15 - q.
+ * Post: |r| <= q/2. Aliasing r == e allowed (each lane group is read
+ * before it is written). */
+void vg_mlkem_tomont_add_reduce_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *e)
+{
+    const __m256i z = _mm256_set1_epi16(1353);
+    const __m256i zq = _mm256_set1_epi16((int16_t)(uint16_t)((1353u * 62209u) & 0xffffu));
+    for (unsigned i = 0; i < VG_MLKEM_N; i += 16) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(r->coeffs + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(e->coeffs + i));
+        __m256i t = _mm256_mullo_epi16(a, zq);
+        __m256i hi = _mm256_mulhi_epi16(a, z);
+        a = _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, VG_Q16));
+        _mm256_storeu_si256((__m256i *)(r->coeffs + i), vg_barrett16(_mm256_add_epi16(a, b)));
+    }
+}
+
 /* ---- ByteEncode_12 / ByteDecode_12 --------------------------------------- */
 
 /* Pre: |a| < q. Writes exactly 384 bytes: ByteEncode_12 of caddq(a).
