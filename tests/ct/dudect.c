@@ -7,6 +7,7 @@
 #include "dudect.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -179,4 +180,57 @@ out:
     free(batch_cls);
     free(inputs);
     return ret;
+}
+
+void vg_dudect_print_header(int width, const char *label_title)
+{
+    printf("%-*s %9s %9s %6s %8s %10s %10s  %s\n", width, label_title, "samples", "max|t|", "crop%",
+           "median", "mean0", "mean1", "verdict");
+}
+
+static void print_row(int width, const char *label, const struct vg_dudect_result *res,
+                      const char *verdict)
+{
+    printf("%-*s %9zu %9.2f %6.1f %8llu %10.1f %10.1f  %s\n", width, label, res->samples,
+           res->max_abs_t, res->worst_pct, (unsigned long long)res->median, res->mean[0],
+           res->mean[1], verdict);
+    fflush(stdout);
+}
+
+int vg_dudect_judge(const struct vg_dudect_routine *r, enum vg_dudect_role role, size_t samples,
+                    uint64_t seed, int width, struct vg_dudect_result *res)
+{
+    if (vg_dudect_run(r, samples, seed, res) != 0)
+        return -1;
+    int leak = res->max_abs_t >= VG_DUDECT_THRESHOLD;
+    int repeated = 0;
+    if (leak && (role == VG_DUDECT_NULL || role == VG_DUDECT_TARGET)) {
+        print_row(width, r->name, res, "over the threshold once: repeating");
+        if (vg_dudect_run(r, samples, seed + 0x8000u, res) != 0)
+            return -1;
+        leak = res->max_abs_t >= VG_DUDECT_THRESHOLD;
+        repeated = 1;
+    }
+    const char *verdict;
+    int ok;
+    switch (role) {
+    case VG_DUDECT_LEAKY:
+        ok = leak;
+        verdict = leak ? "ok (leak detected, as it must)" : "FAIL (harness blind)";
+        break;
+    case VG_DUDECT_NULL:
+        ok = !leak;
+        verdict = leak ? "FAIL (false positive, twice)" : "ok";
+        break;
+    case VG_DUDECT_TARGET:
+        ok = !leak;
+        verdict = leak ? "FAIL (LEAK, twice)" : "ok";
+        break;
+    default:
+        ok = 1;
+        verdict = "info (not a verdict)";
+        break;
+    }
+    print_row(width, repeated ? "  (repeat)" : r->name, res, verdict);
+    return ok;
 }

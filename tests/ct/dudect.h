@@ -55,6 +55,27 @@ void vg_dudect_randombytes(uint8_t *buf, size_t len);
 int vg_dudect_run(const struct vg_dudect_routine *r, size_t samples, uint64_t seed,
                   struct vg_dudect_result *res);
 
+/* What a row is for, and so what its verdict is (docs/constant-time.md,
+ * "Verdicts"): the leaky control must reach the threshold on its first run;
+ * the null control and every target must stay below it, where one run over
+ * it is repeated with fresh samples and fails only if the repeat is over it
+ * too (a real leak, whose |t| grows with the sample count, fails both; a
+ * single excursion on a shared VM does not); an info row is printed only. */
+enum vg_dudect_role { VG_DUDECT_LEAKY, VG_DUDECT_NULL, VG_DUDECT_TARGET, VG_DUDECT_INFO };
+
+/* Header line for the rows vg_dudect_judge prints, the label column `width`
+ * characters wide. */
+void vg_dudect_print_header(int width, const char *label_title);
+
+/*
+ * Run r (seed; a repeat uses seed + 0x8000) and print its row(s), the label
+ * padded to `width`. Returns 1 when the verdict is what the role requires
+ * (always for VG_DUDECT_INFO), 0 when not, -1 when memory could not be
+ * allocated. res: the last run's result.
+ */
+int vg_dudect_judge(const struct vg_dudect_routine *r, enum vg_dudect_role role, size_t samples,
+                    uint64_t seed, int width, struct vg_dudect_result *res);
+
 /* Current time stamp, `lfence; rdtsc` on x86-64 (a clock_gettime fallback
  * elsewhere, in nanoseconds). */
 uint64_t vg_dudect_ticks(void);

@@ -272,7 +272,11 @@ static void prep_zero_random96(void *ctx, int cls, uint8_t *in)
 
 /* ---- driver ------------------------------------------------------------- */
 
-enum role { ROLE_LEAKY, ROLE_NULL, ROLE_TARGET };
+enum role {
+    ROLE_LEAKY = VG_DUDECT_LEAKY,
+    ROLE_NULL = VG_DUDECT_NULL,
+    ROLE_TARGET = VG_DUDECT_TARGET
+};
 
 struct entry {
     struct vg_dudect_routine r;
@@ -375,13 +379,6 @@ static void add_variants(void)
     }
 }
 
-static void print_row(const char *label, const struct vg_dudect_result *res, const char *verdict)
-{
-    printf("%-30s %9zu %9.2f %6.1f %8llu %10.1f %10.1f  %s\n", label, res->samples, res->max_abs_t,
-           res->worst_pct, (unsigned long long)res->median, res->mean[0], res->mean[1], verdict);
-    fflush(stdout);
-}
-
 int main(int argc, char **argv)
 {
     size_t samples = 100000, heavy = 0;
@@ -459,8 +456,7 @@ int main(int argc, char **argv)
            "features %s; api: x25519 %s, x25519-base %s\n",
            samples, heavy, VG_DUDECT_THRESHOLD, feat[0] ? feat : "(none)",
            vg_x25519_active()->name, vg_x25519_base_active()->name);
-    printf("%-30s %9s %9s %6s %8s %10s %10s  %s\n", "routine", "samples", "max|t|", "crop%",
-           "median", "mean0", "mean1", "verdict");
+    vg_dudect_print_header(30, "routine");
 
     for (size_t i = 0; i < g_n; i++) {
         const struct entry *e = &g_entries[i];
@@ -473,42 +469,17 @@ int main(int argc, char **argv)
         struct vg_dudect_result res;
         vg_cpu_force(e->has_mask ? e->mask : vg_cpu_detected());
         size_t n = e->heavy ? heavy : samples;
-        if (vg_dudect_run(&e->r, n, 0x5eed0000u + i, &res) != 0) {
+        /* Verdicts (two-strike rule for the targets and the null control:
+         * see vg_dudect_judge and docs/constant-time.md, "Verdicts"). */
+        int ok = vg_dudect_judge(&e->r, (enum vg_dudect_role)e->role, n, 0x5eed0000u + i, 30,
+                                 &res);
+        if (ok < 0) {
             fprintf(stderr, "test_dudect: out of memory\n");
             return 2;
         }
-        int leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
-        /* Two-strike rule for the targets and the null control: one run over
-         * the threshold is repeated with fresh samples, and the routine fails
-         * only when the repeat is over it too. A real leak, whose |t| grows
-         * with the sample count, fails both runs (the leaky control reaches
-         * hundreds); a single excursion on a shared VM (clock changes from
-         * the other core's load) does not. The leaky control gets no repeat:
-         * it must show on the first run. docs/constant-time.md, "Verdicts". */
-        int tries = 1;
-        while (leak && e->role != ROLE_LEAKY && tries < 2) {
-            print_row(e->label, &res, "over the threshold once: repeating");
-            if (vg_dudect_run(&e->r, n, 0x5eed8000u + i, &res) != 0) {
-                fprintf(stderr, "test_dudect: out of memory\n");
-                return 2;
-            }
-            leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
-            tries++;
-        }
-        const char *verdict;
-        if (e->role == ROLE_LEAKY)
-            verdict = leak ? "ok (leak detected, as it must)" : "FAIL (harness blind)";
-        else if (e->role == ROLE_NULL)
-            verdict = leak ? "FAIL (false positive, twice)" : "ok";
-        else
-            verdict = leak ? "FAIL (LEAK, twice)" : "ok";
-        print_row(tries > 1 ? "  (repeat)" : e->label, &res, verdict);
-        if (e->role == ROLE_LEAKY)
-            CHECK_MSG(leak, "%s: |t| = %.2f, the leaky control was not detected", e->label,
-                      res.max_abs_t);
-        else
-            CHECK_MSG(!leak, "%s: |t| = %.2f >= %.1f in two runs", e->label, res.max_abs_t,
-                      VG_DUDECT_THRESHOLD);
+        CHECK_MSG(ok, "%s: |t| = %.2f: %s", e->label, res.max_abs_t,
+                  e->role == ROLE_LEAKY ? "the leaky control was not detected"
+                                        : "over the threshold in two runs");
     }
     return vgtest_done("test_dudect");
 }

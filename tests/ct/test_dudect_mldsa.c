@@ -233,7 +233,12 @@ static void meas_leaky(void *ctx, const uint8_t *in)
 
 /* ---- driver ----------------------------------------------------------------- */
 
-enum role { ROLE_LEAKY, ROLE_NULL, ROLE_TARGET, ROLE_INFO };
+enum role {
+    ROLE_LEAKY = VG_DUDECT_LEAKY,
+    ROLE_NULL = VG_DUDECT_NULL,
+    ROLE_TARGET = VG_DUDECT_TARGET,
+    ROLE_INFO = VG_DUDECT_INFO
+};
 
 struct entry {
     char label[80];
@@ -265,14 +270,6 @@ static void add(const char *label, enum role role, void (*prep)(void *, int, uin
     e->r.ctx = ctx;
     e->mask = mask;
     e->samples = samples;
-}
-
-static void print_row(const char *label, const struct vg_dudect_result *res, const char *verdict)
-{
-    printf("%-44s %8zu %8.2f %6.1f %8llu %10.1f %10.1f  %s\n", label, res->samples,
-           res->max_abs_t, res->worst_pct, (unsigned long long)res->median, res->mean[0],
-           res->mean[1], verdict);
-    fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -378,8 +375,7 @@ int main(int argc, char **argv)
     printf("test_dudect_mldsa: %zu measurements per signing row (%zu per key generation row), "
            "pool of %zu one-attempt keys per set, threshold |t| < %.1f\n",
            samples, 2 * samples, pool, VG_DUDECT_THRESHOLD);
-    printf("%-44s %8s %8s %6s %8s %10s %10s  %s\n", "routine", "samples", "max|t|", "crop%",
-           "median", "mean0", "mean1", "verdict");
+    vg_dudect_print_header(44, "routine");
     for (size_t i = 0; i < g_n; i++) {
         const struct entry *e = &g_entries[i];
         if (only && e->role == ROLE_TARGET && !strstr(e->label, only))
@@ -398,37 +394,15 @@ int main(int argc, char **argv)
                 CHECK_MSG(strcmp(vg_keccak4x_active()->name, "avx2") == 0,
                           "%s: four-way Keccak is %s", e->label, vg_keccak4x_active()->name);
         }
-        if (vg_dudect_run(&e->r, e->samples, 0x6d6c0000u + i, &res) != 0) {
+        int ok = vg_dudect_judge(&e->r, (enum vg_dudect_role)e->role, e->samples,
+                                 0x6d6c0000u + i, 44, &res);
+        if (ok < 0) {
             fprintf(stderr, "test_dudect_mldsa: out of memory\n");
             return 2;
         }
-        int leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
-        int tries = 1;
-        while (leak && e->role != ROLE_LEAKY && e->role != ROLE_INFO && tries < 2) {
-            print_row(e->label, &res, "over the threshold once: repeating");
-            if (vg_dudect_run(&e->r, e->samples, 0x6d6c8000u + i, &res) != 0) {
-                fprintf(stderr, "test_dudect_mldsa: out of memory\n");
-                return 2;
-            }
-            leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
-            tries++;
-        }
-        const char *verdict;
-        if (e->role == ROLE_LEAKY)
-            verdict = leak ? "ok (leak detected, as it must)" : "FAIL (harness blind)";
-        else if (e->role == ROLE_INFO)
-            verdict = "info (public rho varies: not a verdict)";
-        else if (e->role == ROLE_NULL)
-            verdict = leak ? "FAIL (false positive, twice)" : "ok";
-        else
-            verdict = leak ? "FAIL (LEAK, twice)" : "ok";
-        print_row(tries > 1 ? "  (repeat)" : e->label, &res, verdict);
-        if (e->role == ROLE_LEAKY)
-            CHECK_MSG(leak, "%s: |t| = %.2f, the leaky control was not detected", e->label,
-                      res.max_abs_t);
-        else if (e->role != ROLE_INFO)
-            CHECK_MSG(!leak, "%s: |t| = %.2f >= %.1f in two runs", e->label, res.max_abs_t,
-                      VG_DUDECT_THRESHOLD);
+        CHECK_MSG(ok, "%s: |t| = %.2f: %s", e->label, res.max_abs_t,
+                  e->role == ROLE_LEAKY ? "the leaky control was not detected"
+                                        : "over the threshold in two runs");
     }
     vg_cpu_force(det);
     for (int si = 0; si < 3; si++)

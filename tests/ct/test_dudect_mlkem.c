@@ -269,7 +269,11 @@ static void prep_null(void *ctx, int cls, uint8_t *in)
 
 /* ---- driver ------------------------------------------------------------- */
 
-enum role { ROLE_LEAKY, ROLE_NULL, ROLE_TARGET };
+enum role {
+    ROLE_LEAKY = VG_DUDECT_LEAKY,
+    ROLE_NULL = VG_DUDECT_NULL,
+    ROLE_TARGET = VG_DUDECT_TARGET
+};
 
 struct entry {
     struct vg_dudect_routine r;
@@ -300,14 +304,6 @@ static void add(const char *label, enum role role, uint32_t mask, size_t len,
     e->r.ctx = s;
     e->role = role;
     e->mask = mask;
-}
-
-static void print_row(const char *label, const struct vg_dudect_result *res, const char *verdict)
-{
-    printf("%-44s %8zu %8.2f %6.1f %8llu %10.1f %10.1f  %s\n", label, res->samples,
-           res->max_abs_t, res->worst_pct, (unsigned long long)res->median, res->mean[0],
-           res->mean[1], verdict);
-    fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -384,8 +380,7 @@ int main(int argc, char **argv)
     vg_cpu_format(det, feat, sizeof feat);
     printf("test_dudect_mlkem: %zu measurements per row, threshold |t| < %.1f, features %s\n",
            samples, VG_DUDECT_THRESHOLD, feat[0] ? feat : "(none)");
-    printf("%-44s %8s %8s %6s %8s %10s %10s  %s\n", "row (mlkem/keccak4x set op)", "samples",
-           "max|t|", "crop%", "median", "mean0", "mean1", "verdict");
+    vg_dudect_print_header(44, "row (mlkem/keccak4x set op)");
 
     for (size_t i = 0; i < g_n; i++) {
         const struct entry *e = &g_entries[i];
@@ -393,35 +388,15 @@ int main(int argc, char **argv)
             continue;
         struct vg_dudect_result res;
         vg_cpu_force(e->mask);
-        if (vg_dudect_run(&e->r, samples, 0x6b656d00u + i, &res) != 0) {
+        int ok = vg_dudect_judge(&e->r, (enum vg_dudect_role)e->role, samples,
+                                 0x6b656d00u + i, 44, &res);
+        if (ok < 0) {
             fprintf(stderr, "test_dudect_mlkem: out of memory\n");
             return 2;
         }
-        int leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
-        int tries = 1;
-        while (leak && e->role != ROLE_LEAKY && tries < 2) {
-            print_row(e->label, &res, "over the threshold once: repeating");
-            if (vg_dudect_run(&e->r, samples, 0x6b658000u + i, &res) != 0) {
-                fprintf(stderr, "test_dudect_mlkem: out of memory\n");
-                return 2;
-            }
-            leak = res.max_abs_t >= VG_DUDECT_THRESHOLD;
-            tries++;
-        }
-        const char *verdict;
-        if (e->role == ROLE_LEAKY)
-            verdict = leak ? "ok (leak detected, as it must)" : "FAIL (harness blind)";
-        else if (e->role == ROLE_NULL)
-            verdict = leak ? "FAIL (false positive, twice)" : "ok";
-        else
-            verdict = leak ? "FAIL (LEAK, twice)" : "ok";
-        print_row(tries > 1 ? "  (repeat)" : e->label, &res, verdict);
-        if (e->role == ROLE_LEAKY)
-            CHECK_MSG(leak, "%s: |t| = %.2f, the leaky control was not detected", e->label,
-                      res.max_abs_t);
-        else
-            CHECK_MSG(!leak, "%s: |t| = %.2f >= %.1f in two runs", e->label, res.max_abs_t,
-                      VG_DUDECT_THRESHOLD);
+        CHECK_MSG(ok, "%s: |t| = %.2f: %s", e->label, res.max_abs_t,
+                  e->role == ROLE_LEAKY ? "the leaky control was not detected"
+                                        : "over the threshold in two runs");
     }
     vg_cpu_force(det);
     return vgtest_done("test_dudect_mlkem");
