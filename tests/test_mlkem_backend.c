@@ -79,33 +79,6 @@ static void test_arith(const struct vg_mlkem_backend *be, unsigned reps)
     CHECK_MSG(bad_mul == 0, "%s basemul_acc: %u of %u differ", be->name, bad_mul, reps);
 }
 
-/* extract4 (poly.h contract): word i of interleaved state l, little-endian,
- * at out[l][8 i]; nothing beyond 8 words bytes written. The reference is
- * the layout itself (st[4 i + l]), not another backend. */
-static void test_extract4(const struct vg_mlkem_backend *be, unsigned reps)
-{
-    uint64_t rs = 0x5eed0004;
-    unsigned bad = 0;
-    for (unsigned rep = 0; rep < reps; rep++) {
-        uint64_t st[100];
-        uint8_t o[4][8 * 25 + 16];
-        uint8_t *const dst[4] = {o[0], o[1], o[2], o[3]};
-        unsigned words = rep % 26;
-        for (unsigned i = 0; i < 100; i++)
-            st[i] = vgtest_rand64(&rs);
-        memset(o, 0xa5, sizeof o);
-        be->extract4(dst, st, words);
-        for (unsigned l = 0; l < 4; l++) {
-            for (unsigned i = 0; i < words; i++)
-                for (unsigned b = 0; b < 8; b++)
-                    bad += o[l][8 * i + b] != (uint8_t)(st[4 * i + l] >> (8 * b));
-            for (size_t i = 8 * words; i < sizeof o[l]; i++)
-                bad += o[l][i] != 0xa5;
-        }
-    }
-    CHECK_MSG(bad == 0, "%s extract4: %u bytes wrong", be->name, bad);
-}
-
 /* Random buffers, some with many rejections (bytes biased to 0xff), every
  * length/buffer-size combination class, and the stores must stay within
  * r[0..len). */
@@ -443,12 +416,10 @@ int main(int argc, char **argv)
 
     test_arith(g_ref, 100); /* the reference against itself: the harness runs */
     test_rej(g_ref, 100);
-    test_extract4(g_ref, 1000);
     test_encodings(g_ref, 100);
     if (avx2) {
         test_arith(avx2, 20000);
         test_rej(avx2, 100000);
-        test_extract4(avx2, 10000);
         test_encodings(avx2, 20000);
 #if defined(__x86_64__) && !defined(VG_PORTABLE)
         /* With AVX-512 F/VL/BW active the AVX2 backend carries the AVX-512

@@ -171,8 +171,6 @@ static void vg_mlkem_poly_tomsg_portable(uint8_t msg[VG_MLKEM_SYMBYTES], const v
 static void vg_mlkem_poly_compress_portable(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
 static void vg_mlkem_poly_decompress_portable(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
 static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta);
-static void vg_mlkem_extract4_portable(uint8_t *const out[4], const uint64_t st[100],
-                                       unsigned words);
 static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 
 static const struct vg_mlkem_backend vg_mlkem_portable = {
@@ -192,7 +190,6 @@ static const struct vg_mlkem_backend vg_mlkem_portable = {
     vg_mlkem_poly_compress_portable,
     vg_mlkem_poly_decompress_portable,
     vg_mlkem_cbd_portable,
-    vg_mlkem_extract4_portable,
     vg_mlkem_tomont_add_reduce_portable,
 };
 
@@ -508,13 +505,13 @@ void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_ML
         in[l][VG_MLKEM_SYMBYTES + 1] = ji[l][1];
     }
     vg_shake128x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
-    /* Squeeze (FIPS 202: permute, then output the rate) with the backend's
-     * transposing extract4 rather than word by word. */
+    /* Squeeze (FIPS 202: permute, then output the rate) with the four-way
+     * Keccak's transposing extract rather than word by word. */
     for (unsigned b = 0; b < 3; b++) {
         uint8_t *const dst[4] = {buf[0] + b * VG_SHAKE128_RATE, buf[1] + b * VG_SHAKE128_RATE,
                                  buf[2] + b * VG_SHAKE128_RATE, buf[3] + b * VG_SHAKE128_RATE};
         ctx.impl->permute(ctx.st);
-        be->extract4(dst, ctx.st, VG_SHAKE128_RATE / 8);
+        ctx.impl->extract(dst, ctx.st, VG_SHAKE128_RATE / 8);
     }
     for (unsigned l = 0; l < 4; l++)
         ctr[l] = be->rej_uniform(r[l]->coeffs, VG_MLKEM_N, buf[l], sizeof buf[0]);
@@ -580,14 +577,6 @@ void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
 }
 
 /* ---- four-lane XOF scheduler (contract in poly.h) ----------------------- */
-
-static void vg_mlkem_extract4_portable(uint8_t *const out[4], const uint64_t st[100],
-                                       unsigned words)
-{
-    for (unsigned l = 0; l < 4; l++)
-        for (unsigned i = 0; i < words; i++)
-            vg_store64_le(out[l] + 8 * i, st[4 * i + l]);
-}
 
 void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
                           const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii)
@@ -837,7 +826,7 @@ void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n)
             unsigned w = vg_mlkem_lane_dst(&lanes[l], lbuf[l], &dst[l]);
             words = w > words ? w : words;
         }
-        be->extract4(dst, st, words);
+        k4->extract(dst, st, words);
         for (unsigned l = 0; l < 4; l++) {
             if (!lanes[l].job || !vg_mlkem_lane_step(st, l, &lanes[l], lbuf[l], blk, be))
                 continue;

@@ -88,13 +88,6 @@ struct vg_mlkem_backend {
      * Specification: FIPS 203, Algorithm 8. */
     void (*cbd)(vg_mlkem_poly *r, const uint8_t *buf, unsigned eta);
 
-    /* Copy the first `words` 64-bit words of each of the four interleaved
-     * Keccak states st (word i of state l at st[4 i + l], the layout of
-     * vg_keccak4x) to out[l], little-endian: out[l][8 i .. 8 i + 8) = word i.
-     * Pre: words <= 25; out[0..3] each hold 8 words bytes (they may be the
-     * same buffer, which then holds one of the lanes). Writes nothing else.
-     * Constant time (the scheduler squeezes secret noise through it). */
-    void (*extract4)(uint8_t *const out[4], const uint64_t st[100], unsigned words);
 
     /* r = Barrett(fqmul(r, R^2 mod q) + e): poly_tomont, poly_add(r, r, e)
      * and poly_reduce in one pass, the same values (key generation's

@@ -17,8 +17,6 @@
 unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 /* The same with AVX-512 F/VL/BW (rej_avx512.c, compiled with those flags;
  * called only when they are active, through the backend table). */
-/* The backend's extract4 (poly_avx2.c; contract in poly.h). */
-void vg_mlkem_extract4_avx2(uint8_t *const out[4], const uint64_t st[100], unsigned words);
 unsigned vg_mlkem_rej_uniform_avx512(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 
 /* poly_avx2.c: the coefficientwise helpers and encodings of the backend

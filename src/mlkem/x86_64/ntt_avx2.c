@@ -251,7 +251,6 @@ static const struct vg_mlkem_backend vg_mlkem_avx2 = {
     vg_mlkem_poly_compress_avx2,
     vg_mlkem_poly_decompress_avx2,
     vg_mlkem_cbd_avx2,
-    vg_mlkem_extract4_avx2,
     vg_mlkem_tomont_add_reduce_avx2,
 };
 
@@ -276,7 +275,6 @@ static const struct vg_mlkem_backend vg_mlkem_avx2_avx512 = {
     vg_mlkem_poly_compress_avx2,
     vg_mlkem_poly_decompress_avx2,
     vg_mlkem_cbd_avx2,
-    vg_mlkem_extract4_avx2,
     vg_mlkem_tomont_add_reduce_avx2,
 };
 

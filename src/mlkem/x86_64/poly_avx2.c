@@ -456,29 +456,3 @@ void vg_mlkem_poly_decompress_avx2(vg_mlkem_poly *r, const uint8_t *a, unsigned 
     }
 }
 
-/* Four words of each of the four interleaved states per step: a 4x4
- * transpose of 64-bit words (VPUNPCKL/HQDQ, then VPERM2I128), one 32-byte
- * store per state; the last words (words % 4) one by one. No data-dependent
- * branch or index. */
-void vg_mlkem_extract4_avx2(uint8_t *const out[4], const uint64_t st[100], unsigned words)
-{
-    unsigned i = 0;
-    for (; i + 4 <= words; i += 4) {
-        /* a_k: word i + k of states 0..3. */
-        __m256i a0 = _mm256_loadu_si256((const __m256i *)(st + 4 * i));
-        __m256i a1 = _mm256_loadu_si256((const __m256i *)(st + 4 * i + 4));
-        __m256i a2 = _mm256_loadu_si256((const __m256i *)(st + 4 * i + 8));
-        __m256i a3 = _mm256_loadu_si256((const __m256i *)(st + 4 * i + 12));
-        __m256i t0 = _mm256_unpacklo_epi64(a0, a1); /* a0.s0 a1.s0 | a0.s2 a1.s2 */
-        __m256i t1 = _mm256_unpackhi_epi64(a0, a1); /* a0.s1 a1.s1 | a0.s3 a1.s3 */
-        __m256i t2 = _mm256_unpacklo_epi64(a2, a3);
-        __m256i t3 = _mm256_unpackhi_epi64(a2, a3);
-        _mm256_storeu_si256((__m256i *)(out[0] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
-        _mm256_storeu_si256((__m256i *)(out[1] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x20));
-        _mm256_storeu_si256((__m256i *)(out[2] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
-        _mm256_storeu_si256((__m256i *)(out[3] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
-    }
-    for (; i < words; i++)
-        for (unsigned l = 0; l < 4; l++)
-            vg_store64_le(out[l] + 8 * i, st[4 * i + l]);
-}
