@@ -43,6 +43,7 @@
 #include "hash/keccak.h"
 #include "hash/sha2.h"
 #include "vgtest.h"
+#include "ct_valgrind_main.h"
 
 /* Mark n bytes at p secret: memcheck then tracks everything computed from
  * them and reports a branch or address that depends on them. */
@@ -56,10 +57,6 @@
 #error "ct_valgrind must link the constant-time test build of the library (vgcrypto_ct)"
 #endif
 
-/* Feature bits valgrind 3.19 cannot execute. */
-#define NO_VALGRIND_AVX512                                                                  \
-    (VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA)
-#define NO_VALGRIND_SHA VG_CPU_SHA
 
 /* Message lengths: below, at and across block boundaries of every rate
  * (SHA-256 64, SHA-512 128, Keccak 72/136/168), and a long one. */
@@ -551,37 +548,12 @@ static void run_leaky(void)
 
 int main(int argc, char **argv)
 {
-    int leaky = 0, have_force = 0;
-    uint32_t force = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--detect") == 0) {
-            printf("0x%x\n", (unsigned)vg_cpu_detected());
-            return 0;
-        } else if (strcmp(argv[i], "--force") == 0 && i + 1 < argc) {
-            force = (uint32_t)strtoul(argv[++i], NULL, 0);
-            have_force = 1;
-        } else if (strcmp(argv[i], "--leaky") == 0) {
-            leaky = 1;
-        } else {
-            fprintf(stderr, "usage: %s --detect | [--force MASK] [--leaky]\n", argv[0]);
-            return 2;
-        }
-    }
-
-    int on_valgrind = RUNNING_ON_VALGRIND != 0;
-    uint32_t avail = have_force ? force & VG_CPU_ALL : vg_cpu_detected();
-    uint32_t runnable = avail;
-    if (on_valgrind)
-        runnable &= ~(uint32_t)(NO_VALGRIND_AVX512 | NO_VALGRIND_SHA);
-    if (on_valgrind && !have_force)
-        printf("ct_valgrind: warning: no --force mask; valgrind's CPUID hides ADX, AVX-512 and "
-               "SHA, so only what it shows is checked (use run_valgrind.sh)\n");
-    if (!on_valgrind)
-        printf("ct_valgrind: not under valgrind: the routines run but nothing checks them\n");
-
-    char feat[96];
-    vg_cpu_format(avail, feat, sizeof feat);
-    printf("ct_valgrind: CPU features 0x%03x (%s)\n", (unsigned)avail, feat);
+    struct vg_ctv_opts opt;
+    int rc = vg_ctv_parse(argc, argv, "ct_valgrind", 0, &opt);
+    if (rc >= 0)
+        return rc;
+    const int leaky = opt.leaky, on_valgrind = opt.on_valgrind;
+    const uint32_t avail = opt.avail, runnable = opt.runnable;
 
     if (leaky) {
         run_leaky();

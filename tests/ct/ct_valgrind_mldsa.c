@@ -34,6 +34,7 @@
 #include "common.h"
 #include "mldsa/poly.h"
 #include "vgtest.h"
+#include "ct_valgrind_main.h"
 
 #if !defined(VG_CT_TESTING)
 #error "ct_valgrind_mldsa must link the constant-time test build of the library (vgcrypto_ct)"
@@ -41,10 +42,6 @@
 
 /* Mark n bytes at p secret. */
 #define VG_CT_SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
-
-#define NO_VALGRIND_AVX512                                                                  \
-    (VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA)
-#define NO_VALGRIND_SHA VG_CPU_SHA
 
 #define MAX_PK VG_MLDSA87_PUBLICKEYBYTES
 #define MAX_SK VG_MLDSA87_SECRETKEYBYTES
@@ -203,34 +200,12 @@ static void run_leaky(void)
 
 int main(int argc, char **argv)
 {
-    int leaky = 0, have_force = 0, quick = 0;
-    uint32_t force = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--detect") == 0) {
-            printf("0x%x\n", (unsigned)vg_cpu_detected());
-            return 0;
-        } else if (strcmp(argv[i], "--force") == 0 && i + 1 < argc) {
-            force = (uint32_t)strtoul(argv[++i], NULL, 0);
-            have_force = 1;
-        } else if (strcmp(argv[i], "--leaky") == 0) {
-            leaky = 1;
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else {
-            fprintf(stderr, "usage: %s --detect | [--force MASK] [--leaky] [--quick]\n", argv[0]);
-            return 2;
-        }
-    }
-    int on_valgrind = RUNNING_ON_VALGRIND != 0;
-    uint32_t avail = have_force ? force & VG_CPU_ALL : vg_cpu_detected();
-    uint32_t runnable = avail;
-    if (on_valgrind)
-        runnable &= ~(uint32_t)(NO_VALGRIND_AVX512 | NO_VALGRIND_SHA);
-    if (!on_valgrind)
-        printf("ct_valgrind_mldsa: not under valgrind: the routines run but nothing checks them\n");
-    char feat[96];
-    vg_cpu_format(avail, feat, sizeof feat);
-    printf("ct_valgrind_mldsa: CPU features 0x%03x (%s)\n", (unsigned)avail, feat);
+    struct vg_ctv_opts opt;
+    int rc = vg_ctv_parse(argc, argv, "ct_valgrind_mldsa", 1, &opt);
+    if (rc >= 0)
+        return rc;
+    const int leaky = opt.leaky, quick = opt.quick;
+    const uint32_t avail = opt.avail, runnable = opt.runnable;
 
     if (leaky) {
         run_leaky();

@@ -53,6 +53,7 @@
 #include "hash/keccak4x.h"
 #include "mlkem/poly.h"
 #include "vgtest.h"
+#include "ct_valgrind_main.h"
 
 #define VG_CT_SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 
@@ -60,8 +61,6 @@
 #error "ct_valgrind_mlkem must link the constant-time test build of the library (vgcrypto_ct)"
 #endif
 
-#define NO_VALGRIND_AVX512                                                                  \
-    (VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA)
 
 /* Largest sizes (ML-KEM-1024). */
 #define PK_MAX VG_MLKEM1024_PUBLICKEYBYTES
@@ -221,33 +220,12 @@ static void run_leaky(void)
 
 int main(int argc, char **argv)
 {
-    int leaky = 0, have_force = 0;
-    uint32_t force = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--detect") == 0) {
-            printf("0x%x\n", (unsigned)vg_cpu_detected());
-            return 0;
-        } else if (strcmp(argv[i], "--force") == 0 && i + 1 < argc) {
-            force = (uint32_t)strtoul(argv[++i], NULL, 0);
-            have_force = 1;
-        } else if (strcmp(argv[i], "--leaky") == 0) {
-            leaky = 1;
-        } else {
-            fprintf(stderr, "usage: %s --detect | [--force MASK] [--leaky]\n", argv[0]);
-            return 2;
-        }
-    }
-    int on_valgrind = RUNNING_ON_VALGRIND != 0;
-    uint32_t avail = have_force ? force & VG_CPU_ALL : vg_cpu_detected();
-    uint32_t runnable = avail;
-    if (on_valgrind)
-        runnable &= ~(uint32_t)NO_VALGRIND_AVX512;
-    if (on_valgrind && !have_force)
-        printf("ct_valgrind_mlkem: warning: no --force mask; valgrind's CPUID hides features "
-               "(use run_valgrind.sh)\n");
-    if (!on_valgrind)
-        printf("ct_valgrind_mlkem: not under valgrind: the routines run but nothing checks "
-               "them\n");
+    struct vg_ctv_opts opt;
+    int rc = vg_ctv_parse(argc, argv, "ct_valgrind_mlkem", 0, &opt);
+    if (rc >= 0)
+        return rc;
+    const int leaky = opt.leaky, on_valgrind = opt.on_valgrind;
+    const uint32_t avail = opt.avail, runnable = opt.runnable;
 
     if (leaky) {
         vg_cpu_force(runnable);
