@@ -568,32 +568,13 @@ static void vg_mldsa_poly_uniform_eta_x4(vg_mldsa_poly *const r[4],
     vg_wipe(&ws, sizeof ws);
 }
 
+static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
+                                 uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1);
+
 void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                     uint16_t nonce0, unsigned n, unsigned eta)
 {
-    unsigned l = 0;
-    /* Groups of four; a remainder of two or three padded with scratch
-     * lanes (secret-derived: wiped), a single one alone. */
-    for (; l + 4 <= n; l += 4) {
-        vg_mldsa_poly *rr[4] = {&r[l], &r[l + 1], &r[l + 2], &r[l + 3]};
-        uint16_t nn[4];
-        for (unsigned k = 0; k < 4; k++)
-            nn[k] = (uint16_t)(nonce0 + l + k);
-        vg_mldsa_poly_uniform_eta_x4(rr, rhoprime, nn, eta);
-    }
-    if (n - l >= 2) {
-        vg_mldsa_poly scratch[2];
-        vg_mldsa_poly *rr[4];
-        uint16_t nn[4];
-        for (unsigned k = 0; k < 4; k++) {
-            rr[k] = l + k < n ? &r[l + k] : &scratch[k - (n - l)];
-            nn[k] = (uint16_t)(nonce0 + (l + k < n ? l + k : n - 1));
-        }
-        vg_mldsa_poly_uniform_eta_x4(rr, rhoprime, nn, eta);
-        vg_wipe(scratch, sizeof scratch);
-    } else if (n - l == 1) {
-        vg_mldsa_poly_uniform_eta(&r[l], rhoprime, (uint16_t)(nonce0 + l), eta);
-    }
+    vg_mldsa_sample_many(r, rhoprime, nonce0, n, eta, 0);
 }
 
 /* Eight values of `bits` bits (bits <= 24) into the bits bytes at o,
@@ -742,18 +723,30 @@ static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
     vg_wipe(&ws, sizeof ws);
 }
 
-void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                       uint16_t nonce0, unsigned n, int32_t gamma1)
+/* n polynomials r[0..n) with nonces nonce0 + 0..n-1, four at a time on the
+ * four-way Keccak: ExpandS's RejBoundedPoly when eta != 0, else
+ * ExpandMask's gamma1 sampling (both parameters public). Groups of four; a
+ * remainder of two or three padded with scratch lanes (secret-derived:
+ * wiped), a single one alone. */
+static void vg_mldsa_sample_x4(vg_mldsa_poly *const rr[4], const uint8_t seed[VG_MLDSA_CRHBYTES],
+                               const uint16_t nn[4], unsigned eta, int32_t gamma1)
+{
+    if (eta)
+        vg_mldsa_poly_uniform_eta_x4(rr, seed, nn, eta);
+    else
+        vg_mldsa_poly_uniform_gamma1_x4(rr, seed, nn, gamma1);
+}
+
+static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
+                                 uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1)
 {
     unsigned l = 0;
-    /* Groups of four; a remainder of two or three padded with scratch
-     * lanes (the scratch is secret-derived: wiped), a single one alone. */
     for (; l + 4 <= n; l += 4) {
         vg_mldsa_poly *rr[4] = {&r[l], &r[l + 1], &r[l + 2], &r[l + 3]};
         uint16_t nn[4];
         for (unsigned k = 0; k < 4; k++)
             nn[k] = (uint16_t)(nonce0 + l + k);
-        vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
+        vg_mldsa_sample_x4(rr, seed, nn, eta, gamma1);
     }
     if (n - l >= 2) {
         vg_mldsa_poly scratch[2];
@@ -763,11 +756,20 @@ void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_
             rr[k] = l + k < n ? &r[l + k] : &scratch[k - (n - l)];
             nn[k] = (uint16_t)(nonce0 + (l + k < n ? l + k : n - 1));
         }
-        vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
+        vg_mldsa_sample_x4(rr, seed, nn, eta, gamma1);
         vg_wipe(scratch, sizeof scratch);
     } else if (n - l == 1) {
-        vg_mldsa_poly_uniform_gamma1(&r[l], rhopp, (uint16_t)(nonce0 + l), gamma1);
+        if (eta)
+            vg_mldsa_poly_uniform_eta(&r[l], seed, (uint16_t)(nonce0 + l), eta);
+        else
+            vg_mldsa_poly_uniform_gamma1(&r[l], seed, (uint16_t)(nonce0 + l), gamma1);
     }
+}
+
+void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                       uint16_t nonce0, unsigned n, int32_t gamma1)
+{
+    vg_mldsa_sample_many(r, rhopp, nonce0, n, 0, gamma1);
 }
 
 void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
