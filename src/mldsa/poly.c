@@ -76,31 +76,53 @@ static void vg_mldsa_ntt_portable(vg_mldsa_poly *p)
         a[j] = vg_mldsa_reduce32(a[j]);
 }
 
+/* The inverse NTT's last layer (len 128) fused with the final scaling:
+ * sums are multiplied by 41978 = 2^64 / 256 mod q (Montgomery: the factor
+ * 1/256 of the unnormalised transform times R), differences by
+ * VG_MLDSA_INV_LAST = 41978 * (-zetas[1]) * 2^-32 mod q, centred, i.e.
+ * the layer's twiddle and the scaling in one Montgomery product. */
+#define VG_MLDSA_INV_F 41978
+#define VG_MLDSA_INV_LAST 3975713
+
 /* Pre: |a| < 2^27. Post: |a| < q; result R * NTT^-1(a).
- * Specification: FIPS 204, Algorithm 42. */
+ * Specification: FIPS 204, Algorithm 42.
+ * Reduction schedule (the x86-64 backends follow it exactly, so every
+ * backend returns the same representatives): in the Gentleman-Sande
+ * butterfly (a, b) -> (a + b, zeta (a - b)) the differences go through a
+ * Montgomery product (|r| < q) and the sums grow; only the sums of layer 2
+ * (len 4) are reduce32'd. Bounds: the input is < 2^27, so the layer inputs
+ * are < 2^27, 2^28, 2^29 for layers 0, 1, 2; the layer-2 sums < 2^30 meet
+ * reduce32's precondition (<= 2^31 - 2^22 - 1) and become <= 6283009 < q,
+ * and every difference (< 2^30) times |zeta| <= (q-1)/2 < 2^22 is < 2^52 <
+ * 2^31 q. After layer 2 every coefficient is < q (a reduced sum or a
+ * Montgomery product), so the inputs of layers 3..7 are < q, 2q, 4q, 8q,
+ * 16q and the last layer's sums and differences are < 32q < 2^28: times
+ * 41978 < 2^16 or |VG_MLDSA_INV_LAST| < 2^22 they stay < 2^50 < 2^31 q, and
+ * the results are < q. */
 static void vg_mldsa_invntt_portable(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
     unsigned m = 256;
-    /* Sums are reduce32'd (inputs < 2^28 in the first layer, < 2q after),
-     * differences (< 2^28) go through a Montgomery product with |zeta| <= q/2:
-     * |zeta * d| < 2^27 q < 2^31 q. So every layer leaves |a| < q. */
-    for (unsigned layer = 0; layer < 8; layer++) {
+    for (unsigned layer = 0; layer < 7; layer++) {
         unsigned len = 1u << layer;
         for (unsigned blk = 0; blk < (128u >> layer); blk++) {
             unsigned start = 2 * len * blk;
             int64_t zeta = -(int64_t)vg_mldsa_zetas[--m];
             for (unsigned j = start; j < start + len; j++) {
                 int32_t t = a[j];
-                a[j] = vg_mldsa_reduce32(t + a[j + len]);
+                int32_t s = t + a[j + len];
+                a[j] = layer == 2 ? vg_mldsa_reduce32(s) : s;
                 a[j + len] = vg_mldsa_montgomery_reduce(zeta * (t - a[j + len]));
             }
         }
     }
-    /* 41978 = 2^64 / 256 mod q: removes the factor 256 of the unnormalised
-     * transform and leaves one factor R (the reduction removes one of two). */
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        a[j] = vg_mldsa_montgomery_reduce((int64_t)41978 * a[j]);
+    /* Layer 7 (m is now 2: its twiddle is -zetas[1]), fused with the
+     * scaling as VG_MLDSA_INV_F and VG_MLDSA_INV_LAST. */
+    for (unsigned j = 0; j < VG_MLDSA_N / 2; j++) {
+        int32_t t = a[j];
+        a[j] = vg_mldsa_montgomery_reduce((int64_t)VG_MLDSA_INV_F * (t + a[j + 128]));
+        a[j + 128] = vg_mldsa_montgomery_reduce((int64_t)VG_MLDSA_INV_LAST * (t - a[j + 128]));
+    }
 }
 
 /* Pre: |a|, |b| < q. Post: |r| < q. FIPS 204, Algorithm 45. */

@@ -114,11 +114,14 @@ static inline void vg_fwd_bfly(__m256i *a, __m256i *b, __m256i z, __m256i zq)
 }
 
 /* Inverse (Gentleman-Sande) butterfly with the negated twiddle z:
- * (a, b) = (reduce32(a + b), mont(z (a - b))). */
-static inline void vg_inv_bfly(__m256i *a, __m256i *b, __m256i z, __m256i zq)
+ * (a, b) = (a + b, mont(z (a - b))), the sum reduce32'd when `reduce` (a
+ * constant at every call: layer 2 of the portable schedule). */
+static inline void vg_inv_bfly(__m256i *a, __m256i *b, __m256i z, __m256i zq, int reduce)
 {
     __m256i t = *a;
-    *a = vg_reduce32(_mm256_add_epi32(t, *b));
+    *a = _mm256_add_epi32(t, *b);
+    if (reduce)
+        *a = vg_reduce32(*a);
     *b = vg_montmul(_mm256_sub_epi32(t, *b), z, zq);
 }
 
@@ -213,31 +216,33 @@ static void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
 }
 
 /* Pre: |a| < 2^27. Post: |a| < q; R * NTT^-1(a), identical to the portable
- * routine. Specification: FIPS 204, Algorithm 42 (NTT^-1). */
+ * routine: the same reduction schedule (only layer 2's sums reduce32'd, the
+ * last layer fused with the scaling by 41978 and 41978 (-zetas[1]) R^-1;
+ * bounds proved at vg_mldsa_invntt_portable in poly.c: every layer input
+ * stays < 2^29 or < 16q, every Montgomery product < 2^52 < 2^31 q).
+ * Specification: FIPS 204, Algorithm 42 (NTT^-1). */
 static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
-    /* Sums are reduce32'd, differences (< 2^28) go through a Montgomery
-     * product with |zeta| <= q/2: < 2^27 q. Every layer leaves |a| < q. */
     for (unsigned g = 0; g < 16; g++) {
         const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
         __m256i x, y;
         vg_to_half(&x, &y, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
         vg_half_to_quart(&x, &y);
         vg_quart_to_pairs(&x, &y);
-        vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
+        vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]), 0);
         vg_pairs_to_quart(&x, &y);
-        vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
+        vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]), 0);
         vg_half_to_quart(&x, &y); /* quart -> half */
-        vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
+        vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]), 1);
         __m256i lo, hi;
         vg_from_half(&lo, &hi, x, y);
         vg_store(a + 16 * g, lo);
         vg_store(a + 16 * g + 8, hi);
     }
-    /* Layers 3-7 (len 8..128): block blk of layer l uses -zetas[(256 >> l)
+    /* Layers 3-6 (len 8..64): block blk of layer l uses -zetas[(256 >> l)
      * - 1 - blk], as the portable loop's decreasing counter gives. */
-    for (unsigned layer = 3; layer < 8; layer++) {
+    for (unsigned layer = 3; layer < 7; layer++) {
         unsigned len = 1u << layer;
         for (unsigned blk = 0; blk < (128u >> layer); blk++) {
             unsigned start = 2 * len * blk;
@@ -246,19 +251,24 @@ static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
             for (unsigned j = start; j < start + len; j += 8) {
                 __m256i x = vg_load(a + j), y = vg_load(a + j + len);
                 __m256i t = x;
-                x = vg_reduce32(_mm256_add_epi32(t, y));
+                x = _mm256_add_epi32(t, y);
                 y = vg_montmul_bc(_mm256_sub_epi32(t, y), z, zq);
                 vg_store(a + j, x);
                 vg_store(a + j + len, y);
             }
         }
     }
-    /* 41978 = 2^64 / 256 mod q (see the portable routine). |41978 a| <
-     * 2^16 q. */
-    __m256i f, fq;
+    /* Layer 7 with the scaling: sums times 41978, differences times
+     * 3975713 = 41978 (-zetas[1]) 2^-32 mod q (VG_MLDSA_INV_F / _LAST in
+     * poly.c). */
+    __m256i f, fq, c, cq;
     vg_twiddle(41978, &f, &fq);
-    for (unsigned j = 0; j < VG_MLDSA_N; j += 8)
-        vg_store(a + j, vg_montmul_bc(vg_load(a + j), f, fq));
+    vg_twiddle(3975713, &c, &cq);
+    for (unsigned j = 0; j < VG_MLDSA_N / 2; j += 8) {
+        __m256i x = vg_load(a + j), y = vg_load(a + j + 128);
+        vg_store(a + j, vg_montmul_bc(_mm256_add_epi32(x, y), f, fq));
+        vg_store(a + j + 128, vg_montmul_bc(_mm256_sub_epi32(x, y), c, cq));
+    }
 }
 
 /* r = a o b R^-1. Pre: |a|, |b| < q. Post: |r| < q, identical to portable.
