@@ -28,7 +28,8 @@
 #define VG_CPU_AVX512DQ (1u << 6)
 #define VG_CPU_AVX512IFMA (1u << 7)
 #define VG_CPU_SHA (1u << 8) /* SHA-NI, with the SSSE3 and SSE4.1 it needs */
-#define VG_CPU_ALL ((1u << 9) - 1u)
+#define VG_CPU_AVX512VBMI2 (1u << 9) /* AVX512_VBMI2 and AVX512_VBMI (byte compress, VPERMB) */
+#define VG_CPU_ALL ((1u << 10) - 1u)
 
 /* The active features: detected once (CPUID, XGETBV), restricted by
  * VG_CPU_FEATURES. Thread-safe; cheap after the first call. */

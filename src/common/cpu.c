@@ -16,8 +16,9 @@
 static _Atomic uint32_t g_cpu_state; /* VG_CPU_READY | active mask, or 0 */
 
 /* Names of the single features, in bit order (VG_CPU_BMI2 is bit 0). */
-static const char *const g_bit_names[] = {"bmi2",     "adx",      "avx2",       "avx512f", "avx512vl",
-                                          "avx512bw", "avx512dq", "avx512ifma", "sha"};
+static const char *const g_bit_names[] = {"bmi2",     "adx",        "avx2", "avx512f",
+                                          "avx512vl", "avx512bw",   "avx512dq", "avx512ifma",
+                                          "sha",      "avx512vbmi2"};
 
 /* Group names accepted by VG_CPU_FEATURES besides the single ones. IFMA is
  * unusable without the foundation and 256-bit forms, so its name brings them
@@ -28,7 +29,7 @@ static const struct {
 } g_groups[] = {
     {"avx512ifma", VG_CPU_AVX512IFMA | VG_CPU_AVX512F | VG_CPU_AVX512VL},
     {"avx512", VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512DQ |
-                   VG_CPU_AVX512IFMA},
+                   VG_CPU_AVX512IFMA | VG_CPU_AVX512VBMI2},
     {"all", VG_CPU_ALL},
 };
 
@@ -47,7 +48,7 @@ static uint64_t xgetbv0(void)
 
 static uint32_t detect(void)
 {
-    uint32_t r[4], max_leaf, l1c, l7b, out = 0;
+    uint32_t r[4], max_leaf, l1c, l7b, l7c, out = 0;
     uint64_t xcr0 = 0;
     cpuid(0, 0, r);
     max_leaf = r[0];
@@ -59,6 +60,7 @@ static uint32_t detect(void)
         return 0;
     cpuid(7, 0, r);
     l7b = r[1];
+    l7c = r[2];
     /* XGETBV exists only when the OS set CR4.OSXSAVE (leaf 1 ECX bit 27). */
     if (l1c & (1u << 27))
         xcr0 = xgetbv0();
@@ -84,6 +86,10 @@ static uint32_t detect(void)
             out |= VG_CPU_AVX512DQ;
         if (l7b & (1u << 21))
             out |= VG_CPU_AVX512IFMA;
+        /* One feature for both: leaf 7 ECX bit 1 (VBMI, VPERMB) and bit 6
+         * (VBMI2, VPCOMPRESSB). */
+        if ((l7c & (1u << 1)) && (l7c & (1u << 6)))
+            out |= VG_CPU_AVX512VBMI2;
     }
     return out;
 }

@@ -10,10 +10,10 @@
 #include "hash/keccak.h"
 #include "hash/sha2.h"
 
-static unsigned popcount9(uint32_t x)
+static unsigned popcount_mask(uint32_t x)
 {
     unsigned n = 0;
-    for (unsigned i = 0; i < 9; i++)
+    for (unsigned i = 0; i < 32; i++)
         n += (x >> i) & 1u;
     return n;
 }
@@ -43,11 +43,12 @@ size_t vg_ct_variants(uint32_t available, struct vg_ct_variant *out, size_t cap)
 {
     size_t count = 0;
     available &= VG_CPU_ALL;
-    /* All 2^9 subsets, smallest first: a variant is recorded with the first
-     * (hence a smallest) feature set that makes its _get return it. */
-    for (unsigned size = 0; size <= 9; size++) {
+    /* All subsets of the feature bits, smallest first: a variant is recorded
+     * with the first (hence a smallest) feature set that makes its _get
+     * return it. */
+    for (unsigned size = 0; size <= popcount_mask(VG_CPU_ALL); size++) {
         for (uint32_t s = 0; s <= VG_CPU_ALL; s++) {
-            if ((s & ~available) || popcount9(s) != size)
+            if ((s & ~available) || popcount_mask(s) != size)
                 continue;
             vg_cpu_force(s);
             const struct vg_sha256_impl *a = vg_sha256_portable_get();

@@ -68,7 +68,8 @@
 #define MAX_PK VG_MLDSA87_PUBLICKEYBYTES
 #define MAX_SIG VG_MLDSA87_SIGBYTES
 #define AVX512_ALL                                                                          \
-    (VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA)
+    (VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA | \
+     VG_CPU_AVX512VBMI2)
 
 struct mldsa_set {
     const char *name;

@@ -22,6 +22,12 @@ unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf,
 unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
                                unsigned eta);
 
+/* The same with AVX-512 VBMI2, packing in registers only (rej_avx512.c);
+ * called by vg_mldsa_rej_eta_avx2 when VG_CPU_AVX512F | VG_CPU_AVX512BW |
+ * VG_CPU_AVX512VBMI2 are active. Same results and count. */
+unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                                 unsigned eta);
+
 /* SampleInBall's draw loop and result (the backend's ball_track and
  * ball_place; contracts in poly.h): the same results as the portable
  * routines, constant time in the secret bytes (rej_avx2.c). */

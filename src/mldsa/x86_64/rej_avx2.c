@@ -134,40 +134,63 @@ void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint
 }
 
 /* ---- RejBoundedPoly (FIPS 204, Algorithm 31 with Algorithm 15) ------------
- * Two stages per 16 bytes of buf (32 candidates, low nibble first):
+ * Per 16 bytes of buf (32 candidates, low nibble first):
  * (1) in registers, each nibble b is mapped by VPSHUFB lookups to its
  *     CoeffFromHalfByte value (eta = 2: 2 - (b mod 5) for b < 15; eta = 4:
  *     4 - b for b < 9) and to its accept bit (1 when b < 15, resp. b < 9);
  *     VPSHUFB's time does not depend on the indices, so this stage is
  *     constant time in the secret nibbles;
- * (2) a scalar loop over the 32 candidates, the same as the portable
- *     routine's: store the value at tmp[ctr], advance ctr by the accept bit
- *     while ctr < len. Only the accept bits are declassified (as in the
- *     portable routine); the memory accesses are the portable routine's
- *     (one 4-byte store per candidate at tmp[ctr]), so the timing follows
- *     the accept pattern no more than the portable routine's does.
- *     (An earlier kernel that packed eight candidates with a VPERMD table
- *     and 32-byte stores at tmp + ctr showed timing following the accept
- *     pattern in test_dudect_mldsa; this one keeps the portable stores.)
+ * (2) the accept bits are declassified and turned, still in registers, into
+ *     each candidate's slot: min(count of accepted candidates before it,
+ *     len), by a prefix sum (four shifted adds per 16 bytes) plus the
+ *     running count;
+ * (3) a scalar loop stores every candidate's value at tmp[slot]. A rejected
+ *     candidate's value lands in the slot the next accepted one overwrites
+ *     (stores happen in candidate order), and once len values are kept every
+ *     further candidate goes to the spill slot tmp[len]: exactly the stores
+ *     of vg_mldsa_rej_eta_portable (one 4-byte store per candidate), whose
+ *     running-count dependency chain (about four cycles a candidate) this
+ *     replaces with independent stores.
+ * Only the accept bits reach an address (the slot), as in the portable
+ * routine; the values never do. (An earlier kernel that packed eight
+ * candidates with a VPERMD table and 32-byte stores at tmp + ctr showed
+ * timing following the accept pattern in test_dudect_mldsa; this one keeps
+ * the portable stores.)
  * Same results and count as vg_mldsa_rej_eta_portable on any buffer;
  * contract in poly.h (Pre: len <= 256, eta in {2, 4}). */
 
-/* The 32 candidates of the 16 bytes at p: values to v[], accept bits (0/1)
- * to keep[], candidate 2i from the low nibble of p[i], 2i + 1 from its high
- * nibble. */
-static inline void vg_mldsa_eta_classify(int8_t v[32], uint8_t keep[32], const uint8_t *p,
-                                         __m128i vtab, __m128i ktab)
+/* Candidates 0..15 (n0) and 16..31 (n1) of the 16 bytes at p: candidate 2i
+ * from the low nibble of p[i], 2i + 1 from its high nibble. */
+static inline void vg_mldsa_eta_nibbles(__m128i *n0, __m128i *n1, const uint8_t *p)
 {
     const __m128i low4 = _mm_set1_epi8(15);
     __m128i b = _mm_loadu_si128((const __m128i *)p);
     __m128i lo = _mm_and_si128(b, low4);
     __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), low4);
-    __m128i n0 = _mm_unpacklo_epi8(lo, hi); /* candidates 0..15 */
-    __m128i n1 = _mm_unpackhi_epi8(lo, hi); /* candidates 16..31 */
-    _mm_storeu_si128((__m128i *)v, _mm_shuffle_epi8(vtab, n0));
-    _mm_storeu_si128((__m128i *)(v + 16), _mm_shuffle_epi8(vtab, n1));
-    _mm_storeu_si128((__m128i *)keep, _mm_shuffle_epi8(ktab, n0));
-    _mm_storeu_si128((__m128i *)(keep + 16), _mm_shuffle_epi8(ktab, n1));
+    *n0 = _mm_unpacklo_epi8(lo, hi);
+    *n1 = _mm_unpackhi_epi8(lo, hi);
+}
+
+/* Inclusive prefix sums of the 16 bytes of k (each 0 or 1: sums <= 16). */
+static inline __m128i vg_mldsa_prefix16(__m128i k)
+{
+    k = _mm_add_epi8(k, _mm_slli_si128(k, 1));
+    k = _mm_add_epi8(k, _mm_slli_si128(k, 2));
+    k = _mm_add_epi8(k, _mm_slli_si128(k, 4));
+    return _mm_add_epi8(k, _mm_slli_si128(k, 8));
+}
+
+/* Slots of 16 candidates with accept bits k (declassified), the first
+ * getting slot *base when accepted: slot[i] = min(*base + accepted before
+ * i, len); advances *base by the accepted count (*base may pass len; the
+ * slots do not). */
+static inline void vg_mldsa_eta_slots(uint16_t slot[16], unsigned *base, __m128i k, __m256i lenv)
+{
+    __m128i incl = vg_mldsa_prefix16(k);
+    __m256i excl = _mm256_cvtepu8_epi16(_mm_sub_epi8(incl, k));
+    excl = _mm256_add_epi16(excl, _mm256_set1_epi16((short)*base));
+    _mm256_storeu_si256((__m256i *)slot, _mm256_min_epu16(excl, lenv));
+    *base += (unsigned)_mm_extract_epi8(incl, 15);
 }
 
 unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
@@ -179,13 +202,19 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
                                   : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
     const __m128i ktab = eta == 2 ? _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0)
                                   : _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0);
+    /* With AVX-512 VBMI2 the register-only kernel (rej_avx512.c): faster,
+     * and its time does not follow the accept pattern at all. */
+    if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2))
+        return vg_mldsa_rej_eta_avx512(r, len, buf, buflen, eta);
+    const __m256i lenv = _mm256_set1_epi16((short)len);
     struct {
         int32_t tmp[VG_MLDSA_N + 1];
         int8_t v[32];
         uint8_t tail[16];
     } ws;
     uint8_t keep[32];
-    unsigned ctr = 0;
+    uint16_t slot[32];
+    unsigned base = 0; /* accepted so far, may pass len (then slot = len) */
     for (size_t pos = 0; pos < buflen; pos += 16) {
         size_t nb = buflen - pos < 16 ? buflen - pos : 16; /* public lengths */
         const uint8_t *p = buf + pos;
@@ -196,18 +225,33 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
             memcpy(ws.tail, p, nb);
             p = ws.tail;
         }
-        vg_mldsa_eta_classify(ws.v, keep, p, vtab, ktab);
+        __m128i n0, n1;
+        vg_mldsa_eta_nibbles(&n0, &n1, p);
+        _mm_storeu_si128((__m128i *)ws.v, _mm_shuffle_epi8(vtab, n0));
+        _mm_storeu_si128((__m128i *)(ws.v + 16), _mm_shuffle_epi8(vtab, n1));
+        __m128i k0 = _mm_shuffle_epi8(ktab, n0), k1 = _mm_shuffle_epi8(ktab, n1);
+        if (nb < 16) {
+            /* Padding candidates (2 nb and on) are never accepted, so the
+             * count is that of the real ones; they are not stored below. */
+            _mm_storeu_si128((__m128i *)keep, k0);
+            _mm_storeu_si128((__m128i *)(keep + 16), k1);
+            memset(keep + 2 * nb, 0, 32 - 2 * nb);
+            k0 = _mm_loadu_si128((const __m128i *)keep);
+            k1 = _mm_loadu_si128((const __m128i *)(keep + 16));
+        }
         /* Declassify: the accept/reject bits of these candidates. Which
          * nibbles are rejected is independent of the accepted values (each
          * kept coefficient is uniform on [-eta, eta] whatever the pattern),
-         * so it reveals nothing about s1 or s2; it decides only where the
-         * next value goes (as in vg_mldsa_rej_eta_portable). */
-        VG_CT_DECLASSIFY(keep, sizeof keep);
-        for (unsigned n = 0; n < 2 * nb; n++) {
-            ws.tmp[ctr] = ws.v[n];                                /* ctr <= len <= 256 */
-            ctr += keep[n] & ((uint32_t)(ctr - len) >> 31); /* only while ctr < len */
-        }
+         * so it reveals nothing about s1 or s2; it decides only where each
+         * value goes (as in vg_mldsa_rej_eta_portable). */
+        VG_CT_DECLASSIFY(&k0, sizeof k0);
+        VG_CT_DECLASSIFY(&k1, sizeof k1);
+        vg_mldsa_eta_slots(slot, &base, k0, lenv);
+        vg_mldsa_eta_slots(slot + 16, &base, k1, lenv);
+        for (unsigned n = 0; n < 2 * nb; n++)
+            ws.tmp[slot[n]] = ws.v[n]; /* slot <= len <= 256 */
     }
+    unsigned ctr = base < len ? base : len; /* public: a count of declassified bits */
     memcpy(r, ws.tmp, ctr * sizeof ws.tmp[0]);
     vg_wipe(&ws, sizeof ws);
     return ctr;

@@ -1,0 +1,130 @@
+/*
+ * ML-DSA (FIPS 204) RejBoundedPoly's inner loop (Algorithm 31 lines 4-13
+ * with CoeffFromHalfByte, Algorithm 15) with AVX-512 VBMI2: the kept
+ * coefficients are packed in registers only, so neither the values nor the
+ * accept pattern reach an address or a branch.
+ *
+ * Per 32 bytes of buf (64 candidates, low nibble first):
+ *  - VPMOVZXBW and two shifts put candidate 2i (low nibble of byte i) and
+ *    2i + 1 (high nibble) in bytes 2i and 2i + 1 of a zmm register;
+ *  - an unsigned byte compare with 15 (eta = 2) or 9 (eta = 4) gives the
+ *    accept mask, a VPSHUFB lookup the CoeffFromHalfByte values;
+ *  - VPCOMPRESSB (register form) packs the accepted values to the front of
+ *    a register, in order;
+ *  - the packed fragment goes to output bytes [base, base + count) of a
+ *    256-byte result held in four zmm registers: for each of them a byte
+ *    subtract and compare give the lanes (those in [base, base + count)
+ *    below len) and one VPERMB with merge masking moves the values there.
+ * base and count are sums of accept bits: they go into register contents,
+ * mask registers and the VPERMB index only, never into an address or a
+ * branch, so the time does not depend on the accept pattern either
+ * (vg_mldsa_rej_eta_portable and the AVX2 kernel store each candidate at a
+ * count-dependent address; this kernel has no such store). At the end the
+ * count min(base, len) is returned: the caller draws another block when it
+ * is below len (public by design, FIPS 204 Algorithm 31), so it is
+ * declassified here.
+ *
+ * Same results and count as vg_mldsa_rej_eta_portable on any buffer;
+ * contract in poly.h (Pre: len <= 256, eta in {2, 4}; writes r[0..count)
+ * only). Needs AVX-512 F, BW, VBMI and VBMI2 (VG_CPU_AVX512F |
+ * VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2); compiled with those flags and
+ * called only when they are active (vg_mldsa_rej_eta_avx2 dispatches).
+ */
+#include <immintrin.h>
+
+#include "mldsa_avx2.h"
+
+/* Bits [0, n) of a 64-bit mask for any n (n <= 0: none, n >= 64: all),
+ * with no branch. */
+static inline uint64_t vg_bits_below(int64_t n)
+{
+    uint64_t neg = (uint64_t)(n >> 63);                  /* all-ones when n < 0 */
+    uint64_t c = (uint64_t)n & ~neg;                     /* max(n, 0) */
+    uint64_t all = (uint64_t)((int64_t)(63 - (int64_t)c) >> 63); /* all-ones when c >= 64 */
+    return ((((uint64_t)1 << (c & 63)) - 1) | all) & ~neg;
+}
+
+/* min(a, b) with no branch (a - b cannot overflow here: |a|, |b| < 2^40). */
+static inline int64_t vg_min64(int64_t a, int64_t b)
+{
+    int64_t d = a - b;
+    return b + (d & (d >> 63));
+}
+
+static const uint8_t vg_iota64[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
+
+unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
+                                 unsigned eta)
+{
+    /* CoeffFromHalfByte values by nibble (rejected nibbles: never kept). */
+    const __m128i vt = eta == 2 ? _mm_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0)
+                                : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
+    const __m512i vtab = _mm512_broadcast_i32x4(vt);
+    const __m512i bound = _mm512_set1_epi8(eta == 2 ? 15 : 9);
+    const __m512i low4 = _mm512_set1_epi16(15);
+    const __m512i iota = _mm512_loadu_si512((const void *)vg_iota64);
+    __m512i out[4];
+    struct {
+        int32_t tmp[VG_MLDSA_N];
+        uint8_t tail[32];
+    } ws;
+    int64_t base = 0; /* accepted so far (may pass len; nothing lands there) */
+    __m512i opos[4]; /* the output positions 64 j + i of register j, as bytes */
+    for (unsigned j = 0; j < 4; j++) {
+        out[j] = _mm512_setzero_si512();
+        opos[j] = _mm512_add_epi8(iota, _mm512_set1_epi8((char)(64 * j)));
+    }
+    for (size_t pos = 0; pos < buflen; pos += 32) {
+        size_t nb = buflen - pos < 32 ? buflen - pos : 32; /* public lengths */
+        const uint8_t *p = buf + pos;
+        if (nb < 32) {
+            /* The last bytes through a zero-padded copy, so no load passes
+             * buf + buflen; the padding candidates are masked off below. */
+            memset(ws.tail, 0, sizeof ws.tail);
+            memcpy(ws.tail, p, nb);
+            p = ws.tail;
+        }
+        __m512i w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p));
+        __m512i nib = _mm512_or_si512(_mm512_and_si512(w, low4),
+                                      _mm512_slli_epi16(_mm512_srli_epi16(w, 4), 8));
+        __mmask64 k = _mm512_cmplt_epu8_mask(nib, bound) & vg_bits_below((int64_t)(2 * nb));
+        __m512i frag = _mm512_maskz_compress_epi8(k, _mm512_shuffle_epi8(vtab, nib));
+        int64_t cnt = (int64_t)_mm_popcnt_u64(k);
+        /* Output byte p (0 <= p < 256) takes frag[p - base] for base <= p <
+         * min(base + cnt, len): with b = min(base, 256) and d = max(min(base
+         * + cnt, len) - b, 0) <= 64, exactly the lanes whose rel = (p - b)
+         * mod 256 is below d (b + d <= 256: no wrap; b = 256 gives d = 0),
+         * and rel's low six bits are VPERMB's index p - base. */
+        int64_t b = vg_min64(base, 256);
+        int64_t d = vg_min64(base + cnt, (int64_t)len) - b;
+        d &= ~(d >> 63);
+        __m512i bb = _mm512_set1_epi8((char)(uint8_t)b), dd = _mm512_set1_epi8((char)d);
+        for (unsigned j = 0; j < 4; j++) {
+            __m512i rel = _mm512_sub_epi8(opos[j], bb);
+            __mmask64 m = _mm512_cmplt_epu8_mask(rel, dd);
+            out[j] = _mm512_mask_permutexvar_epi8(out[j], m, rel, frag);
+        }
+        base += cnt;
+    }
+    for (unsigned j = 0; j < 4; j++) {
+        int32_t *t = ws.tmp + 64 * j;
+        _mm512_storeu_si512((void *)t, _mm512_cvtepi8_epi32(_mm512_castsi512_si128(out[j])));
+        _mm512_storeu_si512((void *)(t + 16),
+                            _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(out[j], 1)));
+        _mm512_storeu_si512((void *)(t + 32),
+                            _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(out[j], 2)));
+        _mm512_storeu_si512((void *)(t + 48),
+                            _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(out[j], 3)));
+    }
+    unsigned ctr = (unsigned)vg_min64(base, (int64_t)len);
+    /* Declassify: the count of accepted candidates (a sum of accept bits,
+     * independent of the kept values); the caller draws another block when
+     * it is below len, as Algorithm 31 does. */
+    VG_CT_DECLASSIFY(&ctr, sizeof ctr);
+    memcpy(r, ws.tmp, ctr * sizeof ws.tmp[0]);
+    vg_wipe(&ws, sizeof ws);
+    return ctr;
+}
