@@ -44,15 +44,6 @@ static inline __m256i vg_fqmul_c(__m256i a, __m256i z, __m256i zq)
     return _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, VG_Q16));
 }
 
-/* fqmul of two variables. Pre: |a b| < q 2^15. Post: |r| < q. */
-static inline __m256i vg_fqmul(__m256i a, __m256i b)
-{
-    __m256i t = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), _mm256_set1_epi16(-3327));
-    __m256i hi = _mm256_mulhi_epi16(a, b);
-    return _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, VG_Q16));
-}
-/* (-3327 = 62209 - 2^16 = q^-1 mod 2^16 as an int16.) */
-
 /* Barrett reduction, the exact portable result. Pre: any int16. Post: |r| <= q/2. */
 static inline __m256i vg_barrett(__m256i a)
 {
@@ -206,31 +197,47 @@ static void vg_mlkem_invntt_avx2(vg_mlkem_poly *p)
 
 /* Pre: 1 <= k <= 4, |a| < 4096, |b| <= q/2 + 1. Post: |r| <= q/2, the
  * portable values. Specification: FIPS 203, Algorithms 11 and 12.
- * Lanes hold (c0, c1) pairs; with P = a o b lanewise, Q = a o swap(b):
- * even lanes get P_even + gamma P_odd, odd lanes Q_even + Q_odd, as in the
- * portable formula. Per entry, each term is < 2q; the int16 sums of k <= 4
- * entries stay < 8q < 2^15, so accumulating in int16 gives the portable
- * int32 sums exactly. */
+ * Lanes hold (c0, c1) pairs (a0, a1), (b0, b1). Per entry, b is turned into
+ * the two word pairs (b0, bz) and (b1, b0), with bz = fqmul(b1, gamma R) =
+ * b1 gamma mod q (|bz| < q; the table has gamma R in the odd lanes), so that
+ * one VPMADDWD each gives the int32 sums a0 b0 + a1 b1 gamma and
+ * a0 b1 + a1 b0 (mod q) of Algorithm 12; they are summed over the vector in
+ * int32 and Montgomery-reduced once at the end, as the portable code does
+ * (there with the degree-2 term reduced in another order: the residues
+ * agree, and the final Barrett step gives the unique centred
+ * representative, so the values are the portable ones exactly).
+ * Bounds: per entry |a0 b0 + a1 bz| <= 4095 (1665 + 3328) < 2.05e7 and
+ * |a0 b1 + a1 b0| <= 2 * 4095 * 1665 < 1.37e7, so the sums over k <= 4
+ * entries are < 8.2e7 < q 2^15 = 1.09e8, Montgomery reduction's
+ * precondition (result |r| < q), and far from int32 overflow.
+ * Montgomery reduction of the int32 lanes c = H 2^16 + L in 16-bit halves:
+ * t = lo16(L q^-1) (VPMULLW on the low word), and (c - t q) / 2^16 =
+ * H - hi16(t q) exactly (the low halves cancel); H is already the high
+ * word of each dword, so the c1 results land in the odd words and the c0
+ * results are shifted down to the even ones before one blend. */
 static void vg_mlkem_basemul_acc_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a,
                                       const vg_mlkem_poly *b, unsigned k)
 {
     const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3,
                                           0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+    const __m256i qinv = _mm256_set1_epi16(-3327); /* 62209 - 2^16 = q^-1 mod 2^16 */
     for (unsigned i = 0; i < 16; i++) {
-        __m256i acc = _mm256_setzero_si256();
+        __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
         __m256i z = _mm256_load_si256((const __m256i *)(vg_mlkem_avx2_basemul_z[0] + 16 * i));
         __m256i zq = _mm256_load_si256((const __m256i *)(vg_mlkem_avx2_basemul_z[1] + 16 * i));
         for (unsigned v = 0; v < k; v++) {
             __m256i x = _mm256_loadu_si256((const __m256i *)(a[v].coeffs + 16 * i));
             __m256i y = _mm256_loadu_si256((const __m256i *)(b[v].coeffs + 16 * i));
-            __m256i pp = vg_fqmul(x, y);                          /* |.| < q */
-            __m256i zz = vg_fqmul_c(pp, z, zq);                   /* odd lanes: gamma P_odd */
-            __m256i qq = vg_fqmul(x, _mm256_shuffle_epi8(y, swap));
-            __m256i ev = _mm256_add_epi16(pp, _mm256_srli_epi32(zz, 16));
-            __m256i od = _mm256_add_epi16(qq, _mm256_slli_epi32(qq, 16));
-            acc = _mm256_add_epi16(acc, _mm256_blend_epi16(ev, od, 0xaa));
+            __m256i yz = _mm256_blend_epi16(y, vg_fqmul_c(y, z, zq), 0xaa); /* (b0, bz) */
+            acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x, yz));
+            acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(x, _mm256_shuffle_epi8(y, swap)));
         }
-        _mm256_storeu_si256((__m256i *)(r->coeffs + 16 * i), vg_barrett(acc));
+        __m256i m0 = _mm256_mulhi_epi16(_mm256_mullo_epi16(acc0, qinv), VG_Q16);
+        __m256i m1 = _mm256_mulhi_epi16(_mm256_mullo_epi16(acc1, qinv), VG_Q16);
+        __m256i r0 = _mm256_sub_epi16(_mm256_srli_epi32(acc0, 16), m0);  /* even words */
+        __m256i r1 = _mm256_sub_epi16(acc1, _mm256_slli_epi32(m1, 16)); /* odd words */
+        _mm256_storeu_si256((__m256i *)(r->coeffs + 16 * i),
+                            vg_barrett(_mm256_blend_epi16(r0, r1, 0xaa)));
     }
 }
 
