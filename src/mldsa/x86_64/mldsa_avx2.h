@@ -15,6 +15,12 @@
  * routine on any buffer; never writes r[len] or beyond.
  * Variable time in the (public) buffer contents. */
 unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+/* Its two kernels: AVX2 only (rej_avx2.c), and AVX-512 (rej_avx512.c,
+ * called when VG_CPU_AVX512F | VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2 are
+ * active); the same contract. */
+unsigned vg_mldsa_rej_uniform_avx2_only(int32_t *r, unsigned len, const uint8_t *buf,
+                                        size_t buflen);
+unsigned vg_mldsa_rej_uniform_avx512(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 
 /* RejBoundedPoly's inner loop (the backend's rej_eta; contract in poly.h):
  * the same coefficients and count as vg_mldsa_rej_eta_portable; values

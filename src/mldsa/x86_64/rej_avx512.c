@@ -128,3 +128,47 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
     vg_wipe(&ws, sizeof ws);
     return ctr;
 }
+
+/* ---- RejNTTPoly (FIPS 204, Algorithm 30 with Algorithm 14) ----------------
+ * The AVX2 kernel's technique (rej_avx2.c) on 16 candidates per step: a
+ * VPERMQ puts bytes 12 i .. 12 i + 15 in 128-bit lane i (qwords 0,1 | 1,2 |
+ * 3,4 | 4,5, so odd lanes start 4 bytes in), a VPSHUFB spreads each 3-byte
+ * candidate into a 32-bit lane, an AND drops bit 23; a compare with q gives
+ * the accept mask, VPCOMPRESSD (register form; the memory form is slow on
+ * Zen 4) packs the accepted lanes to the front and one 64-byte store writes
+ * them at r + ctr, which advances by the mask's popcount. Two independent
+ * steps per pass.
+ * Variable time by design, as the AVX2 kernel: the input is SHAKE128 output
+ * on the public seed rho (A-hat is public, FIPS 204 section 3.6). Same
+ * coefficients, order and count as the portable routine on any buffer;
+ * never writes r[len] or beyond. Called by vg_mldsa_rej_uniform_avx2 under
+ * the same feature test as vg_mldsa_rej_eta_avx512. */
+unsigned vg_mldsa_rej_uniform_avx512(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen)
+{
+    const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                            4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
+    const __m512i spread2 = _mm512_broadcast_i64x4(spread);
+    const __m512i qperm = _mm512_setr_epi64(0, 1, 1, 2, 3, 4, 4, 5);
+    const __m512i mask23 = _mm512_set1_epi32(0x7fffff);
+    const __m512i q = _mm512_set1_epi32(VG_MLDSA_Q);
+    unsigned ctr = 0;
+    size_t pos = 0;
+    /* Reads buf[pos .. pos + 112) (uses 96); writes r[ctr .. ctr + 32) at
+     * most (the second store starts at most 16 further). */
+    while (ctr + 32 <= len && pos + 112 <= buflen) {
+        __m512i v0 = _mm512_loadu_si512((const void *)(buf + pos));
+        __m512i v1 = _mm512_loadu_si512((const void *)(buf + pos + 48));
+        v0 = _mm512_and_si512(_mm512_shuffle_epi8(_mm512_permutexvar_epi64(qperm, v0), spread2),
+                              mask23);
+        v1 = _mm512_and_si512(_mm512_shuffle_epi8(_mm512_permutexvar_epi64(qperm, v1), spread2),
+                              mask23);
+        __mmask16 k0 = _mm512_cmplt_epi32_mask(v0, q), k1 = _mm512_cmplt_epi32_mask(v1, q);
+        _mm512_storeu_si512((void *)(r + ctr), _mm512_maskz_compress_epi32(k0, v0));
+        ctr += (unsigned)_mm_popcnt_u32(k0);
+        _mm512_storeu_si512((void *)(r + ctr), _mm512_maskz_compress_epi32(k1, v1));
+        ctr += (unsigned)_mm_popcnt_u32(k1);
+        pos += 96;
+    }
+    /* The rest through the AVX2 kernel (same candidates, same order). */
+    return ctr + vg_mldsa_rej_uniform_avx2_only(r + ctr, len - ctr, buf + pos, buflen - pos);
+}
