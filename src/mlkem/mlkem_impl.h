@@ -212,22 +212,26 @@ static void vg_mlkem_pke_keygen_rs(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECB
                                    const uint8_t sigma[VG_MLKEM_SYMBYTES])
 {
     const struct vg_mlkem_backend *be = vg_mlkem_active();
+    /* Secret: s and e (from sigma). Public, hence not wiped: A-hat (from
+     * rho), t-hat (it becomes ek), the row generator and the job list (its
+     * pointers and nonces; the seed bytes stay in the caller's sigma). */
     struct {
-        vg_mlkem_poly s[K], e[K], t, abuf[VG_MLKEM_KG_ROWS];
-        vg_mlkem_rowgen g;
-        struct vg_mlkem_job jobs[VG_MLKEM_KG_ROWS + 2 * K];
+        vg_mlkem_poly s[K], e[K];
     } ws;
+    vg_mlkem_poly t, abuf[VG_MLKEM_KG_ROWS];
+    vg_mlkem_rowgen g;
+    struct vg_mlkem_job jobs[VG_MLKEM_KG_ROWS + 2 * K];
     unsigned n = 0;
 
     /* A-hat (lines 3-7: all of it for k <= 3, else rows 0-1 ahead), then
      * s[i] = CBD(PRF(sigma, i)), e[i] = CBD(PRF(sigma, K + i)) (lines 8-15),
      * on the four-lane scheduler: the long matrix jobs first, the one- or
      * two-block noise jobs fill the lanes that finish early. */
-    vg_mlkem_rowgen_init(&ws.g, ws.abuf, VG_MLKEM_KG_ROWS, rho, 0);
-    n += vg_mlkem_rowgen_plan(&ws.g, ws.jobs, VG_MLKEM_KG_ROWS);
-    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.s, K, sigma, 0, VG_MLKEM_ETA1);
-    n += vg_mlkem_noise_jobs(ws.jobs + n, ws.e, K, sigma, K, VG_MLKEM_ETA1);
-    vg_mlkem_xof_jobs(ws.jobs, n);
+    vg_mlkem_rowgen_init(&g, abuf, VG_MLKEM_KG_ROWS, rho, 0);
+    n += vg_mlkem_rowgen_plan(&g, jobs, VG_MLKEM_KG_ROWS);
+    n += vg_mlkem_noise_jobs(jobs + n, ws.s, K, sigma, 0, VG_MLKEM_ETA1);
+    n += vg_mlkem_noise_jobs(jobs + n, ws.e, K, sigma, K, VG_MLKEM_ETA1);
+    vg_mlkem_xof_jobs(jobs, n);
     for (unsigned i = 0; i < K; i++) {
         be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
         be->ntt(&ws.e[i]);
@@ -236,9 +240,9 @@ static void vg_mlkem_pke_keygen_rs(uint8_t ek[EK_BYTES], uint8_t dk_pke[POLYVECB
         /* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (line 18).
          * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
          * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
-        be->basemul_acc(&ws.t, vg_mlkem_rowgen_next(&ws.g), ws.s, K);
-        be->tomont_add_reduce(&ws.t, &ws.e[i]);
-        be->tobytes(ek + i * VG_MLKEM_POLYBYTES, &ws.t);
+        be->basemul_acc(&t, vg_mlkem_rowgen_next(&g), ws.s, K);
+        be->tomont_add_reduce(&t, &ws.e[i]);
+        be->tobytes(ek + i * VG_MLKEM_POLYBYTES, &t);
         be->tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &ws.s[i]);
     }
     memcpy(ek + POLYVECBYTES, rho, VG_MLKEM_SYMBYTES);
