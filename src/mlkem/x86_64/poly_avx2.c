@@ -134,22 +134,36 @@ void vg_mlkem_tomont_add_reduce_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *e)
  * Specification: FIPS 203, Algorithm 5 (d = 12).
  * Per 16 coefficients: pairs combined by vpmaddwd (c0 + 2^12 c1, 24 bits),
  * two such per qword (48 bits = 6 bytes), vpshufb gathers the 12 valid
- * bytes of each 128-bit lane. */
-void vg_mlkem_poly_tobytes_avx2(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
+ * bytes of each 128-bit lane. Groups 0-14 store both lanes with 16-byte
+ * stores (the 4 extra bytes are overwritten by the next store); the last
+ * group's high lane, which ends at byte 384, is stored as 8 + 4 bytes, so
+ * no stack copy (nor its wipe: the bytes may be the secret s-hat) and no
+ * branch in the loop (~15 TSC ticks a call less). */
+static inline __m256i vg_tobytes_group(const int16_t *c)
 {
     const __m256i pair = _mm256_set1_epi32(1 | (1 << 28)); /* words (1, 4096) */
     const __m256i lift = _mm256_setr_epi32(8, 0, 8, 0, 8, 0, 8, 0);
     const __m256i gather = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1,
                                             0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1);
-    for (unsigned g = 0; g < 16; g++) {
-        __m256i x = vg_caddq16(_mm256_loadu_si256((const __m256i *)(a->coeffs + 16 * g)));
-        x = _mm256_madd_epi16(x, pair); /* < 2^24: no sign issue */
-        /* low dword up by 8, then the qword down by 8: lo at 0..23, hi at 24..47 */
-        x = _mm256_srli_epi64(_mm256_sllv_epi32(x, lift), 8);
-        x = _mm256_shuffle_epi8(x, gather);
-        vg_store_group(r, 384, 24 * g, _mm256_castsi256_si128(x), 12);
-        vg_store_group(r, 384, 24 * g + 12, _mm256_extracti128_si256(x, 1), 12);
+    __m256i x = vg_caddq16(_mm256_loadu_si256((const __m256i *)c));
+    x = _mm256_madd_epi16(x, pair); /* < 2^24: no sign issue */
+    /* low dword up by 8, then the qword down by 8: lo at 0..23, hi at 24..47 */
+    x = _mm256_srli_epi64(_mm256_sllv_epi32(x, lift), 8);
+    return _mm256_shuffle_epi8(x, gather);
+}
+
+void vg_mlkem_poly_tobytes_avx2(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
+{
+    for (unsigned g = 0; g < 15; g++) {
+        __m256i x = vg_tobytes_group(a->coeffs + 16 * g);
+        _mm_storeu_si128((__m128i *)(r + 24 * g), _mm256_castsi256_si128(x));
+        _mm_storeu_si128((__m128i *)(r + 24 * g + 12), _mm256_extracti128_si256(x, 1));
     }
+    __m256i x = vg_tobytes_group(a->coeffs + 16 * 15);
+    __m128i hi = _mm256_extracti128_si256(x, 1);
+    _mm_storeu_si128((__m128i *)(r + 360), _mm256_castsi256_si128(x)); /* bytes 360..375 */
+    _mm_storel_epi64((__m128i *)(r + 372), hi);                          /* 372..379 */
+    vg_store32_le(r + 380, (uint32_t)_mm_extract_epi32(hi, 2));         /* 380..383 */
 }
 
 /* Post: 0 <= r < 4096 (ByteDecode_12 without the mod q, as portable).
