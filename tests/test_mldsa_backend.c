@@ -3,7 +3,9 @@
  *  - every routine of every available backend on random inputs within the
  *    preconditions stated in poly.h (and at their extremes): outputs must be
  *    bit-identical to the portable routine's (the AVX2 backend keeps the
- *    portable coefficient order and representation);
+ *    portable coefficient order and representation), and the NTTs' outputs
+ *    below q. Where the dispatch picks "avx2+avx512" (AVX-512 NTTs), the
+ *    pure "avx2" backend is checked too, under a mask without AVX-512;
  *  - rejection sampling on random and heavily-rejecting buffers of every
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
@@ -54,10 +56,19 @@ static void extreme_poly(vg_mldsa_poly *p, int32_t bound, unsigned k)
         p->coeffs[i] = ((unsigned)i >> (k % 4)) & 1 ? -bound : bound;
 }
 
+/* The ntt / invntt_tomont postcondition of poly.h: every |a| < q. */
+static int below_q(const vg_mldsa_poly *p)
+{
+    for (int i = 0; i < VG_MLDSA_N; i++)
+        if (p->coeffs[i] <= -VG_MLDSA_Q || p->coeffs[i] >= VG_MLDSA_Q)
+            return 0;
+    return 1;
+}
+
 static void test_arith(const struct vg_mldsa_backend *be, unsigned reps)
 {
     uint64_t rs = 0x5eed1001;
-    unsigned bad_ntt = 0, bad_inv = 0, bad_mul = 0, bad_acc = 0;
+    unsigned bad_ntt = 0, bad_inv = 0, bad_mul = 0, bad_acc = 0, bad_bound = 0;
     for (unsigned rep = 0; rep < reps; rep++) {
         vg_mldsa_poly a, b, c, d;
         /* ntt: Pre |a| < q. */
@@ -69,6 +80,7 @@ static void test_arith(const struct vg_mldsa_backend *be, unsigned reps)
         g_ref->ntt(&a);
         be->ntt(&b);
         bad_ntt += memcmp(&a, &b, sizeof a) != 0;
+        bad_bound += !below_q(&a) || !below_q(&b);
         /* invntt_tomont: Pre |a| < 2^27. */
         if (rep % 7 == 3)
             extreme_poly(&a, (1 << 27) - 1, rep);
@@ -78,6 +90,7 @@ static void test_arith(const struct vg_mldsa_backend *be, unsigned reps)
         g_ref->invntt_tomont(&a);
         be->invntt_tomont(&b);
         bad_inv += memcmp(&a, &b, sizeof a) != 0;
+        bad_bound += !below_q(&a) || !below_q(&b);
         /* pointwise: Pre |a|, |b| < q; r may alias a. */
         if (rep % 5 == 1) {
             extreme_poly(&a, VG_MLDSA_Q - 1, rep);
@@ -111,6 +124,8 @@ static void test_arith(const struct vg_mldsa_backend *be, unsigned reps)
     }
     CHECK_MSG(bad_ntt == 0, "%s ntt: %u of %u differ", be->name, bad_ntt, reps);
     CHECK_MSG(bad_inv == 0, "%s invntt: %u of %u differ", be->name, bad_inv, reps);
+    CHECK_MSG(bad_bound == 0, "%s ntt/invntt: %u outputs not below q (poly.h contract)", be->name,
+              bad_bound);
     CHECK_MSG(bad_mul == 0, "%s pointwise: %u of %u differ", be->name, bad_mul, reps);
     CHECK_MSG(bad_acc == 0, "%s pointwise_acc: %u of %u differ", be->name, bad_acc, reps);
 }
@@ -458,10 +473,26 @@ static void test_api_identical(unsigned seeds, uint32_t fast_mask)
     }
 }
 
+/* Every routine of one fast backend against portable, under `mask` (the
+ * AVX2 kernels pick their AVX-512 variants by the active features). */
+static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
+{
+    vg_cpu_force(mask);
+    printf("backend %s: arithmetic and sampling vs portable\n", be->name);
+    test_arith(be, 20000);
+    test_rej(be, 20000);
+    test_rej_eta(be, 20000);
+    test_ball(be, 3000);
+    test_acc24(be, 5000);
+    test_rounding(be);
+    test_unpack_z(be, 4000);
+}
+
 int main(int argc, char **argv)
 {
     unsigned seeds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 300;
     uint32_t mask = vg_cpu_active();
+    const uint32_t avx512 = VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW;
     const struct vg_mldsa_backend *avx2 = vg_mldsa_avx2_get();
 
     g_ref = vg_mldsa_portable_get();
@@ -471,6 +502,10 @@ int main(int argc, char **argv)
 #if defined(VG_X86_64)
     if (vg_cpu_detected() & VG_CPU_AVX2)
         CHECK_MSG((mask & VG_CPU_AVX2) == 0 || avx2 != NULL, "AVX2 active but no backend");
+    /* With AVX-512 F, VL and BW active the dispatch takes the AVX-512 NTTs. */
+    if (avx2)
+        CHECK_MSG(strcmp(avx2->name, (mask & avx512) == avx512 ? "avx2+avx512" : "avx2") == 0,
+                  "mask %#x gives backend %s", (unsigned)mask, avx2->name);
 #endif
     vg_cpu_force(0);
     CHECK(vg_mldsa_avx2_get() == NULL && vg_mldsa_active() == g_ref);
@@ -482,14 +517,19 @@ int main(int argc, char **argv)
     test_acc24(g_ref, 500);
     test_unpack_z(g_ref, 100);
     if (avx2) {
-        printf("backend %s: arithmetic and sampling vs portable\n", avx2->name);
-        test_arith(avx2, 20000);
-        test_rej(avx2, 20000);
-        test_rej_eta(avx2, 20000);
-        test_ball(avx2, 3000);
-        test_acc24(avx2, 5000);
-        test_rounding(avx2);
-        test_unpack_z(avx2, 4000);
+        test_backend(avx2, mask);
+        /* The pure AVX2 backend too, when the dispatch chose the AVX-512
+         * one: the same features without AVX-512. */
+        if ((mask & avx512) == avx512) {
+            uint32_t m2 = mask & ~(uint32_t)(avx512 | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA |
+                                             VG_CPU_AVX512VBMI2);
+            vg_cpu_force(m2);
+            const struct vg_mldsa_backend *plain = vg_mldsa_avx2_get();
+            CHECK(plain != NULL && strcmp(plain->name, "avx2") == 0);
+            if (plain)
+                test_backend(plain, m2);
+        }
+        vg_cpu_force(mask);
     } else {
         printf("no AVX2 backend in this build/CPU: only portable checked\n");
     }

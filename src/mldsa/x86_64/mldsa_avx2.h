@@ -34,6 +34,13 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
 unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
                                  unsigned eta);
 
+/* Forward and inverse NTT with the polynomial in sixteen zmm registers
+ * (the "avx2+avx512" backend's ntt and invntt_tomont; contracts in poly.h):
+ * exactly the portable values (ntt_avx512.c). Called only when AVX-512 F,
+ * VL and BW are active. */
+void vg_mldsa_ntt_avx512(vg_mldsa_poly *a);
+void vg_mldsa_invntt_avx512(vg_mldsa_poly *a);
+
 /* SampleInBall's draw loop and result (the backend's ball_track and
  * ball_place; contracts in poly.h): the same results as the portable
  * routines, constant time in the secret bytes (rej_avx2.c). */
