@@ -105,19 +105,39 @@ _Static_assert(SIG_BYTES == VG_MLDSA87_SIGBYTES, "sig size");
  * expected count is 4-5, so this bound is never reached with a real key. */
 #define MAX_SIGN_ITERATIONS (0xffff / L)
 
-/* Row i of A-hat: row[j] = A-hat[i][j] = RejNTTPoly(rho || j || i), on the
- * four-way Keccak where it helps. Specification: FIPS 204, Algorithm 32. */
-static void vg_mldsa_expand_a_row(vg_mldsa_poly row[L], const uint8_t rho[VG_MLDSA_SYMBYTES],
-                                  unsigned i)
+/* A-hat row by row for key generation and verification (FIPS 204,
+ * Algorithm 32: A-hat[i][j] = RejNTTPoly(rho || j || i)) without holding
+ * the whole matrix: the entries are generated in row-major order four at a
+ * time on the four-way Keccak (a last group of two or three padded, a
+ * single one alone), so a row whose length l is not a multiple of four
+ * shares a four-way pass with the next row instead of running its
+ * remainder alone (ML-DSA-65: 8 four-way passes for its 30 entries instead
+ * of 6 four-way and 6 single ones). Two rows are buffered: a pass started
+ * in row i ends in row i + 1 at the latest (4 <= l). Public data (rho). */
+struct vg_mldsa_arows {
+    vg_mldsa_poly row[2][L]; /* row i in row[i % 2] */
+    unsigned next;           /* the next entry to generate, row-major */
+};
+
+/* Row i of A-hat, for i = 0, 1, ..., K - 1 in this order, after
+ * s->next = 0. The returned row stays valid until row i + 1 is asked for. */
+static const vg_mldsa_poly *vg_mldsa_arow(struct vg_mldsa_arows *s,
+                                          const uint8_t rho[VG_MLDSA_SYMBYTES], unsigned i)
 {
-    vg_mldsa_poly *r[L];
-    uint8_t idx[L][2];
-    for (unsigned j = 0; j < L; j++) {
-        r[j] = &row[j];
-        idx[j][0] = (uint8_t)j;
-        idx[j][1] = (uint8_t)i;
+    while (s->next < (i + 1) * L) {
+        vg_mldsa_poly *r[4];
+        uint8_t idx[4][2];
+        unsigned n = K * L - s->next < 4 ? K * L - s->next : 4;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned f = s->next + k, fi = f / L, fj = f % L; /* public indices */
+            r[k] = &s->row[fi % 2][fj];
+            idx[k][0] = (uint8_t)fj;
+            idx[k][1] = (uint8_t)fi;
+        }
+        vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, n);
+        s->next += n;
     }
-    vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, L);
+    return s->row[i % 2];
 }
 
 #if !VG_MLDSA_SMALL_SIGN
@@ -151,7 +171,7 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
         uint8_t rho[VG_MLDSA_SYMBYTES];
         vg_mldsa_poly s[L + K], acc, t1, t0; /* s = s1-hat || s2 */
     } ws;
-    vg_mldsa_poly row[L]; /* a row of A-hat: public, not wiped */
+    struct vg_mldsa_arows arows; /* A-hat, two rows at a time: public, not wiped */
     const uint8_t *rho = ws.rho, *rhoprime = exp + VG_MLDSA_SYMBYTES;
     const uint8_t *key = exp + VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES;
 
@@ -163,6 +183,7 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     memcpy(sk, rho, VG_MLDSA_SYMBYTES);
     memcpy(sk + SK_KEY, key, VG_MLDSA_SYMBYTES);
     memcpy(pk, rho, VG_MLDSA_SYMBYTES);
+    arows.next = 0;
     /* (s1, s2) = ExpandS(rho') (line 4): nonces 0..l-1 and l..l+k-1, four
      * at a time; packed; s1 into the NTT domain (|s1| <= eta < q). */
     vg_mldsa_poly_uniform_eta_many(ws.s, rhoprime, 0, L + K, ETA);
@@ -174,8 +195,7 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
         /* t[i] = NTT^-1(sum_j A-hat[i][j] o s1-hat[j]) + s2[i] (line 5):
          * the row product is < q (pointwise_acc), then invntt: < q;
          * adding |s2| <= 4 and reduce32, caddq give [0, q). */
-        vg_mldsa_expand_a_row(row, rho, i);
-        be->pointwise_acc(&ws.acc, row, ws.s, L);
+        be->pointwise_acc(&ws.acc, vg_mldsa_arow(&arows, rho, i), ws.s, L);
         be->invntt_tomont(&ws.acc);
         vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.s[L + i], ETA);
         vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.s[L + i]);
@@ -637,8 +657,9 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
     struct {
         uint8_t w1enc[K * POLYW1_BYTES];
         uint8_t ctilde2[CTILDEBYTES];
-        vg_mldsa_poly z[L], h[K], row[L];
+        vg_mldsa_poly z[L], h[K];
         vg_mldsa_poly c, acc, t;
+        struct vg_mldsa_arows arows;
     } ws;
     vg_keccak_ctx ctx;
     const uint8_t *rho = pk;
@@ -654,11 +675,11 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
     }
     vg_mldsa_poly_challenge(&ws.c, sig, CTILDEBYTES, TAU);
     be->ntt(&ws.c);
+    ws.arows.next = 0;
     for (unsigned i = 0; i < K; i++) {
         /* w'_Approx = NTT^-1(A-hat o NTT(z) - NTT(c) o NTT(t1 2^d)) (line 9):
          * the row product < q minus one product < q: |acc| < 2q < 2^27. */
-        vg_mldsa_expand_a_row(ws.row, rho, i);
-        be->pointwise_acc(&ws.acc, ws.row, ws.z, L);
+        be->pointwise_acc(&ws.acc, vg_mldsa_arow(&ws.arows, rho, i), ws.z, L);
         vg_mldsa_polyt1_unpack(&ws.t, pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES);
         vg_mldsa_poly_shiftl(&ws.t);
         be->ntt(&ws.t);
