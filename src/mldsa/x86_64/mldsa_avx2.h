@@ -40,6 +40,13 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
  * VL and BW are active. */
 void vg_mldsa_ntt_avx512(vg_mldsa_poly *a);
 void vg_mldsa_invntt_avx512(vg_mldsa_poly *a);
+/* The backend's pointwise, pointwise_acc and pointwise_acc24 in zmm
+ * registers (ntt_avx512.c), exactly the portable values; same condition. */
+void vg_mldsa_pointwise_avx512(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+void vg_mldsa_pointwise_acc_avx512(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                                   const vg_mldsa_poly *b, unsigned n);
+void vg_mldsa_pointwise_acc24_avx512(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
+                                     const vg_mldsa_poly *b, unsigned n);
 
 /* SampleInBall's draw loop and result (the backend's ball_track and
  * ball_place; contracts in poly.h): the same results as the portable

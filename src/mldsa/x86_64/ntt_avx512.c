@@ -673,3 +673,108 @@ void vg_mldsa_invntt_avx512(vg_mldsa_poly *p)
 #undef VG_PAIRS
 #undef VG_LD
 }
+
+/* ---- pointwise products ------------------------------------------------
+ * Sixteen lanes a step, two steps (32 coefficients) per loop iteration
+ * for independent products in flight. Same int64 sums and the same exact
+ * Montgomery reduction as the portable routines, so the same values. */
+
+/* Montgomery reduction of int64 values held as even (e) and odd (o) lane
+ * pairs: t = lo32(v q^-1) by VPMULLD (only the even dwords, the low halves,
+ * are used by the VPMULDQ after it; clang rewrote a VPMULDQ there into a
+ * zero-extending VPMULUDQ with four extra shifts), then the high halves of
+ * v - t q merged. Pre: |e|, |o| < 2^31 q. Post: |r| < q, equal to
+ * vg_mldsa_montgomery_reduce of each value, e's in the even int32 lanes. */
+static inline __m512i vg_montred64(__m512i e, __m512i o)
+{
+    const __m512i q = _mm512_set1_epi32(VG_MLDSA_Q), qinv = _mm512_set1_epi32(VG_QINV);
+    __m512i te = _mm512_mul_epi32(_mm512_mullo_epi32(e, qinv), q);
+    __m512i to = _mm512_mul_epi32(_mm512_mullo_epi32(o, qinv), q);
+    e = _mm512_sub_epi64(e, te);
+    o = _mm512_sub_epi64(o, to);
+    return _mm512_mask_shuffle_epi32(o, 0x5555, e, _MM_PERM_DDBB);
+}
+
+/* e += x y on the even lanes, o += x y on the odd lanes (as int64). */
+static inline void vg_mac(__m512i *e, __m512i *o, __m512i x, __m512i y)
+{
+    *e = _mm512_add_epi64(*e, _mm512_mul_epi32(x, y));
+    *o = _mm512_add_epi64(
+        *o, _mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(y, 32)));
+}
+
+static inline __m512i vg_ld(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
+static inline void vg_st(int32_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
+
+/* r = a o b R^-1. Pre: |a|, |b| < q (|a b| < q^2 < 2^31 q). Post: |r| < q,
+ * identical to portable. r may alias a or b (each step loads before it
+ * stores its own coefficients). FIPS 204, Algorithm 45. */
+void vg_mldsa_pointwise_avx512(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 32) {
+        __m512i e0 = _mm512_setzero_si512(), o0 = e0, e1 = e0, o1 = e0;
+        vg_mac(&e0, &o0, vg_ld(a->coeffs + j), vg_ld(b->coeffs + j));
+        vg_mac(&e1, &o1, vg_ld(a->coeffs + j + 16), vg_ld(b->coeffs + j + 16));
+        vg_st(r->coeffs + j, vg_montred64(e0, o0));
+        vg_st(r->coeffs + j + 16, vg_montred64(e1, o1));
+    }
+}
+
+/* r = R^-1 sum_{i<n} a[i] o b[i]. Pre: n <= 8, |a|, |b| < q (n products <
+ * 2^46 each: |sum| < 2^49 < 2^31 q). Post: |r| < q, identical to portable.
+ * FIPS 204, Algorithms 45 and 48. */
+void vg_mldsa_pointwise_acc_avx512(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                                   const vg_mldsa_poly *b, unsigned n)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 32) {
+        __m512i e0 = _mm512_setzero_si512(), o0 = e0, e1 = e0, o1 = e0;
+        for (unsigned i = 0; i < n; i++) {
+            vg_mac(&e0, &o0, vg_ld(a[i].coeffs + j), vg_ld(b[i].coeffs + j));
+            vg_mac(&e1, &o1, vg_ld(a[i].coeffs + j + 16), vg_ld(b[i].coeffs + j + 16));
+        }
+        vg_st(r->coeffs + j, vg_montred64(e0, o0));
+        vg_st(r->coeffs + j + 16, vg_montred64(e1, o1));
+    }
+}
+
+/* Sixteen 24-bit little-endian values at p (48 bytes) as int32 lanes: one
+ * 64-byte load (or, when `tail`, a masked load of exactly twelve dwords, so
+ * that the last group of an entry reads nothing past it; masked loads
+ * measured slower on Zen 4, hence only there), VPERMD giving 128-bit lane k
+ * the dwords 3k..3k+3 (bytes 12k..12k+15), VPSHUFB spreading each value's
+ * three bytes into a lane with a zero top byte. */
+static inline __m512i vg_load24x16(const uint8_t *p, int tail)
+{
+    const __m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 11, 12);
+    const __m512i spread = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1));
+    __m512i v = tail ? _mm512_maskz_loadu_epi32(0x0fff, (const void *)p)
+                     : _mm512_loadu_si512((const void *)p);
+    return _mm512_shuffle_epi8(_mm512_permutexvar_epi32(idx, v), spread);
+}
+
+/* Coefficients j..j+31 of pointwise_acc24; `last` for j = 224, whose
+ * second group ends the entry (a constant at both call sites). */
+static inline void vg_acc24_step(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
+                                 const vg_mldsa_poly *b, unsigned n, unsigned j, int last)
+{
+    __m512i e0 = _mm512_setzero_si512(), o0 = e0, e1 = e0, o1 = e0;
+    for (unsigned k = 0; k < n; k++) {
+        vg_mac(&e0, &o0, vg_load24x16(a[k] + 3 * j, 0), vg_ld(b[k].coeffs + j));
+        vg_mac(&e1, &o1, vg_load24x16(a[k] + 3 * j + 48, last), vg_ld(b[k].coeffs + j + 16));
+    }
+    vg_st(r->coeffs + j, _mm512_add_epi32(vg_ld(r->coeffs + j), vg_montred64(e0, o0)));
+    vg_st(r->coeffs + j + 16, _mm512_add_epi32(vg_ld(r->coeffs + j + 16), vg_montred64(e1, o1)));
+}
+
+/* r += R^-1 sum_{k<n} A[k] o b[k], A[k] packed (vg_mldsa_poly_pack24).
+ * Pre: n <= 8, 0 <= A < q, |b| < q, |r| < 2^27. Post: |r| < |r_in| + q,
+ * identical to portable (the int64 sums are the same, reduced once). Reads
+ * only the n entries' 768 bytes each. FIPS 204, Algorithms 45 and 48. */
+void vg_mldsa_pointwise_acc24_avx512(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
+                                     const vg_mldsa_poly *b, unsigned n)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N - 32; j += 32)
+        vg_acc24_step(r, a, b, n, j, 0);
+    vg_acc24_step(r, a, b, n, VG_MLDSA_N - 32, 1);
+}
