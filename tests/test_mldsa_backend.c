@@ -269,6 +269,74 @@ static void test_acc24(const struct vg_mldsa_backend *be, unsigned reps)
     CHECK_MSG(bad == 0, "%s pointwise_acc24: %u of %u differ", be->name, bad, reps);
 }
 
+/* The coefficientwise passes (reduce, caddq, add, sub, chknorm,
+ * power2round) against portable on random inputs within their
+ * preconditions and at the ends of the ranges; chknorm also with one
+ * coefficient placed just below, at and above the bound (each verdict must
+ * occur). */
+static void test_passes(const struct vg_mldsa_backend *be, unsigned reps)
+{
+    static const int32_t bounds[] = {VG_MLDSA_GAMMA2_88 - 78, VG_MLDSA_GAMMA2_32 - 196,
+                                     (1 << 17) - 78, (1 << 19) - 120, VG_MLDSA_GAMMA2_88};
+    uint64_t rs = 0x5eed1009;
+    unsigned bad = 0, seen[2] = {0, 0};
+    for (unsigned rep = 0; rep < reps; rep++) {
+        vg_mldsa_poly a, b, r1, r2, s1, s2;
+        /* reduce32: a <= 2^31 - 2^22 - 1 (and as low as -2^31). */
+        for (int i = 0; i < VG_MLDSA_N; i++)
+            a.coeffs[i] = rep % 4 == 0 ? (i % 2 ? INT32_MIN : 2147483647 - (1 << 22))
+                                       : rand_range(&rs, INT32_MIN, 2147483647 - (1 << 22));
+        r1 = a;
+        r2 = a;
+        g_ref->reduce(&r1);
+        be->reduce(&r2);
+        bad += memcmp(&r1, &r2, sizeof r1) != 0;
+        /* caddq: |a| < q. */
+        if (rep % 4 == 1)
+            extreme_poly(&a, VG_MLDSA_Q - 1, rep / 4);
+        else
+            rand_poly(&a, &rs, VG_MLDSA_Q - 1);
+        r1 = a;
+        r2 = a;
+        g_ref->caddq(&r1);
+        be->caddq(&r2);
+        bad += memcmp(&r1, &r2, sizeof r1) != 0;
+        /* add, sub (also in place): |a|, |b| < 2^30. */
+        rand_poly(&a, &rs, (1 << 30) - 1);
+        rand_poly(&b, &rs, (1 << 30) - 1);
+        g_ref->add(&r1, &a, &b);
+        be->add(&r2, &a, &b);
+        bad += memcmp(&r1, &r2, sizeof r1) != 0;
+        g_ref->sub(&r1, &a, &b);
+        be->sub(&r2, &a, &b);
+        bad += memcmp(&r1, &r2, sizeof r1) != 0;
+        r2 = a;
+        be->sub(&r2, &r2, &b);
+        bad += memcmp(&r1, &r2, sizeof r1) != 0;
+        /* chknorm: |a| <= 6283008; mostly below the bound, with one
+         * coefficient at bound - 1, bound or bound + 1 (either sign). */
+        int32_t bound = bounds[rep % 5];
+        rand_poly(&a, &rs, bound - 1);
+        if (rep % 3 != 0) {
+            int32_t v = bound - 2 + (int32_t)(rep % 3) + (int32_t)((rep / 3) % 2);
+            a.coeffs[vgtest_rand64(&rs) % VG_MLDSA_N] = rep % 2 ? v : -v;
+        }
+        if (rep % 7 == 0)
+            rand_poly(&a, &rs, 6283008);
+        unsigned v1 = g_ref->chknorm(&a, bound), v2 = be->chknorm(&a, bound);
+        bad += v1 != v2;
+        seen[v1 & 1]++;
+        /* power2round: 0 <= a < q. */
+        for (int i = 0; i < VG_MLDSA_N; i++)
+            a.coeffs[i] = rep % 4 == 2 ? (i % 2 ? 0 : VG_MLDSA_Q - 1) : rand_range(&rs, 0, VG_MLDSA_Q - 1);
+        g_ref->power2round(&r1, &s1, &a);
+        be->power2round(&r2, &s2, &a);
+        bad += memcmp(&r1, &r2, sizeof r1) != 0 || memcmp(&s1, &s2, sizeof s1) != 0;
+    }
+    CHECK_MSG(bad == 0, "%s coefficientwise passes: %u differ", be->name, bad);
+    CHECK_MSG(seen[0] > 0 && seen[1] > 0, "chknorm verdicts not both exercised");
+}
+
 /* decompose and make_hint against portable on every a in [0, q) for both
  * gamma2 (a0 = NULL too), make_hint with v1 the true high bits of a
  * shifted input (so both hint values occur). */
@@ -485,6 +553,7 @@ static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
     test_ball(be, 3000);
     test_acc24(be, 5000);
     test_rounding(be);
+    test_passes(be, 20000);
     test_unpack_z(be, 4000);
 }
 
@@ -513,6 +582,7 @@ int main(int argc, char **argv)
     vg_cpu_force(mask);
 
     test_arith(g_ref, 200); /* the harness itself: portable vs portable */
+    test_passes(g_ref, 200);
     test_rej_eta(g_ref, 20000);
     test_acc24(g_ref, 500);
     test_unpack_z(g_ref, 100);

@@ -249,6 +249,35 @@ static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_pol
 
 static void vg_mldsa_unpack_z_portable(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 
+/* The portable coefficientwise passes (contracts in poly.h). */
+static void vg_mldsa_reduce_portable(vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = vg_mldsa_reduce32(a->coeffs[j]);
+}
+
+static void vg_mldsa_caddq_portable(vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        a->coeffs[j] = vg_mldsa_caddq(a->coeffs[j]);
+}
+
+static void vg_mldsa_add_portable(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        r->coeffs[j] = a->coeffs[j] + b->coeffs[j];
+}
+
+static void vg_mldsa_sub_portable(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j++)
+        r->coeffs[j] = a->coeffs[j] - b->coeffs[j];
+}
+
+static unsigned vg_mldsa_chknorm_portable(const vg_mldsa_poly *a, int32_t bound);
+static void vg_mldsa_power2round_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
+                                          const vg_mldsa_poly *a);
+
 static const struct vg_mldsa_backend vg_mldsa_portable = {
     "portable",
     vg_mldsa_ntt_portable,
@@ -263,6 +292,12 @@ static const struct vg_mldsa_backend vg_mldsa_portable = {
     vg_mldsa_ball_track_portable,
     vg_mldsa_ball_place_portable,
     vg_mldsa_unpack_z_portable,
+    vg_mldsa_reduce_portable,
+    vg_mldsa_caddq_portable,
+    vg_mldsa_add_portable,
+    vg_mldsa_sub_portable,
+    vg_mldsa_chknorm_portable,
+    vg_mldsa_power2round_portable,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
@@ -286,27 +321,17 @@ const struct vg_mldsa_backend *vg_mldsa_active(void)
 
 void vg_mldsa_poly_add(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
 {
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        r->coeffs[j] = a->coeffs[j] + b->coeffs[j];
+    vg_mldsa_active()->add(r, a, b);
 }
 
 void vg_mldsa_poly_sub(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
 {
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        r->coeffs[j] = a->coeffs[j] - b->coeffs[j];
+    vg_mldsa_active()->sub(r, a, b);
 }
 
-void vg_mldsa_poly_reduce(vg_mldsa_poly *a)
-{
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        a->coeffs[j] = vg_mldsa_reduce32(a->coeffs[j]);
-}
+void vg_mldsa_poly_reduce(vg_mldsa_poly *a) { vg_mldsa_active()->reduce(a); }
 
-void vg_mldsa_poly_caddq(vg_mldsa_poly *a)
-{
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        a->coeffs[j] = vg_mldsa_caddq(a->coeffs[j]);
-}
+void vg_mldsa_poly_caddq(vg_mldsa_poly *a) { vg_mldsa_active()->caddq(a); }
 
 void vg_mldsa_poly_shiftl(vg_mldsa_poly *a)
 {
@@ -315,6 +340,16 @@ void vg_mldsa_poly_shiftl(vg_mldsa_poly *a)
 }
 
 unsigned vg_mldsa_poly_chknorm(const vg_mldsa_poly *a, int32_t bound)
+{
+    return vg_mldsa_active()->chknorm(a, bound);
+}
+
+void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a)
+{
+    vg_mldsa_active()->power2round(a1, a0, a);
+}
+
+static unsigned vg_mldsa_chknorm_portable(const vg_mldsa_poly *a, int32_t bound)
 {
     uint32_t bad = 0;
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
@@ -328,7 +363,8 @@ unsigned vg_mldsa_poly_chknorm(const vg_mldsa_poly *a, int32_t bound)
     return bad;
 }
 
-void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a)
+static void vg_mldsa_power2round_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
+                                          const vg_mldsa_poly *a)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a1->coeffs[j] = vg_mldsa_power2round(&a0->coeffs[j], a->coeffs[j]);

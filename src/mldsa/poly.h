@@ -128,6 +128,16 @@ struct vg_mldsa_backend {
      * Specification: FIPS 204, Algorithm 19, as used by ExpandMask
      * (Algorithm 34) and sigDecode (Algorithm 27). */
     void (*unpack_z)(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+
+    /* Coefficientwise passes, with the contracts of the vg_mldsa_poly_*
+     * functions below that dispatch to them (reduce, caddq, add, sub,
+     * chknorm, power2round). Constant time. */
+    void (*reduce)(vg_mldsa_poly *a);
+    void (*caddq)(vg_mldsa_poly *a);
+    void (*add)(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+    void (*sub)(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+    unsigned (*chknorm)(const vg_mldsa_poly *a, int32_t bound);
+    void (*power2round)(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a);
 };
 
 /* The portable rej_eta (poly.c), which backends without their own use. */
@@ -224,7 +234,8 @@ static inline int32_t vg_mldsa_decompose(int32_t *r0, int32_t a, int32_t gamma2)
     return r1 & ~is_top;
 }
 
-/* ---- polynomial helpers (portable, parameter-independent; poly.c) ------- */
+/* ---- polynomial helpers (parameter-independent; poly.c; the passes that
+ * have a backend entry dispatch to the active backend) ------------------- */
 
 /* r = a + b, r = a - b, coefficientwise, no reduction.
  * Pre: the sums/differences fit in int32 (callers keep them below 2^27). */

@@ -56,4 +56,13 @@ unsigned vg_mldsa_ball_track_avx2(uint8_t pos[64], unsigned cnt, const uint8_t *
 void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint64_t signs,
                               unsigned tau);
 
+/* Coefficientwise passes (poly_avx2.c; contracts in poly.h): exactly the
+ * portable values. */
+void vg_mldsa_reduce_avx2(vg_mldsa_poly *a);
+void vg_mldsa_caddq_avx2(vg_mldsa_poly *a);
+void vg_mldsa_add_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+void vg_mldsa_sub_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+unsigned vg_mldsa_chknorm_avx2(const vg_mldsa_poly *a, int32_t bound);
+void vg_mldsa_power2round_avx2(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a);
+
 #endif

@@ -437,8 +437,9 @@ static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     vg_mldsa_pointwise_avx2,
     vg_mldsa_pointwise_acc_avx2,
     vg_mldsa_rej_uniform_avx2,
-    /* RejBoundedPoly: VPSHUFB classification, the portable scalar
-     * compaction (rej_avx2.c; see there for why not a VPERMD kernel). */
+    /* RejBoundedPoly: VPSHUFB classification, prefix-sum slots and the
+     * portable stores, or with VBMI2 the register-only kernel (rej_avx2.c,
+     * rej_avx512.c). */
     vg_mldsa_rej_eta_avx2,
     vg_mldsa_pointwise_acc24_avx2,
     vg_mldsa_decompose_avx2,
@@ -446,6 +447,12 @@ static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     vg_mldsa_ball_track_avx2,
     vg_mldsa_ball_place_avx2,
     vg_mldsa_unpack_z_avx2,
+    vg_mldsa_reduce_avx2,
+    vg_mldsa_caddq_avx2,
+    vg_mldsa_add_avx2,
+    vg_mldsa_sub_avx2,
+    vg_mldsa_chknorm_avx2,
+    vg_mldsa_power2round_avx2,
 };
 
 /* The same backend with the AVX-512 NTT and inverse NTT (ntt_avx512.c: the
@@ -466,6 +473,12 @@ static const struct vg_mldsa_backend vg_mldsa_avx2_avx512 = {
     vg_mldsa_ball_track_avx2,
     vg_mldsa_ball_place_avx2,
     vg_mldsa_unpack_z_avx2,
+    vg_mldsa_reduce_avx2,
+    vg_mldsa_caddq_avx2,
+    vg_mldsa_add_avx2,
+    vg_mldsa_sub_avx2,
+    vg_mldsa_chknorm_avx2,
+    vg_mldsa_power2round_avx2,
 };
 
 /* AVX2 when active, with the AVX-512 NTTs when AVX-512 F, VL and BW are
