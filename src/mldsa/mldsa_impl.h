@@ -256,7 +256,9 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         uint8_t w1enc[K * POLYW1_BYTES];
         uint8_t ctilde[CTILDEBYTES];
         vg_mldsa_poly s1[L], s2[K], t0[K];
-        vg_mldsa_poly y[L], z[L];
+        /* y[0..L) this attempt's y; y[L..L + 3) room for the rest of a
+         * four-way pass, kept for the next attempt (see below). */
+        vg_mldsa_poly y[L + 3], z[L];
         vg_mldsa_poly w[K], h[K];
         vg_mldsa_poly c, t, u;
     } ws;
@@ -301,15 +303,25 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
     memcpy(ws.in + 2 * VG_MLDSA_SYMBYTES, mu, VG_MLDSA_CRHBYTES);
     vg_shake256(ws.rhopp, sizeof ws.rhopp, ws.in, sizeof ws.in);
 
-    unsigned iter = 0;
+    unsigned iter = 0, ready = 0; /* y[0..ready): made ahead, nonces kappa.. */
     for (unsigned kappa = 0;; iter++, kappa += L) {
         unsigned reject = 0, nhints = 0;
         if (iter == MAX_SIGN_ITERATIONS) {
             ret = VG_ERR_INPUT;
             goto out;
         }
-        /* y = ExpandMask(rho'', kappa) (line 11): |y| <= gamma1 < q. */
-        vg_mldsa_poly_uniform_gamma1_many(ws.y, ws.rhopp, (uint16_t)kappa, L, GAMMA1);
+        /* y = ExpandMask(rho'', kappa) (line 11): |y| <= gamma1 < q.
+         * Entry j is the polynomial of nonce kappa + j, so the attempts
+         * together use nonces 0, 1, 2, ... in order: they are drawn as one
+         * stream, four per four-way pass, and a pass that passes y[L - 1]
+         * makes the next attempt's first ones (ready), instead of running
+         * a remainder of l mod 4 on its own (ML-DSA-65: 1.25 four-way
+         * passes an attempt instead of one four-way and one single-lane
+         * sponge). Made-ahead entries of the last attempt are unused and
+         * wiped with ws; a nonce past 2^16 - 1 there wraps (no attempt
+         * reaches it: MAX_SIGN_ITERATIONS). */
+        for (unsigned j = ready; j < L; j += 4)
+            vg_mldsa_poly_uniform_gamma1_4(&ws.y[j], ws.rhopp, (uint16_t)(kappa + j), 4, GAMMA1);
         for (unsigned j = 0; j < L; j++) {
             ws.z[j] = ws.y[j];
             be->ntt(&ws.z[j]);
@@ -365,6 +377,13 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         }
         /* More than omega hints (line 28): the top bit of omega - nhints. */
         reject |= (unsigned)(OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
+        /* The made-ahead entries (nonces kappa + L ..) to the front. */
+        {
+            unsigned made = ready + 4 * ((L - ready + 3) / 4); /* entries filled */
+            ready = made - L;                                 /* 0..3, public */
+            for (unsigned j = 0; j < ready; j++)
+                ws.y[j] = ws.y[L + j];
+        }
         /* Declassify: the verdict of this attempt (every norm check and
          * the hint count folded into one bit). Whether an attempt is
          * rejected is public by design: the number of attempts shows in
