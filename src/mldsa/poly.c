@@ -49,29 +49,181 @@ const int32_t vg_mldsa_zetas[256] = {
 
 /* ---- portable backend ------------------------------------------------- */
 
+/* vg_mldsa_zetas_qinv[i] = zetas[i] * q^-1 mod 2^32, as a signed 32-bit
+ * value (q^-1 = 58728449 mod 2^32). Montgomery's t for a product zeta * a
+ * is lo32(zeta * a * q^-1) = lo32(a * zetas_qinv[i]): a 32-bit multiply
+ * that does not wait for the 64-bit product, so the two run side by side
+ * and the reduction's dependency chain is one multiply shorter. The
+ * results are those of vg_mldsa_montgomery_reduce(zeta * a), bit for bit
+ * (same t, same 64-bit difference). */
+static const int32_t vg_mldsa_zetas_qinv[256] = {
+    -513, 1830765815, -1929875198, -1927777021, 1640767044, 1477910808,
+    1612161320, 1640734244, 308362795, -1815525077, -1374673747, -1091570561,
+    -1929495947, 515185417, -285697463, 625853735, 1727305304, 2082316400,
+    -1364982364, 858240904, 1806278032, 222489248, -346752664, 684667771,
+    1654287830, -878576921, -1257667337, -748618600, 329347125, 1837364258,
+    -1443016191, -1170414139, -1846138265, -1631226336, -1404529459, 1838055109,
+    1594295555, -1076973524, -1898723372, -594436433, -202001019, -475984260,
+    -561427818, 1797021249, -1061813248, 2059733581, -1661512036, -1104976547,
+    -1750224323, -901666090, 418987550, 1831915353, -1925356481, 992097815,
+    879957084, 2024403852, 1484874664, -1636082790, -285388938, -1983539117,
+    -1495136972, -950076368, -1714807468, -952438995, -1574918427, -654783359,
+    1350681039, -1974159335, -2143979939, 1651689966, 1599739335, 140455867,
+    -1285853323, -1039411342, -993005454, 1955560694, -1440787840, 1529189038,
+    568627424, -2131021878, -783134478, -247357819, -588790216, 1518161567,
+    289871779, -86965173, -1262003603, 1708872713, 2135294594, 1787797779,
+    -1018755525, 1638590967, -889861155, -120646188, 1665705315, -1669960606,
+    1321868265, -916321552, 1225434135, 1155548552, -1784632064, 2143745726,
+    666258756, 1210558298, 675310538, -1261461890, -1555941048, -318346816,
+    -1999506068, 628664287, -1499481951, -1729304568, -695180180, 1422575624,
+    -1375177022, 1424130038, 1777179795, -1185330464, 334803717, 235321234,
+    -178766299, 168022240, -518252220, 1206536194, 1957047970, 985155484,
+    1146323031, -894060583, -898413, 991903578, 1363007700, 746144248,
+    -1363460238, 912367099, 30313375, -1420958686, -605900043, -44694137,
+    -326425360, 2032221021, 2027833504, 1176904444, 1683520342, 1904936414,
+    14253662, -421552614, -517299994, 1257750362, 1014493059, -818371958,
+    2027935492, 1926727420, 863641633, 1747917558, -1372618620, 1931587462,
+    1819892093, -325927722, 128353682, 1258381762, 2124962073, 908452108,
+    -1123881663, 885133339, -1223601433, 1851023419, 137583815, 1629985060,
+    -1920467227, -1176751719, -635454918, 1967222129, -1637785316, -1354528380,
+    -642772911, 6363718, -1536588520, -72690498, 45766801, -1287922800,
+    694382729, -314284737, 671509323, 1136965286, 235104446, 985022747,
+    -2070602178, 1779436847, -1045062172, 963438279, 419615363, 1116720494,
+    831969619, -1078959975, 1216882040, 1042326957, -300448763, 604552167,
+    -270590488, 1405999311, 756955444, -1021949428, -1276805128, 713994583,
+    -260312805, 608791570, 371462360, 940195359, 1554794072, 173440395,
+    -1357098057, -1542497137, 1339088280, -2126092136, -384158533, 2061661095,
+    -2040058690, -1316619236, 827959816, -883155599, -853476187, -1039370342,
+    -596344473, 1726753853, -2047270596, 6087993, 702390549, -1547952704,
+    -1723816713, -110126092, -279505433, 394851342, -1591599803, 565464272,
+    -260424530, 283780712, -440824168, -1758099917, -71875110, 776003547,
+    1119856484, -1600929361, -1208667171, 1123958025, 1544891539, 879867909,
+    -1499603926, 201262505, 155290192, -1809756372, 2036925262, 1934038751,
+    -973777462, 400711272, -540420426, 374860238,
+};
+
+/* vg_mldsa_zetas_neg[i] = all-ones when zetas[i] < 0, else 0: the sign
+ * correction of vg_mldsa_mulhi_zeta as data. Computed as zeta >> 31 in the
+ * loop, clang 14 turned the masking into a branch on the sign of the
+ * (public) twiddle inside the vectorised loops; a loaded mask is just
+ * ANDed. */
+static const uint32_t vg_mldsa_zetas_neg[256] = {
+    0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0, 0, 0xffffffff,
+    0xffffffff, 0, 0xffffffff, 0, 0, 0, 0, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0xffffffff,
+    0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0xffffffff, 0, 0, 0, 0, 0, 0, 0xffffffff,
+    0xffffffff, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff,
+    0xffffffff, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0, 0, 0, 0, 0, 0xffffffff,
+    0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0, 0xffffffff,
+    0xffffffff, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0, 0xffffffff, 0,
+    0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+    0xffffffff, 0xffffffff, 0, 0, 0xffffffff, 0xffffffff, 0, 0, 0, 0, 0xffffffff, 0, 0, 0xffffffff,
+    0xffffffff, 0, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff,
+    0xffffffff, 0xffffffff, 0, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+    0xffffffff, 0, 0, 0, 0, 0, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0, 0xffffffff, 0,
+    0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0, 0, 0, 0, 0xffffffff, 0xffffffff,
+    0xffffffff, 0xffffffff, 0xffffffff, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0,
+    0xffffffff, 0, 0, 0xffffffff, 0, 0, 0, 0, 0xffffffff, 0, 0, 0, 0, 0, 0xffffffff, 0, 0,
+    0xffffffff, 0xffffffff, 0, 0, 0xffffffff, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0,
+    0, 0xffffffff, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0, 0, 0, 0xffffffff, 0xffffffff,
+    0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0, 0, 0xffffffff, 0,
+    0, 0, 0xffffffff, 0xffffffff, 0, 0, 0, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0, 0, 0,
+    0xffffffff, 0, 0, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+    0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0, 0xffffffff, 0, 0xffffffff, 0xffffffff, 0,
+    0xffffffff, 0xffffffff, 0, 0, 0xffffffff, 0,
+};
+
+/* The high 32 bits of the signed 64-bit product a * b, mod 2^32, from the
+ * unsigned product of the bit patterns: ua ub = a b + 2^32 (sa ub + sb ua)
+ * mod 2^64, where sa, sb are 1 for negative a, b; bneg is the all-ones mask
+ * of sb. Written with unsigned 32 x 32 -> 64 products and masks so that
+ * compilers vectorise the loops around it for the baseline SSE2 (PMULUDQ;
+ * the signed PMULDQ is SSE4.1). No branch: the masks are ANDed. */
+static inline uint32_t vg_mldsa_mulhi_s32(int32_t a, int32_t b, uint32_t bneg)
+{
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    uint32_t hi = (uint32_t)(((uint64_t)ua * ub) >> 32);
+    hi -= ub & (uint32_t)(a >> 31);
+    hi -= ua & bneg;
+    return hi;
+}
+
+/* zeta * a * 2^-32 mod q for zq = zeta * q^-1 mod 2^32 and zneg the sign
+ * mask of zeta, bit for bit the value of
+ * vg_mldsa_montgomery_reduce((int64_t)zeta * a): with P = zeta a and t =
+ * lo32(a zq) = lo32(P q^-1) (the same t), P - t q is a multiple of 2^32,
+ * i.e. P and t q have the same low 32 bits, so (P - t q) >> 32 = hi32(P) -
+ * hi32(t q) exactly; it is < q in absolute value, so the difference mod
+ * 2^32 read as int32 is that value. Pre: |zeta * a| < 2^31 q. Post: |r| < q. */
+static inline int32_t vg_mldsa_mont_mul(int32_t a, int32_t zeta, int32_t zq, uint32_t zneg)
+{
+    int32_t t = (int32_t)((uint32_t)a * (uint32_t)zq);
+    return (int32_t)(vg_mldsa_mulhi_s32(a, zeta, zneg) - vg_mldsa_mulhi_s32(t, VG_MLDSA_Q, 0));
+}
+
+/* Cooley-Tukey butterfly of FIPS 204 Algorithm 41 lines 8-10 with twiddle
+ * index k: (x, y) -> (x + zeta y, x - zeta y), the product a Montgomery
+ * product (< q), so each output grows by less than q. */
+static inline void vg_mldsa_ct_bfly(int32_t *x, int32_t *y, unsigned k)
+{
+    int32_t t = vg_mldsa_mont_mul(*y, vg_mldsa_zetas[k], vg_mldsa_zetas_qinv[k],
+                                  vg_mldsa_zetas_neg[k]);
+    *y = *x - t;
+    *x = *x + t;
+}
+
+/* One forward layer of length len (FIPS 204 Algorithm 41 lines 5-11):
+ * blocks b < 128 / len of 2 len coefficients, twiddle zetas[k0 + b]. The
+ * inner loop runs over independent lanes (vectorised; always inlined so
+ * that len is a constant). */
+static inline __attribute__((always_inline)) void vg_mldsa_ntt_layer(int32_t *a, unsigned len,
+                                                                    unsigned k0)
+{
+    for (unsigned b = 0; b < 128 / len; b++) {
+        int32_t *c = a + 2 * len * b;
+        for (unsigned j = 0; j < len; j++)
+            vg_mldsa_ct_bfly(&c[j], &c[j + len], k0 + b);
+    }
+}
+
+/* Two forward layers, lengths len and len / 2, in one pass: in each block
+ * of 2 len coefficients (twiddle zetas[k0 + b] for the first layer, which
+ * is layer l with k0 = 2^l; the second layer's two sub-blocks use
+ * zetas[2 (k0 + b)] and zetas[2 (k0 + b) + 1]) the four coefficients j +
+ * (len / 2) i stay in registers across both. Same butterflies, same order
+ * per coefficient, as layer by layer. */
+static inline __attribute__((always_inline)) void vg_mldsa_ntt_layer2(int32_t *a, unsigned len,
+                                                                     unsigned k0)
+{
+    unsigned h = len / 2;
+    for (unsigned b = 0; b < 128 / len; b++) {
+        int32_t *c = a + 2 * len * b;
+        unsigned k = k0 + b;
+        for (unsigned j = 0; j < h; j++) {
+            int32_t x0 = c[j], x1 = c[j + h], x2 = c[j + len], x3 = c[j + len + h];
+            vg_mldsa_ct_bfly(&x0, &x2, k);
+            vg_mldsa_ct_bfly(&x1, &x3, k);
+            vg_mldsa_ct_bfly(&x0, &x1, 2 * k);
+            vg_mldsa_ct_bfly(&x2, &x3, 2 * k + 1);
+            c[j] = x0, c[j + h] = x1, c[j + len] = x2, c[j + len + h] = x3;
+        }
+    }
+}
+
 /* Pre: |a| < q. Post: |a| < q.
- * Specification: FIPS 204, Algorithm 41. */
+ * Specification: FIPS 204, Algorithm 41. Layer l (len = 128 >> l) has 2^l
+ * blocks of 2 len coefficients; block b uses zetas[2^l + b]. Layers 0-5 in
+ * pairs (three passes), layers 6 and 7 alone, then reduce32. Bounds: each
+ * layer adds less than q (|montgomery product| < q), so |a| < 9q < 2^27
+ * throughout and the products |zeta * a| < (q/2) 9q stay far below 2^31 q;
+ * the final reduce32 (Pre: <= 2^31 - 2^22 - 1) brings them below q. */
 static void vg_mldsa_ntt_portable(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
-    unsigned m = 0;
-    /* Each of the 8 layers adds less than q to the bound (|montgomery
-     * product| < q), so |a| < 9q < 2^27 throughout, and the products
-     * |zeta * a| < (q/2) 9q stay far below 2^31 q. Layer l has 2^l blocks
-     * of 2 len coefficients (counted, not stepped, so that no compiler
-     * computes a trip count with a division). */
-    for (unsigned layer = 0; layer < 8; layer++) {
-        unsigned len = 128u >> layer;
-        for (unsigned blk = 0; blk < (1u << layer); blk++) {
-            unsigned start = 2 * len * blk;
-            int64_t zeta = vg_mldsa_zetas[++m];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = vg_mldsa_montgomery_reduce(zeta * a[j + len]);
-                a[j + len] = a[j] - t;
-                a[j] = a[j] + t;
-            }
-        }
-    }
+    vg_mldsa_ntt_layer2(a, 128, 1);
+    vg_mldsa_ntt_layer2(a, 32, 4);
+    vg_mldsa_ntt_layer2(a, 8, 16);
+    vg_mldsa_ntt_layer(a, 2, 64);
+    vg_mldsa_ntt_layer(a, 1, 128);
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a[j] = vg_mldsa_reduce32(a[j]);
 }
@@ -80,12 +232,63 @@ static void vg_mldsa_ntt_portable(vg_mldsa_poly *p)
  * sums are multiplied by 41978 = 2^64 / 256 mod q (Montgomery: the factor
  * 1/256 of the unnormalised transform times R), differences by
  * VG_MLDSA_INV_LAST = 41978 * (-zetas[1]) * 2^-32 mod q, centred, i.e.
- * the layer's twiddle and the scaling in one Montgomery product. */
+ * the layer's twiddle and the scaling in one Montgomery product. The _QINV
+ * values are the constants times q^-1 mod 2^32 (vg_mldsa_mont_mul). */
 #define VG_MLDSA_INV_F 41978
 #define VG_MLDSA_INV_LAST 3975713
+#define VG_MLDSA_INV_F_QINV ((int32_t)(uint32_t)(41978u * 58728449u))
+#define VG_MLDSA_INV_LAST_QINV ((int32_t)(uint32_t)(3975713u * 58728449u))
+
+/* Gentleman-Sande butterfly of FIPS 204 Algorithm 42 lines 8-11 with
+ * twiddle -zetas[k]: (x, y) -> (x + y, -zeta (x - y)), the sum reduce32'd
+ * when red (a constant after inlining). The product is formed as zeta (y -
+ * x), the same 64-bit integer as -zeta (x - y), so the Montgomery product
+ * is that of montgomery_reduce(-zeta * (x - y)). */
+static inline void vg_mldsa_gs_bfly(int32_t *x, int32_t *y, unsigned k, int red)
+{
+    int32_t s = *x + *y;
+    *y = vg_mldsa_mont_mul(*y - *x, vg_mldsa_zetas[k], vg_mldsa_zetas_qinv[k],
+                           vg_mldsa_zetas_neg[k]);
+    *x = red ? vg_mldsa_reduce32(s) : s;
+}
+
+/* One inverse layer of length len (FIPS 204 Algorithm 42 lines 5-13):
+ * blocks b < 128 / len, twiddle -zetas[256 / len - 1 - b]. */
+static inline __attribute__((always_inline)) void vg_mldsa_invntt_layer(int32_t *a, unsigned len,
+                                                                       int red)
+{
+    for (unsigned b = 0; b < 128 / len; b++) {
+        int32_t *c = a + 2 * len * b;
+        for (unsigned j = 0; j < len; j++)
+            vg_mldsa_gs_bfly(&c[j], &c[j + len], 256 / len - 1 - b, red);
+    }
+}
+
+/* Two inverse layers, lengths len / 2 and len, in one pass over blocks of
+ * 2 len coefficients (block b: twiddle index k = 256 / len - 1 - b for the
+ * second layer, 2 k + 1 and 2 k for the first layer's two sub-blocks);
+ * red applies to the first layer's sums. */
+static inline __attribute__((always_inline)) void vg_mldsa_invntt_layer2(int32_t *a, unsigned len,
+                                                                        int red)
+{
+    unsigned h = len / 2;
+    for (unsigned b = 0; b < 128 / len; b++) {
+        int32_t *c = a + 2 * len * b;
+        unsigned k = 256 / len - 1 - b;
+        for (unsigned j = 0; j < h; j++) {
+            int32_t x0 = c[j], x1 = c[j + h], x2 = c[j + len], x3 = c[j + len + h];
+            vg_mldsa_gs_bfly(&x0, &x1, 2 * k + 1, red);
+            vg_mldsa_gs_bfly(&x2, &x3, 2 * k, red);
+            vg_mldsa_gs_bfly(&x0, &x2, k, 0);
+            vg_mldsa_gs_bfly(&x1, &x3, k, 0);
+            c[j] = x0, c[j + h] = x1, c[j + len] = x2, c[j + len + h] = x3;
+        }
+    }
+}
 
 /* Pre: |a| < 2^27. Post: |a| < q; result R * NTT^-1(a).
- * Specification: FIPS 204, Algorithm 42.
+ * Specification: FIPS 204, Algorithm 42. Layer l (len = 1 << l) has
+ * 128 >> l blocks; block b uses -zetas[(256 >> l) - 1 - b].
  * Reduction schedule (the x86-64 backends follow it exactly, so every
  * backend returns the same representatives): in the Gentleman-Sande
  * butterfly (a, b) -> (a + b, zeta (a - b)) the differences go through a
@@ -98,31 +301,36 @@ static void vg_mldsa_ntt_portable(vg_mldsa_poly *p)
  * Montgomery product), so the inputs of layers 3..7 are < q, 2q, 4q, 8q,
  * 16q and the last layer's sums and differences are < 32q < 2^28: times
  * 41978 < 2^16 or |VG_MLDSA_INV_LAST| < 2^22 they stay < 2^50 < 2^31 q, and
- * the results are < q. */
+ * the results are < q.
+ * Passes: layers 0 and 1 alone, 2-3 and 4-5 in pairs, 6 alone, 7 with the
+ * scaling; the butterflies and reductions are those of the schedule. */
 static void vg_mldsa_invntt_portable(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
-    unsigned m = 256;
-    for (unsigned layer = 0; layer < 7; layer++) {
-        unsigned len = 1u << layer;
-        for (unsigned blk = 0; blk < (128u >> layer); blk++) {
-            unsigned start = 2 * len * blk;
-            int64_t zeta = -(int64_t)vg_mldsa_zetas[--m];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = a[j];
-                int32_t s = t + a[j + len];
-                a[j] = layer == 2 ? vg_mldsa_reduce32(s) : s;
-                a[j + len] = vg_mldsa_montgomery_reduce(zeta * (t - a[j + len]));
-            }
-        }
-    }
-    /* Layer 7 (m is now 2: its twiddle is -zetas[1]), fused with the
-     * scaling as VG_MLDSA_INV_F and VG_MLDSA_INV_LAST. */
+    vg_mldsa_invntt_layer(a, 1, 0);
+    vg_mldsa_invntt_layer(a, 2, 0);
+    vg_mldsa_invntt_layer2(a, 8, 1);
+    vg_mldsa_invntt_layer2(a, 32, 0);
+    vg_mldsa_invntt_layer(a, 64, 0);
     for (unsigned j = 0; j < VG_MLDSA_N / 2; j++) {
-        int32_t t = a[j];
-        a[j] = vg_mldsa_montgomery_reduce((int64_t)VG_MLDSA_INV_F * (t + a[j + 128]));
-        a[j + 128] = vg_mldsa_montgomery_reduce((int64_t)VG_MLDSA_INV_LAST * (t - a[j + 128]));
+        int32_t x = a[j], y = a[j + 128];
+        a[j] = vg_mldsa_mont_mul(x + y, VG_MLDSA_INV_F, VG_MLDSA_INV_F_QINV, 0);
+        a[j + 128] = vg_mldsa_mont_mul(x - y, VG_MLDSA_INV_LAST, VG_MLDSA_INV_LAST_QINV, 0);
     }
+}
+
+/* vg_mldsa_montgomery_reduce((int64_t)a * b), bit for bit, in the
+ * vectorisable form of vg_mldsa_mont_mul: t = lo32(a b) q^-1 is the same
+ * t, and the result is hi32(a b) - hi32(t q) (equal low halves). The
+ * unsigned product gives both the low half and, corrected by the signs,
+ * the high half. Pre: |a b| < 2^31 q. Post: |r| < q. */
+static inline int32_t vg_mldsa_mont_mul2(int32_t a, int32_t b)
+{
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    uint64_t p = (uint64_t)ua * ub;
+    uint32_t hi = (uint32_t)(p >> 32) - (ub & (uint32_t)(a >> 31)) - (ua & (uint32_t)(b >> 31));
+    int32_t t = (int32_t)((uint32_t)p * 58728449u);
+    return (int32_t)(hi - vg_mldsa_mulhi_s32(t, VG_MLDSA_Q, 0));
 }
 
 /* Pre: |a|, |b| < q. Post: |r| < q. FIPS 204, Algorithm 45. */
@@ -131,20 +339,39 @@ static void vg_mldsa_pointwise_portable(vg_mldsa_poly *r, const vg_mldsa_poly *a
 {
     /* |a b| < q^2 < 2^31 q. */
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        r->coeffs[j] = vg_mldsa_montgomery_reduce((int64_t)a->coeffs[j] * b->coeffs[j]);
+        r->coeffs[j] = vg_mldsa_mont_mul2(a->coeffs[j], b->coeffs[j]);
 }
 
-/* Pre: n <= 8, |a|, |b| < q. Post: |r| < q. FIPS 204, Algorithms 45, 48. */
+/* Pre: n <= 8, |a|, |b| < q. Post: |r| < q. FIPS 204, Algorithms 45, 48.
+ * The value is montgomery_reduce(acc) for the int64 sum acc of the n
+ * products (< 2^49 < 2^31 q: n products < q^2 < 2^46 each), computed
+ * without signed 64-bit multiplies so that the loops vectorise (SSE2
+ * PMULUDQ): the unsigned products of the bit patterns are ua ub = a b +
+ * 2^32 (sa ub + sb ua) mod 2^64 (sa, sb: the signs), so acc = U - 2^32 C
+ * mod 2^64 with U the sum of the unsigned products (mod 2^64) and C the sum
+ * of the corrections (mod 2^32). Then lo32(acc) = lo32(U) gives the same t
+ * and hi32(acc) = hi32(U) - C, and the result is hi32(acc) - hi32(t q) as
+ * in vg_mldsa_mont_mul. Eight coefficients at a time, their sums in
+ * registers. */
 static void vg_mldsa_pointwise_acc_portable(vg_mldsa_poly *r, const vg_mldsa_poly *a,
                                             const vg_mldsa_poly *b, unsigned n)
 {
-    /* Sum of n <= 8 products, each < q^2 < 2^46: < 2^49 < 2^31 q, one
-     * reduction at the end. */
-    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
-        int64_t acc = 0;
-        for (unsigned i = 0; i < n; i++)
-            acc += (int64_t)a[i].coeffs[j] * b[i].coeffs[j];
-        r->coeffs[j] = vg_mldsa_montgomery_reduce(acc);
+    for (unsigned j0 = 0; j0 < VG_MLDSA_N; j0 += 8) {
+        uint64_t u[8] = {0};
+        uint32_t c[8] = {0};
+        for (unsigned i = 0; i < n; i++) {
+            for (unsigned k = 0; k < 8; k++) {
+                int32_t x = a[i].coeffs[j0 + k], y = b[i].coeffs[j0 + k];
+                uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+                u[k] += (uint64_t)ux * uy;
+                c[k] += (uy & (uint32_t)(x >> 31)) + (ux & (uint32_t)(y >> 31));
+            }
+        }
+        for (unsigned k = 0; k < 8; k++) {
+            uint32_t hi = (uint32_t)(u[k] >> 32) - c[k];
+            int32_t t = (int32_t)((uint32_t)u[k] * 58728449u);
+            r->coeffs[j0 + k] = (int32_t)(hi - vg_mldsa_mulhi_s32(t, VG_MLDSA_Q, 0));
+        }
     }
 }
 
@@ -370,31 +597,82 @@ static void vg_mldsa_power2round_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
         a1->coeffs[j] = vg_mldsa_power2round(&a0->coeffs[j], a->coeffs[j]);
 }
 
+/* vg_mldsa_decompose (poly.h) for one coefficient, with gamma2 and the
+ * constants derived from it as arguments that are compile-time constants
+ * at every call (always inlined), and written so that the loops around it
+ * vectorise for SSE2: the quotient is (uint64_t)x * m with x < 2^24 and m <
+ * 2^31 both 32-bit unsigned (PMULUDQ), and the r1 == top mask is built by
+ * arithmetic without the value barrier of vg_mldsa_mask_zero_u32 (an asm
+ * statement stops the vectoriser); the compiled code is checked for
+ * branches (objdump) and by ct_valgrind_mldsa. Same values as
+ * vg_mldsa_decompose: the same formulas.
+ * Pre: 0 <= a < q. Post: see vg_mldsa_decompose. FIPS 204, Algorithm 36. */
+static inline __attribute__((always_inline)) int32_t
+vg_mldsa_decompose_lane(int32_t *r0, int32_t a, int32_t gamma2, uint32_t m, int32_t top)
+{
+    uint32_t x = (uint32_t)(a + gamma2 - 1);
+    int32_t r1 = (int32_t)(((uint64_t)x * m) >> 48);
+    int32_t rem = a - r1 * 2 * gamma2;
+    uint32_t d = (uint32_t)(r1 ^ top);
+    /* All-ones when r1 == top: the top bit of d | -d is clear only then. */
+    int32_t is_top = (int32_t)(((d | (0u - d)) >> 31) - 1u);
+    *r0 = rem + is_top;
+    return r1 & ~is_top;
+}
+
+/* The Decompose passes for one gamma2 (m and top as in vg_mldsa_decompose:
+ * ceil(2^48 / (2 gamma2)) and (q - 1) / (2 gamma2)). */
+static inline __attribute__((always_inline)) void
+vg_mldsa_decompose_g(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a, int32_t gamma2,
+                     uint32_t m, int32_t top)
+{
+    int32_t lo;
+    if (a0) {
+        for (unsigned j = 0; j < VG_MLDSA_N; j++) {
+            a1->coeffs[j] = vg_mldsa_decompose_lane(&lo, a->coeffs[j], gamma2, m, top);
+            a0->coeffs[j] = lo;
+        }
+    } else {
+        for (unsigned j = 0; j < VG_MLDSA_N; j++)
+            a1->coeffs[j] = vg_mldsa_decompose_lane(&lo, a->coeffs[j], gamma2, m, top);
+    }
+}
+
 static void vg_mldsa_decompose_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
                                         const vg_mldsa_poly *a, int32_t gamma2)
 {
+    /* gamma2 and whether a0 is wanted are public. */
+    if (gamma2 == VG_MLDSA_GAMMA2_88)
+        vg_mldsa_decompose_g(a1, a0, a, VG_MLDSA_GAMMA2_88, 1477838210u, 44);
+    else
+        vg_mldsa_decompose_g(a1, a0, a, VG_MLDSA_GAMMA2_32, 537395713u, 16);
+}
+
+/* MakeHint for one gamma2: bit = [r1 != v1] from the same mask arithmetic
+ * (no comparison a compiler could turn into a branch, no asm barrier so
+ * that the loop vectorises; checked as above). */
+static inline __attribute__((always_inline)) unsigned
+vg_mldsa_make_hint_g(vg_mldsa_poly *h, const vg_mldsa_poly *r, const vg_mldsa_poly *v1,
+                     int32_t gamma2, uint32_t m, int32_t top)
+{
+    uint32_t n = 0;
     int32_t lo;
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
-        a1->coeffs[j] = vg_mldsa_decompose(&lo, a->coeffs[j], gamma2);
-        if (a0)
-            a0->coeffs[j] = lo;
+        int32_t r1 = vg_mldsa_decompose_lane(&lo, r->coeffs[j], gamma2, m, top);
+        uint32_t d = (uint32_t)(r1 ^ v1->coeffs[j]);
+        uint32_t bit = (d | (0u - d)) >> 31; /* 1 when d != 0 */
+        h->coeffs[j] = (int32_t)bit;
+        n += bit;
     }
+    return n;
 }
 
 static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_poly *r,
                                             const vg_mldsa_poly *v1, int32_t gamma2)
 {
-    unsigned n = 0;
-    int32_t lo;
-    for (unsigned j = 0; j < VG_MLDSA_N; j++) {
-        int32_t r1 = vg_mldsa_decompose(&lo, r->coeffs[j], gamma2);
-        /* 1 when r1 != v1, from the mask (no comparison a compiler could
-         * turn into a branch). */
-        int32_t bit = (int32_t)(~vg_mldsa_mask_zero_u32((uint32_t)(r1 ^ v1->coeffs[j])) & 1u);
-        h->coeffs[j] = bit;
-        n += (unsigned)bit;
-    }
-    return n;
+    if (gamma2 == VG_MLDSA_GAMMA2_88)
+        return vg_mldsa_make_hint_g(h, r, v1, VG_MLDSA_GAMMA2_88, 1477838210u, 44);
+    return vg_mldsa_make_hint_g(h, r, v1, VG_MLDSA_GAMMA2_32, 537395713u, 16);
 }
 
 /* The active backend's (AVX2 where available). */
