@@ -22,6 +22,9 @@
  *  - the four-way samplers (A-hat: uniform_x4 / uniform_many; ExpandMask:
  *    uniform_gamma1_many; ExpandS: uniform_eta_many) against the single
  *    ones, under both dispatches;
+ *  - the fused operations (vg_mldsa_fused_get: verification's row) against
+ *    the portable routines run one after the other, on random and extreme
+ *    inputs within their preconditions, both gamma2;
  *  - the public API end to end: pk, sk and signatures (deterministic and
  *    with random rnd) from the default dispatch (AVX2 backend and four-way
  *    Keccak where available) must equal those with every CPU feature
@@ -543,6 +546,53 @@ static void test_api_identical(unsigned seeds, uint32_t fast_mask)
 
 /* Every routine of one fast backend against portable, under `mask` (the
  * AVX2 kernels pick their AVX-512 variants by the active features). */
+/* The fused operations of be (if any) against the separate portable
+ * routines: bit-identical outputs. The reference runs with every CPU feature
+ * off, so that use_hint's decompose is the portable one too. */
+static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigned reps)
+{
+    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be);
+    uint64_t rs = 0x5eed7007;
+    unsigned bad = 0, bad_range = 0;
+    if (!fu) {
+        printf("  backend %s: no fused operations\n", be->name);
+        return;
+    }
+    for (unsigned rep = 0; rep < reps; rep++) {
+        const int32_t g2 = rep % 2 ? VG_MLDSA_GAMMA2_32 : VG_MLDSA_GAMMA2_88;
+        const int32_t top = g2 == VG_MLDSA_GAMMA2_88 ? 44 : 16;
+        vg_mldsa_poly acc, c, t1, h, ref, t, out, acc_in;
+        /* verify_row: Pre |acc|, |c|, |t1| < q, h in {0, 1}. */
+        if (rep % 13 == 5) {
+            extreme_poly(&acc, VG_MLDSA_Q - 1, rep);
+            extreme_poly(&c, VG_MLDSA_Q - 1, rep + 1);
+            extreme_poly(&t1, VG_MLDSA_Q - 1, rep + 2);
+        } else {
+            rand_poly(&acc, &rs, VG_MLDSA_Q - 1);
+            rand_poly(&c, &rs, VG_MLDSA_Q - 1);
+            rand_poly(&t1, &rs, VG_MLDSA_Q - 1);
+        }
+        for (int i = 0; i < VG_MLDSA_N; i++)
+            h.coeffs[i] = rep % 7 == 0 ? 1 : rep % 7 == 1 ? 0 : (int32_t)(vgtest_rand64(&rs) & 1);
+        acc_in = acc;
+        vg_cpu_force(0);
+        g_ref->pointwise(&t, &t1, &c);
+        g_ref->sub(&ref, &acc, &t);
+        g_ref->invntt_tomont(&ref);
+        g_ref->caddq(&ref);
+        vg_mldsa_poly_use_hint(&ref, &ref, &h, g2);
+        vg_cpu_force(mask);
+        memset(&out, 0x55, sizeof out);
+        fu->verify_row(&out, &acc, &c, &t1, &h, g2);
+        bad += memcmp(&ref, &out, sizeof ref) != 0 || memcmp(&acc, &acc_in, sizeof acc) != 0;
+        for (int i = 0; i < VG_MLDSA_N; i++)
+            bad_range += out.coeffs[i] < 0 || out.coeffs[i] >= top;
+    }
+    CHECK_MSG(bad == 0, "backend %s: fused verify_row differs from the separate routines in %u "
+              "of %u cases", be->name, bad, reps);
+    CHECK_MSG(bad_range == 0, "backend %s: verify_row output out of range", be->name);
+}
+
 static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
 {
     vg_cpu_force(mask);
@@ -555,6 +605,7 @@ static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
     test_rounding(be);
     test_passes(be, 20000);
     test_unpack_z(be, 4000);
+    test_fused(be, mask, 20000);
 }
 
 int main(int argc, char **argv)
@@ -586,6 +637,7 @@ int main(int argc, char **argv)
     test_rej_eta(g_ref, 20000);
     test_acc24(g_ref, 500);
     test_unpack_z(g_ref, 100);
+    CHECK(vg_mldsa_fused_get(g_ref) == NULL); /* portable: the separate routines */
     if (avx2) {
         test_backend(avx2, mask);
         /* The pure AVX2 backend too, when the dispatch chose the AVX-512

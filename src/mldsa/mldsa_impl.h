@@ -198,11 +198,11 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
         be->pointwise_acc(&ws.acc, vg_mldsa_arow(&arows, rho, i), ws.s, L);
         be->invntt_tomont(&ws.acc);
         vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.s[L + i], ETA);
-        vg_mldsa_poly_add(&ws.acc, &ws.acc, &ws.s[L + i]);
-        vg_mldsa_poly_reduce(&ws.acc);
-        vg_mldsa_poly_caddq(&ws.acc);
+        be->add(&ws.acc, &ws.acc, &ws.s[L + i]);
+        be->reduce(&ws.acc);
+        be->caddq(&ws.acc);
         /* (t1, t0) = Power2Round(t) (line 6). */
-        vg_mldsa_poly_power2round(&ws.t1, &ws.t0, &ws.acc);
+        be->power2round(&ws.t1, &ws.t0, &ws.acc);
         vg_mldsa_polyt1_pack(pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES, &ws.t1);
         vg_mldsa_polyt0_pack(sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES, &ws.t0);
     }
@@ -330,8 +330,8 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         for (unsigned i = 0; i < K; i++) {
             be->pointwise_acc(&ws.w[i], mat[i], ws.z, L);
             be->invntt_tomont(&ws.w[i]);
-            vg_mldsa_poly_caddq(&ws.w[i]);
-            vg_mldsa_poly_decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+            be->caddq(&ws.w[i]);
+            be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
             vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.t, GAMMA2);
         }
         /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15). */
@@ -348,32 +348,32 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         for (unsigned j = 0; j < L; j++) {
             be->pointwise(&ws.z[j], &ws.c, &ws.s1[j]);
             be->invntt_tomont(&ws.z[j]);
-            vg_mldsa_poly_add(&ws.z[j], &ws.z[j], &ws.y[j]);
-            vg_mldsa_poly_reduce(&ws.z[j]);
-            reject |= vg_mldsa_poly_chknorm(&ws.z[j], GAMMA1 - BETA);
+            be->add(&ws.z[j], &ws.z[j], &ws.y[j]);
+            be->reduce(&ws.z[j]);
+            reject |= be->chknorm(&ws.z[j], GAMMA1 - BETA);
         }
         for (unsigned i = 0; i < K; i++) {
             /* r = w - <<c s2>> (lines 19, 21): r0 = LowBits(r), check
              * ||r0|| >= gamma2 - beta (line 23). t keeps r in [0, q). */
             be->pointwise(&ws.t, &ws.c, &ws.s2[i]);
             be->invntt_tomont(&ws.t);
-            vg_mldsa_poly_sub(&ws.t, &ws.w[i], &ws.t);
-            vg_mldsa_poly_reduce(&ws.t);
-            vg_mldsa_poly_caddq(&ws.t);
-            vg_mldsa_poly_decompose(&ws.u, &ws.h[i], &ws.t, GAMMA2); /* h[i]: scratch r0 */
-            reject |= vg_mldsa_poly_chknorm(&ws.h[i], GAMMA2 - BETA);
+            be->sub(&ws.t, &ws.w[i], &ws.t);
+            be->reduce(&ws.t);
+            be->caddq(&ws.t);
+            be->decompose(&ws.u, &ws.h[i], &ws.t, GAMMA2); /* h[i]: scratch r0 */
+            reject |= be->chknorm(&ws.h[i], GAMMA2 - BETA);
             /* ct0 = <<c t0>> (line 25), check ||ct0|| >= gamma2 (line 28). */
             be->pointwise(&ws.u, &ws.c, &ws.t0[i]);
             be->invntt_tomont(&ws.u);
-            vg_mldsa_poly_reduce(&ws.u); /* the range chknorm needs */
-            reject |= vg_mldsa_poly_chknorm(&ws.u, GAMMA2);
+            be->reduce(&ws.u); /* the range chknorm needs */
+            reject |= be->chknorm(&ws.u, GAMMA2);
             /* h = MakeHint(-ct0, w - cs2 + ct0) (line 26) =
              * [HighBits(w - cs2 + ct0) != HighBits(w - cs2)]. */
-            vg_mldsa_poly_add(&ws.u, &ws.t, &ws.u);
-            vg_mldsa_poly_reduce(&ws.u);
-            vg_mldsa_poly_caddq(&ws.u);
-            vg_mldsa_poly_decompose(&ws.t, NULL, &ws.t, GAMMA2); /* HighBits(w - cs2) */
-            nhints += vg_mldsa_poly_make_hint(&ws.h[i], &ws.u, &ws.t, GAMMA2);
+            be->add(&ws.u, &ws.t, &ws.u);
+            be->reduce(&ws.u);
+            be->caddq(&ws.u);
+            be->decompose(&ws.t, NULL, &ws.t, GAMMA2); /* HighBits(w - cs2) */
+            nhints += be->make_hint(&ws.h[i], &ws.u, &ws.t, GAMMA2);
         }
         /* More than omega hints (line 28): the top bit of omega - nhints. */
         reject |= (unsigned)(OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
@@ -539,8 +539,8 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
         for (unsigned i = 0; i < K; i++) {
             be->invntt_tomont(&ws.w[i]);
-            vg_mldsa_poly_caddq(&ws.w[i]);
-            vg_mldsa_poly_decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+            be->caddq(&ws.w[i]);
+            be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
             vg_mldsa_polyw1_pack(ws.w1row, &ws.t, GAMMA2);
             vg_keccak_absorb(&ctx, ws.w1row, sizeof ws.w1row);
         }
@@ -561,9 +561,9 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 be->ntt(&ws.t);
                 be->pointwise(&ws.t, &ws.c, &ws.t);
                 be->invntt_tomont(&ws.t);
-                vg_mldsa_poly_add(&ws.t, &ws.t, &ws.y[k]);
-                vg_mldsa_poly_reduce(&ws.t);
-                reject |= vg_mldsa_poly_chknorm(&ws.t, GAMMA1 - BETA);
+                be->add(&ws.t, &ws.t, &ws.y[k]);
+                be->reduce(&ws.t);
+                reject |= be->chknorm(&ws.t, GAMMA1 - BETA);
                 vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.t, GAMMA1);
             }
         }
@@ -577,21 +577,21 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             be->ntt(r);
             be->pointwise(r, &ws.c, r);
             be->invntt_tomont(r);
-            vg_mldsa_poly_sub(r, &ws.w[i], r);
-            vg_mldsa_poly_reduce(r);
-            vg_mldsa_poly_caddq(r);
-            vg_mldsa_poly_decompose(r1, lo, r, GAMMA2);
-            reject |= vg_mldsa_poly_chknorm(lo, GAMMA2 - BETA);
+            be->sub(r, &ws.w[i], r);
+            be->reduce(r);
+            be->caddq(r);
+            be->decompose(r1, lo, r, GAMMA2);
+            reject |= be->chknorm(lo, GAMMA2 - BETA);
             vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
             be->ntt(ct0);
             be->pointwise(ct0, &ws.c, ct0);
             be->invntt_tomont(ct0);
-            vg_mldsa_poly_reduce(ct0);
-            reject |= vg_mldsa_poly_chknorm(ct0, GAMMA2);
-            vg_mldsa_poly_add(ct0, r, ct0);
-            vg_mldsa_poly_reduce(ct0);
-            vg_mldsa_poly_caddq(ct0);
-            nhints += vg_mldsa_poly_make_hint(lo, ct0, r1, GAMMA2);
+            be->reduce(ct0);
+            reject |= be->chknorm(ct0, GAMMA2);
+            be->add(ct0, r, ct0);
+            be->reduce(ct0);
+            be->caddq(ct0);
+            nhints += be->make_hint(lo, ct0, r1, GAMMA2);
             for (unsigned b = 0; b < VG_MLDSA_N / 8; b++) {
                 uint32_t v = 0;
                 for (unsigned q = 0; q < 8; q++)
@@ -673,11 +673,12 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
                                    const uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t pk[PK_BYTES])
 {
     const struct vg_mldsa_backend *be = vg_mldsa_active();
+    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be); /* NULL: separate passes */
     struct {
         uint8_t w1enc[K * POLYW1_BYTES];
         uint8_t ctilde2[CTILDEBYTES];
         vg_mldsa_poly z[L], h[K];
-        vg_mldsa_poly c, acc, t;
+        vg_mldsa_poly c, acc, t, w1;
         struct vg_mldsa_arows arows;
     } ws;
     vg_keccak_ctx ctx;
@@ -688,7 +689,7 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
     /* ||z|| < gamma1 - beta (line 13); z from BitUnpack is centred. */
     for (unsigned j = 0; j < L; j++) {
         vg_mldsa_polyz_unpack(&ws.z[j], sig + CTILDEBYTES + j * POLYZ_BYTES, GAMMA1);
-        if (vg_mldsa_poly_chknorm(&ws.z[j], GAMMA1 - BETA))
+        if (be->chknorm(&ws.z[j], GAMMA1 - BETA))
             return VG_ERR_VERIFY;
         be->ntt(&ws.z[j]);
     }
@@ -702,13 +703,18 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
         vg_mldsa_polyt1_unpack(&ws.t, pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES);
         vg_mldsa_poly_shiftl(&ws.t);
         be->ntt(&ws.t);
-        be->pointwise(&ws.t, &ws.t, &ws.c);
-        vg_mldsa_poly_sub(&ws.acc, &ws.acc, &ws.t);
-        be->invntt_tomont(&ws.acc);
-        vg_mldsa_poly_caddq(&ws.acc);
-        /* w1' = UseHint(h, w'_Approx) (line 10). */
-        vg_mldsa_poly_use_hint(&ws.t, &ws.acc, &ws.h[i], GAMMA2);
-        vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.t, GAMMA2);
+        if (fu) {
+            /* The sequence below in one pass (poly.h, verify_row). */
+            fu->verify_row(&ws.w1, &ws.acc, &ws.c, &ws.t, &ws.h[i], GAMMA2);
+        } else {
+            be->pointwise(&ws.t, &ws.t, &ws.c);
+            be->sub(&ws.acc, &ws.acc, &ws.t);
+            be->invntt_tomont(&ws.acc);
+            be->caddq(&ws.acc);
+            /* w1' = UseHint(h, w'_Approx) (line 10). */
+            vg_mldsa_poly_use_hint(&ws.w1, &ws.acc, &ws.h[i], GAMMA2);
+        }
+        vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.w1, GAMMA2);
     }
     /* c-tilde' = H(mu || w1Encode(w1'), lambda/4) (line 12). */
     vg_shake256_init(&ctx);

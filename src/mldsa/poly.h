@@ -138,7 +138,45 @@ struct vg_mldsa_backend {
     void (*sub)(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
     unsigned (*chknorm)(const vg_mldsa_poly *a, int32_t bound);
     void (*power2round)(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a);
+
 };
+
+/* ---- fused operations (optional) ------------------------------------------
+ * A fixed sequence of backend routines done in one pass (the product
+ * computed as the inverse NTT loads its input, the follow-up passes done on
+ * its last layer's output before it is stored), with exactly the values of
+ * that sequence. They live in a table of their own, returned by
+ * vg_mldsa_fused_get for a backend, rather than as members of struct
+ * vg_mldsa_backend: the portable backend has none, and a positional
+ * initializer list shorter than the struct draws -Wmissing-field-initializers.
+ * Callers look the table up once per operation and run the separate
+ * routines when it is NULL. (Signing's rows were fused the same way and
+ * measured slower on Zen 4, where those passes are bound by the vector ALUs
+ * rather than by memory: the row of r and ct0 ~1640 TSC ticks fused in zmm
+ * registers against ~1510 for the separate routines; the AVX2 ones also
+ * 5-15% slower. So signing runs the separate routines.) */
+struct vg_mldsa_fused {
+    /* Verification's row (FIPS 204, Algorithm 8 lines 9-10):
+     * acc' = acc - pointwise(c, t1) (sub), w' = caddq(invntt_tomont(acc')),
+     * w1 = UseHint(h, w') (vg_mldsa_poly_use_hint). acc is left unchanged.
+     * Pre: |acc|, |c|, |t1| < q, h in {0, 1}, gamma2 one of
+     * VG_MLDSA_GAMMA2_88/_32. Post: 0 <= w1 < (q - 1) / (2 gamma2). w1
+     * distinct from the inputs. Public data, but constant time anyway. */
+    void (*verify_row)(vg_mldsa_poly *w1, const vg_mldsa_poly *acc, const vg_mldsa_poly *c,
+                       const vg_mldsa_poly *t1, const vg_mldsa_poly *h, int32_t gamma2);
+};
+
+/* The fused table of backend be, or NULL (portable, or no x86-64 code in the
+ * build). x86-64 builds: src/mldsa/x86_64/ntt_avx2.c. */
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
+const struct vg_mldsa_fused *vg_mldsa_fused_get(const struct vg_mldsa_backend *be);
+#else
+static inline const struct vg_mldsa_fused *vg_mldsa_fused_get(const struct vg_mldsa_backend *be)
+{
+    (void)be;
+    return 0;
+}
+#endif
 
 /* The portable rej_eta (poly.c), which backends without their own use. */
 unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,

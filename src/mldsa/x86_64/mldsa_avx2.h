@@ -48,6 +48,14 @@ void vg_mldsa_pointwise_acc_avx512(vg_mldsa_poly *r, const vg_mldsa_poly *a,
 void vg_mldsa_pointwise_acc24_avx512(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
                                      const vg_mldsa_poly *b, unsigned n);
 
+/* The fused verify_row of the avx2+avx512 backend (struct vg_mldsa_fused,
+ * contract in poly.h) with the inverse NTT in zmm registers
+ * (ntt_avx512.c): exactly the values of the unfused sequence. Same
+ * condition as vg_mldsa_invntt_avx512. */
+void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
+                                const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
+                                const vg_mldsa_poly *h, int32_t gamma2);
+
 /* SampleInBall's draw loop and result (the backend's ball_track and
  * ball_place; contracts in poly.h): the same results as the portable
  * routines, constant time in the secret bytes (rej_avx2.c). */

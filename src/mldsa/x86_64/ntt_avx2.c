@@ -430,6 +430,106 @@ static void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t g
     vg_wipe(last, sizeof last);
 }
 
+/* ---- fused operations (struct vg_mldsa_fused, poly.h) -------------------
+ * Verification's row: the inverse NTT above with its input acc - c o t1
+ * computed as its first layers load it (the pointwise product, FIPS 204
+ * Algorithm 45) and caddq and UseHint applied to the last layer's output
+ * before it is stored. Each step is one of the routines above lane by lane
+ * (the same instructions on the same values), so the result is exactly
+ * that of the unfused sequence; test_mldsa_backend compares it with the
+ * portable routines run one after the other. */
+
+/* caddq per lane (vg_mldsa_caddq). Pre: |a| < q. Post: 0 <= r < q. */
+static inline __m256i vg_caddq_8(__m256i a)
+{
+    return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31), VG_QV));
+}
+
+/* Input lanes j..j+7: acc - pointwise(c, t1). Pre |acc|, |c|, |t1| < q,
+ * so |result| < 2q < 2^27 (the inverse NTT's precondition). */
+static inline __m256i vg_vin8(const vg_mldsa_poly *acc, const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
+                      unsigned j)
+{
+    __m256i x = vg_load(c->coeffs + j), y = vg_load(t1->coeffs + j);
+    __m256i p = vg_montred64(_mm256_mul_epi32(x, y), _mm256_mul_epi32(vg_odd(x), vg_odd(y)));
+    return _mm256_sub_epi32(vg_load(acc->coeffs + j), p);
+}
+
+/* UseHint(h, caddq(v)) per lane (FIPS 204, Algorithm 40): where h = 1,
+ * r1 + 1 when r0 > 0, else r1 - 1, modulo m = (q - 1) / (2 gamma2); the
+ * same values as vg_mldsa_poly_use_hint. Pre: |v| < q, h in {0, 1}. */
+static inline __m256i vg_use_hint8(__m256i v, __m256i h, int32_t gamma2)
+{
+    const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+    const __m256i m = _mm256_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16);
+    __m256i lo, hi = vg_decompose8(&lo, vg_caddq_8(v), gamma2);
+    /* step = +1 (r0 > 0) or -1, times h: -(pos | 1) is 1 or -1. */
+    __m256i pos = _mm256_cmpgt_epi32(lo, zero);
+    __m256i step = _mm256_sub_epi32(zero, _mm256_or_si256(pos, one));
+    hi = _mm256_add_epi32(hi, _mm256_and_si256(step, _mm256_sub_epi32(zero, h)));
+    /* hi in [-1, m]: wrap into [0, m). */
+    hi = _mm256_add_epi32(hi, _mm256_and_si256(_mm256_srai_epi32(hi, 31), m));
+    return _mm256_sub_epi32(hi, _mm256_and_si256(_mm256_cmpgt_epi32(hi, _mm256_sub_epi32(m, one)), m));
+}
+
+/* Contract in poly.h (struct vg_mldsa_fused): vg_mldsa_invntt_avx2's
+ * transform (same schedule and bounds) in the working array w1. */
+static void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
+                                     const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
+                                     const vg_mldsa_poly *h, int32_t gamma2)
+{
+    int32_t *a = w1->coeffs;
+    for (unsigned g = 0; g < 16; g++) {
+        const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
+        __m256i x, y;
+        vg_to_half(&x, &y, vg_vin8(acc, c, t1, 16 * g), vg_vin8(acc, c, t1, 16 * g + 8));
+        vg_half_to_quart(&x, &y);
+        vg_quart_to_pairs(&x, &y);
+        vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]), 0);
+        vg_pairs_to_quart(&x, &y);
+        vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]), 0);
+        vg_half_to_quart(&x, &y);
+        vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]), 1);
+        __m256i lo, hi;
+        vg_from_half(&lo, &hi, x, y);
+        vg_store(a + 16 * g, lo);
+        vg_store(a + 16 * g + 8, hi);
+    }
+    for (unsigned layer = 3; layer < 7; layer++) {
+        unsigned len = 1u << layer;
+        for (unsigned blk = 0; blk < (128u >> layer); blk++) {
+            unsigned start = 2 * len * blk;
+            __m256i z, zq;
+            vg_twiddle(-vg_mldsa_zetas[(256u >> layer) - 1 - blk], &z, &zq);
+            for (unsigned j = start; j < start + len; j += 8) {
+                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
+                __m256i t = x;
+                x = _mm256_add_epi32(t, y);
+                y = vg_montmul_bc(_mm256_sub_epi32(t, y), z, zq);
+                vg_store(a + j, x);
+                vg_store(a + j + len, y);
+            }
+        }
+    }
+    /* Layer 7 with the scaling (41978, 3975713: VG_MLDSA_INV_F / _LAST in
+     * poly.c), then caddq and UseHint. */
+    __m256i f, fq, cz, cq;
+    vg_twiddle(41978, &f, &fq);
+    vg_twiddle(3975713, &cz, &cq);
+    for (unsigned j = 0; j < VG_MLDSA_N / 2; j += 8) {
+        __m256i x = vg_load(a + j), y = vg_load(a + j + 128);
+        __m256i u = vg_montmul_bc(_mm256_add_epi32(x, y), f, fq);
+        __m256i v = vg_montmul_bc(_mm256_sub_epi32(x, y), cz, cq);
+        vg_store(a + j, vg_use_hint8(u, vg_load(h->coeffs + j), gamma2));
+        vg_store(a + j + 128, vg_use_hint8(v, vg_load(h->coeffs + j + 128), gamma2));
+    }
+}
+
+static const struct vg_mldsa_fused vg_mldsa_fused_avx2 = {vg_mldsa_verify_row_avx2};
+
+/* The same with the whole transform in zmm registers (ntt_avx512.c). */
+static const struct vg_mldsa_fused vg_mldsa_fused_avx512 = {vg_mldsa_verify_row_avx512};
+
 static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     "avx2",
     vg_mldsa_ntt_avx2,
@@ -494,4 +594,13 @@ const struct vg_mldsa_backend *vg_mldsa_avx2_get(void)
     if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW))
         return &vg_mldsa_avx2_avx512;
     return &vg_mldsa_avx2;
+}
+
+const struct vg_mldsa_fused *vg_mldsa_fused_get(const struct vg_mldsa_backend *be)
+{
+    if (be == &vg_mldsa_avx2)
+        return &vg_mldsa_fused_avx2;
+    if (be == &vg_mldsa_avx2_avx512)
+        return &vg_mldsa_fused_avx512;
+    return NULL;
 }

@@ -35,6 +35,12 @@
 
 #define VG_QINV 58728449 /* q^-1 mod 2^32 */
 
+/* Inlined at every use: the transforms keep the polynomial in registers
+ * only when every helper is inlined (gcc 12 stopped inlining the layer
+ * helpers once the fused transform below added call sites, passing the
+ * registers through memory). */
+#define VG_AI static inline __attribute__((always_inline))
+
 /* Twiddles of the four register-pair layers, per pair k (coefficients
  * 32k..32k+31) and lane i, as vectors of sixteen int32: z, then z q^-1 mod
  * 2^32 (as int32). VPMULDQ reads only the even lanes; where the two lanes
@@ -388,7 +394,7 @@ static const int32_t vg_mldsa_avx512_inv_tw[8][9][16] __attribute__((aligned(64)
  * of a z - t q by VPMULDQ on the even and the shifted odd lanes.
  * Pre: |a z| < 2^31 q in every lane. Post: |r| < q, equal to the portable
  * value lane by lane. */
-static inline __m512i vg_montmul(__m512i a, __m512i z, __m512i zq, __m512i zo)
+VG_AI __m512i vg_montmul(__m512i a, __m512i z, __m512i zq, __m512i zo)
 {
     const __m512i q = _mm512_set1_epi32(VG_MLDSA_Q);
     __m512i ao = _mm512_srli_epi64(a, 32);
@@ -408,7 +414,7 @@ static inline __m512i vg_montmul(__m512i a, __m512i z, __m512i zq, __m512i zo)
  * Pre: a <= 2^31 - 2^22 - 1. Post: -6283009 <= r <= 6283008. t q is
  * computed as (t << 23) - (t << 13) + t (q = 2^23 - 2^13 + 1; exact, |t q|
  * < 2^31), leaving the multiplier to the Montgomery products. */
-static inline __m512i vg_reduce32(__m512i a)
+VG_AI __m512i vg_reduce32(__m512i a)
 {
     __m512i t = _mm512_srai_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(1 << 22)), 23);
     __m512i tq = _mm512_add_epi32(
@@ -417,7 +423,7 @@ static inline __m512i vg_reduce32(__m512i a)
 }
 
 /* Forward (Cooley-Tukey) butterfly: t = mont(z b); (a, b) = (a + t, a - t). */
-static inline void vg_fwd(__m512i *a, __m512i *b, __m512i z, __m512i zq, __m512i zo)
+VG_AI void vg_fwd(__m512i *a, __m512i *b, __m512i z, __m512i zq, __m512i zo)
 {
     __m512i t = vg_montmul(*b, z, zq, zo);
     *b = _mm512_sub_epi32(*a, t);
@@ -427,7 +433,7 @@ static inline void vg_fwd(__m512i *a, __m512i *b, __m512i z, __m512i zq, __m512i
 /* Inverse (Gentleman-Sande) butterfly with the negated twiddle z:
  * (a, b) = (a + b, mont(z (a - b))), the sum reduce32'd when `reduce` (a
  * constant at every call). */
-static inline void vg_inv(__m512i *a, __m512i *b, __m512i z, __m512i zq, __m512i zo,
+VG_AI void vg_inv(__m512i *a, __m512i *b, __m512i z, __m512i zq, __m512i zo,
                           int reduce)
 {
     __m512i t = *a;
@@ -438,13 +444,13 @@ static inline void vg_inv(__m512i *a, __m512i *b, __m512i z, __m512i zq, __m512i
 }
 
 /* A scalar twiddle broadcast to every lane, and its z q^-1 mod 2^32. */
-static inline void vg_twiddle(int32_t zeta, __m512i *z, __m512i *zq)
+VG_AI void vg_twiddle(int32_t zeta, __m512i *z, __m512i *zq)
 {
     *z = _mm512_set1_epi32(zeta);
     *zq = _mm512_set1_epi32((int32_t)((uint32_t)zeta * (uint32_t)VG_QINV));
 }
 
-static inline __m512i vg_tw(const int32_t *p) { return _mm512_load_si512((const void *)p); }
+VG_AI __m512i vg_tw(const int32_t *p) { return _mm512_load_si512((const void *)p); }
 
 /* Register-pair layouts: the coefficients (0..31 within the pair) in the
  * lanes of X, by 128-bit block; Y holds X + len lane by lane.
@@ -482,21 +488,21 @@ static const int32_t vg_inv_in_y[16] __attribute__((aligned(64))) = {
  * (eight independent butterflies in flight, as in layers 0-3, instead of
  * one pair's serial chain of permutes and products). tw = the pair's
  * table vg_mldsa_avx512_fwd_tw[k]. */
-static inline void vg_fwd_l4(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_fwd_l4(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512i t = vg_shuf128(*x, *y, 0x44);
     *y = vg_shuf128(*x, *y, 0xee);
     *x = t;
     vg_fwd(x, y, vg_tw(tw[0]), vg_tw(tw[1]), vg_tw(tw[0]));
 }
-static inline void vg_fwd_l5(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_fwd_l5(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512i t = vg_shuf128(*x, *y, 0x88);
     *y = vg_shuf128(*x, *y, 0xdd);
     *x = t;
     vg_fwd(x, y, vg_tw(tw[2]), vg_tw(tw[3]), vg_tw(tw[2]));
 }
-static inline void vg_fwd_l6(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_fwd_l6(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512i t = _mm512_unpacklo_epi64(*x, *y);
     *y = _mm512_unpackhi_epi64(*x, *y);
@@ -504,7 +510,7 @@ static inline void vg_fwd_l6(__m512i *x, __m512i *y, const int32_t (*tw)[16])
     vg_fwd(x, y, vg_tw(tw[4]), vg_tw(tw[5]), vg_tw(tw[4]));
 }
 /* Layer 7, reduce32, natural order. */
-static inline void vg_fwd_l7(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_fwd_l7(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512 fx = _mm512_castsi512_ps(*x), fy = _mm512_castsi512_ps(*y);
     *x = _mm512_castps_si512(_mm512_shuffle_ps(fx, fy, 0x88));
@@ -578,21 +584,21 @@ void vg_mldsa_ntt_avx512(vg_mldsa_poly *p)
  * per function (run over all eight pairs by the caller, as forward);
  * layer 2's sums reduce32'd (the portable schedule). tw = the pair's
  * table vg_mldsa_avx512_inv_tw[k]. */
-static inline void vg_inv_l0(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_inv_l0(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512i t = _mm512_permutex2var_epi32(*x, vg_tw(vg_inv_in_x), *y);
     *y = _mm512_permutex2var_epi32(*x, vg_tw(vg_inv_in_y), *y);
     *x = t;
     vg_inv(x, y, vg_tw(tw[0]), vg_tw(tw[1]), vg_tw(tw[2]), 0);
 }
-static inline void vg_inv_l1(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_inv_l1(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512i t = _mm512_unpacklo_epi32(*x, *y);
     *y = _mm512_unpackhi_epi32(*x, *y);
     *x = t;
     vg_inv(x, y, vg_tw(tw[3]), vg_tw(tw[4]), vg_tw(tw[3]), 0);
 }
-static inline void vg_inv_l2(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_inv_l2(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512i t = _mm512_unpacklo_epi64(*x, *y);
     *y = _mm512_unpackhi_epi64(*x, *y);
@@ -600,7 +606,7 @@ static inline void vg_inv_l2(__m512i *x, __m512i *y, const int32_t (*tw)[16])
     vg_inv(x, y, vg_tw(tw[5]), vg_tw(tw[6]), vg_tw(tw[5]), 1);
 }
 /* Layer 3, then natural order. */
-static inline void vg_inv_l3(__m512i *x, __m512i *y, const int32_t (*tw)[16])
+VG_AI void vg_inv_l3(__m512i *x, __m512i *y, const int32_t (*tw)[16])
 {
     __m512i t = vg_shuf128(*x, *y, 0x44);
     *y = vg_shuf128(*x, *y, 0xee);
@@ -685,7 +691,7 @@ void vg_mldsa_invntt_avx512(vg_mldsa_poly *p)
  * zero-extending VPMULUDQ with four extra shifts), then the high halves of
  * v - t q merged. Pre: |e|, |o| < 2^31 q. Post: |r| < q, equal to
  * vg_mldsa_montgomery_reduce of each value, e's in the even int32 lanes. */
-static inline __m512i vg_montred64(__m512i e, __m512i o)
+VG_AI __m512i vg_montred64(__m512i e, __m512i o)
 {
     const __m512i q = _mm512_set1_epi32(VG_MLDSA_Q), qinv = _mm512_set1_epi32(VG_QINV);
     __m512i te = _mm512_mul_epi32(_mm512_mullo_epi32(e, qinv), q);
@@ -696,15 +702,15 @@ static inline __m512i vg_montred64(__m512i e, __m512i o)
 }
 
 /* e += x y on the even lanes, o += x y on the odd lanes (as int64). */
-static inline void vg_mac(__m512i *e, __m512i *o, __m512i x, __m512i y)
+VG_AI void vg_mac(__m512i *e, __m512i *o, __m512i x, __m512i y)
 {
     *e = _mm512_add_epi64(*e, _mm512_mul_epi32(x, y));
     *o = _mm512_add_epi64(
         *o, _mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(y, 32)));
 }
 
-static inline __m512i vg_ld(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
-static inline void vg_st(int32_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
+VG_AI __m512i vg_ld(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
+VG_AI void vg_st(int32_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
 
 /* r = a o b R^-1. Pre: |a|, |b| < q (|a b| < q^2 < 2^31 q). Post: |r| < q,
  * identical to portable. r may alias a or b (each step loads before it
@@ -777,4 +783,124 @@ void vg_mldsa_pointwise_acc24_avx512(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG
     for (unsigned j = 0; j < VG_MLDSA_N - 32; j += 32)
         vg_acc24_step(r, a, b, n, j, 0);
     vg_acc24_step(r, a, b, n, VG_MLDSA_N - 32, 1);
+}
+
+/* ---- fused operations (struct vg_mldsa_fused, poly.h) -------------------
+ * Verification's row: vg_mldsa_invntt_avx512's transform with its input
+ * acc - c o t1 computed as the sixteen registers are loaded (the pointwise
+ * product above: FIPS 204 Algorithm 45) and caddq and UseHint applied to
+ * each register of the last layer's output before it is stored. Every step
+ * is the same lane operation as the routine it replaces, so the values are
+ * those of the unfused sequence (test_mldsa_backend compares it with the
+ * portable routines run one after the other). */
+
+/* caddq per lane. Pre: |a| < q. Post: 0 <= r < q. */
+VG_AI __m512i vg_caddq16(__m512i a)
+{
+    return _mm512_add_epi32(a, _mm512_and_si512(_mm512_srai_epi32(a, 31),
+                                                 _mm512_set1_epi32(VG_MLDSA_Q)));
+}
+
+/* Decompose per lane, exactly vg_mldsa_decompose (poly.h): r1 =
+ * floor((a + gamma2 - 1) m / 2^48), m = ceil(2^48 / (2 gamma2)), from
+ * VPMULUDQ on the even and the shifted odd lanes; the top value wraps to 0
+ * with r0 one lower. Pre: 0 <= a < q. */
+VG_AI __m512i vg_decompose16(__m512i *r0, __m512i a, int32_t gamma2)
+{
+    const __m512i m = _mm512_set1_epi64(gamma2 == VG_MLDSA_GAMMA2_88 ? 1477838210 : 537395713);
+    const __m512i top = _mm512_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16);
+    __m512i x = _mm512_add_epi32(a, _mm512_set1_epi32(gamma2 - 1));
+    __m512i pe = _mm512_srli_epi64(_mm512_mul_epu32(x, m), 48);
+    __m512i po = _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(x, 32), m), 48);
+    /* pe < 2^16 fills only the low dwords; po shifted into the high ones. */
+    __m512i r1 = _mm512_or_si512(pe, _mm512_slli_epi64(po, 32));
+    __m512i rem = _mm512_sub_epi32(a, _mm512_mullo_epi32(r1, _mm512_set1_epi32(2 * gamma2)));
+    __mmask16 is_top = _mm512_cmpeq_epi32_mask(r1, top);
+    *r0 = _mm512_mask_sub_epi32(rem, is_top, rem, _mm512_set1_epi32(1));
+    return _mm512_maskz_mov_epi32((__mmask16)~is_top, r1);
+}
+
+/* Lanes j..j+15 of acc - pointwise(c, t1). Pre |acc|, |c|, |t1| < q, so
+ * |result| < 2q < 2^27 (the inverse NTT's precondition). */
+VG_AI __m512i vg_vin16(const vg_mldsa_poly *acc, const vg_mldsa_poly *c,
+                       const vg_mldsa_poly *t1, unsigned j)
+{
+    __m512i e = _mm512_setzero_si512(), o = e;
+    vg_mac(&e, &o, vg_ld(c->coeffs + j), vg_ld(t1->coeffs + j));
+    return _mm512_sub_epi32(vg_ld(acc->coeffs + j), vg_montred64(e, o));
+}
+
+/* UseHint(h, caddq(v)) per lane (FIPS 204, Algorithm 40): where h = 1,
+ * r1 + 1 when r0 > 0, else r1 - 1, modulo m = (q - 1) / (2 gamma2); the
+ * same values as vg_mldsa_poly_use_hint. Pre: |v| < q, h in {0, 1}. */
+VG_AI __m512i vg_use_hint16(__m512i v, __m512i hv, int32_t gamma2)
+{
+    const __m512i one = _mm512_set1_epi32(1), zero = _mm512_setzero_si512();
+    const __m512i m = _mm512_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16);
+    __m512i lo, hi = vg_decompose16(&lo, vg_caddq16(v), gamma2);
+    __mmask16 h = _mm512_test_epi32_mask(hv, one);
+    __mmask16 pos = _mm512_cmpgt_epi32_mask(lo, zero);
+    hi = _mm512_mask_add_epi32(hi, (__mmask16)(h & pos), hi, one);
+    hi = _mm512_mask_sub_epi32(hi, (__mmask16)(h & ~pos), hi, one);
+    /* hi in [-1, m]: wrap into [0, m). */
+    hi = _mm512_mask_add_epi32(hi, _mm512_cmplt_epi32_mask(hi, zero), hi, m);
+    return _mm512_mask_sub_epi32(hi, _mm512_cmpge_epi32_mask(hi, m), hi, m);
+}
+
+/* Contract in poly.h (struct vg_mldsa_fused). The same layers, reductions
+ * and bounds as vg_mldsa_invntt_avx512 (input |.| < 2^27, output |.| < q),
+ * the polynomial in sixteen registers throughout. */
+void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
+                                const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
+                                const vg_mldsa_poly *h, int32_t gamma2)
+{
+    __m512i r[16], z, zq, fz, fq, cz, cq;
+#define VG_LD(i) (r[i] = vg_vin16(acc, c, t1, 16 * (i)))
+#define VG_PAIRS(g)                                                                                \
+    g(&r[0], &r[1], vg_mldsa_avx512_inv_tw[0]), g(&r[2], &r[3], vg_mldsa_avx512_inv_tw[1]),        \
+        g(&r[4], &r[5], vg_mldsa_avx512_inv_tw[2]), g(&r[6], &r[7], vg_mldsa_avx512_inv_tw[3]),    \
+        g(&r[8], &r[9], vg_mldsa_avx512_inv_tw[4]), g(&r[10], &r[11], vg_mldsa_avx512_inv_tw[5]),  \
+        g(&r[12], &r[13], vg_mldsa_avx512_inv_tw[6]),                                              \
+        g(&r[14], &r[15], vg_mldsa_avx512_inv_tw[7])
+#define VG_TW(i) vg_twiddle(-vg_mldsa_zetas[i], &z, &zq)
+#define VG_I1(a, d) vg_inv(&r[a], &r[(a) + (d)], z, zq, z, 0)
+#define VG_I2(a, d) VG_I1(a, d), VG_I1((a) + 1, d)
+    VG_LD(0), VG_LD(1), VG_LD(2), VG_LD(3), VG_LD(4), VG_LD(5), VG_LD(6), VG_LD(7);
+    VG_LD(8), VG_LD(9), VG_LD(10), VG_LD(11), VG_LD(12), VG_LD(13), VG_LD(14), VG_LD(15);
+    VG_PAIRS(vg_inv_l0);
+    VG_PAIRS(vg_inv_l1);
+    VG_PAIRS(vg_inv_l2);
+    VG_PAIRS(vg_inv_l3);
+    VG_TW(15), VG_I1(0, 1);
+    VG_TW(14), VG_I1(2, 1);
+    VG_TW(13), VG_I1(4, 1);
+    VG_TW(12), VG_I1(6, 1);
+    VG_TW(11), VG_I1(8, 1);
+    VG_TW(10), VG_I1(10, 1);
+    VG_TW(9), VG_I1(12, 1);
+    VG_TW(8), VG_I1(14, 1);
+    VG_TW(7), VG_I2(0, 2);
+    VG_TW(6), VG_I2(4, 2);
+    VG_TW(5), VG_I2(8, 2);
+    VG_TW(4), VG_I2(12, 2);
+    VG_TW(3), VG_I2(0, 4), VG_I2(2, 4);
+    VG_TW(2), VG_I2(8, 4), VG_I2(10, 4);
+    /* Layer 7 with the scaling (41978, and 3975713 for the differences:
+     * VG_MLDSA_INV_F / _LAST in poly.c), then caddq and UseHint. */
+    vg_twiddle(41978, &fz, &fq);
+    vg_twiddle(3975713, &cz, &cq);
+#define VG_LAST(i)                                                                                 \
+    (vg_st(w1->coeffs + 16 * (i),                                                                  \
+           vg_use_hint16(vg_montmul(_mm512_add_epi32(r[i], r[(i) + 8]), fz, fq, fz),               \
+                         vg_ld(h->coeffs + 16 * (i)), gamma2)),                                    \
+     vg_st(w1->coeffs + 16 * (i) + 128,                                                            \
+           vg_use_hint16(vg_montmul(_mm512_sub_epi32(r[i], r[(i) + 8]), cz, cq, cz),               \
+                         vg_ld(h->coeffs + 16 * (i) + 128), gamma2)))
+    VG_LAST(0), VG_LAST(1), VG_LAST(2), VG_LAST(3), VG_LAST(4), VG_LAST(5), VG_LAST(6), VG_LAST(7);
+#undef VG_LAST
+#undef VG_I2
+#undef VG_I1
+#undef VG_TW
+#undef VG_PAIRS
+#undef VG_LD
 }
