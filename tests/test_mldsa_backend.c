@@ -591,6 +591,112 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
     CHECK_MSG(bad == 0, "backend %s: fused verify_row differs from the separate routines in %u "
               "of %u cases", be->name, bad, reps);
     CHECK_MSG(bad_range == 0, "backend %s: verify_row output out of range", be->name);
+
+    /* The one-pass sequences against the separate portable passes. */
+    unsigned bad_z = 0, bad_r = 0, bad_h = 0, bad_w = 0, bad_k = 0, verdicts[2] = {0, 0};
+    for (unsigned rep = 0; rep < reps; rep++) {
+        const int32_t g2 = rep % 2 ? VG_MLDSA_GAMMA2_32 : VG_MLDSA_GAMMA2_88;
+        const int ext = rep % 11 == 3;
+        vg_mldsa_poly a, b, r1, ref, ref1, out, out1, x;
+        unsigned vr, vo, nr, no;
+        /* sign_z_pass: |z| < q, |y| <= 2^19; bound varies so both verdicts
+         * occur. */
+        int32_t bz = rep % 3 ? (1 << 19) - 196 : (int32_t)(rep % 4000) + 1;
+        if (ext) {
+            extreme_poly(&a, VG_MLDSA_Q - 1, rep);
+            extreme_poly(&b, 1 << 19, rep + 1);
+        } else {
+            rand_poly(&a, &rs, rep % 5 ? 300000 : VG_MLDSA_Q - 1);
+            rand_poly(&b, &rs, 1 << 19);
+        }
+        ref = a;
+        out = a;
+        g_ref->add(&ref, &ref, &b);
+        g_ref->reduce(&ref);
+        vr = g_ref->chknorm(&ref, bz);
+        vo = fu->sign_z_pass(&out, &b, bz);
+        bad_z += vr != vo || memcmp(&ref, &out, sizeof ref) != 0;
+        verdicts[vr & 1]++;
+        /* sign_r_pass: 0 <= w < q (b), |r| < q (a). */
+        int32_t br = rep % 3 ? g2 - 196 : (int32_t)(rep % 90000) + 1;
+        for (int i = 0; i < VG_MLDSA_N; i++)
+            b.coeffs[i] = ext ? (i & 1 ? VG_MLDSA_Q - 1 : 0) : rand_range(&rs, 0, VG_MLDSA_Q - 1);
+        g_ref->sub(&ref, &b, &a);
+        g_ref->reduce(&ref);
+        g_ref->caddq(&ref);
+        g_ref->decompose(&ref1, &x, &ref, g2);
+        vr = g_ref->chknorm(&x, br);
+        out = a;
+        memset(&out1, 0x55, sizeof out1);
+        vo = fu->sign_r_pass(&out, &out1, &b, g2, br);
+        bad_r += vr != vo || memcmp(&ref, &out, sizeof ref) != 0 ||
+                 memcmp(&ref1, &out1, sizeof ref1) != 0;
+        verdicts[vr & 1]++;
+        /* sign_h_pass: |ct0| < q (a), 0 <= r < q (ref from above, r1 =
+         * ref1 = HighBits(r)); h written over r1 (the aliasing signing
+         * uses). */
+        int32_t bh = rep % 3 ? g2 : (int32_t)(rep % 90000) + 1;
+        if (!ext)
+            rand_poly(&a, &rs, rep % 4 ? g2 - 1 : VG_MLDSA_Q - 1);
+        x = a;
+        g_ref->reduce(&x);
+        vr = g_ref->chknorm(&x, bh);
+        g_ref->add(&x, &ref, &x);
+        g_ref->reduce(&x);
+        g_ref->caddq(&x);
+        nr = g_ref->make_hint(&r1, &x, &ref1, g2);
+        out1 = ref1;
+        vo = fu->sign_h_pass(&out1, &no, &a, &ref, &out1, g2, bh);
+        bad_h += vr != vo || nr != no || memcmp(&r1, &out1, sizeof r1) != 0;
+        verdicts[vr & 1]++;
+        /* sign_w_pass: |w| < q. */
+        ref = a;
+        g_ref->caddq(&ref);
+        g_ref->decompose(&ref1, NULL, &ref, g2);
+        out = a;
+        fu->sign_w_pass(&out, &out1, g2);
+        bad_w += memcmp(&ref, &out, sizeof ref) != 0 || memcmp(&ref1, &out1, sizeof ref1) != 0;
+        /* keygen_pass: |t| < q, |s2| <= 4; t0 written over t. */
+        if (ext)
+            extreme_poly(&b, 4, rep);
+        else
+            rand_poly(&b, &rs, 4);
+        ref = a;
+        g_ref->add(&ref, &ref, &b);
+        g_ref->reduce(&ref);
+        g_ref->caddq(&ref);
+        g_ref->power2round(&ref1, &x, &ref);
+        out = a;
+        fu->keygen_pass(&out1, &out, &out, &b);
+        bad_k += memcmp(&ref1, &out1, sizeof ref1) != 0 || memcmp(&x, &out, sizeof x) != 0;
+    }
+    /* Every value below q through the decompositions of the passes (r1
+     * and r0 checked via the stored r1 and the verdicts on a bound that
+     * cuts through r0's range). */
+    for (int32_t v0 = 0; v0 < VG_MLDSA_Q; v0 += VG_MLDSA_N) {
+        for (int g = 0; g < 2; g++) {
+            const int32_t g2 = g ? VG_MLDSA_GAMMA2_32 : VG_MLDSA_GAMMA2_88;
+            vg_mldsa_poly w, zero, ref1, r0, out, out1;
+            memset(&zero, 0, sizeof zero);
+            for (int i = 0; i < VG_MLDSA_N; i++)
+                w.coeffs[i] = v0 + i < VG_MLDSA_Q ? v0 + i : VG_MLDSA_Q - 1;
+            g_ref->decompose(&ref1, &r0, &w, g2);
+            out = w;
+            fu->sign_w_pass(&out, &out1, g2);
+            bad_w += memcmp(&ref1, &out1, sizeof ref1) != 0;
+            for (int32_t bnd = 1; bnd <= g2 + 1; bnd += g2 / 3) {
+                out = zero;
+                unsigned vo = fu->sign_r_pass(&out, &out1, &w, g2, bnd);
+                bad_r += vo != g_ref->chknorm(&r0, bnd) || memcmp(&ref1, &out1, sizeof ref1) != 0 ||
+                         memcmp(&out, &w, sizeof w) != 0;
+            }
+        }
+    }
+    CHECK_MSG(bad_z + bad_r + bad_h + bad_w + bad_k == 0,
+              "backend %s: one-pass sequences differ from the separate routines: z %u, r %u, "
+              "h %u, w %u, keygen %u", be->name, bad_z, bad_r, bad_h, bad_w, bad_k);
+    CHECK_MSG(verdicts[0] > reps / 8 && verdicts[1] > reps / 8,
+              "verdict mix too one-sided: %u pass, %u fail", verdicts[0], verdicts[1]);
 }
 
 static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)

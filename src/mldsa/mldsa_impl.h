@@ -167,6 +167,7 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
                                      const uint8_t exp[2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES])
 {
     const struct vg_mldsa_backend *be = vg_mldsa_active();
+    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be); /* NULL: separate passes */
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         vg_mldsa_poly s[L + K], acc, t1, t0; /* s = s1-hat || s2 */
@@ -198,11 +199,16 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
         be->pointwise_acc(&ws.acc, vg_mldsa_arow(&arows, rho, i), ws.s, L);
         be->invntt_tomont(&ws.acc);
         vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.s[L + i], ETA);
-        be->add(&ws.acc, &ws.acc, &ws.s[L + i]);
-        be->reduce(&ws.acc);
-        be->caddq(&ws.acc);
-        /* (t1, t0) = Power2Round(t) (line 6). */
-        be->power2round(&ws.t1, &ws.t0, &ws.acc);
+        if (fu) {
+            /* The four passes below in one (poly.h, keygen_pass). */
+            fu->keygen_pass(&ws.t1, &ws.t0, &ws.acc, &ws.s[L + i]);
+        } else {
+            be->add(&ws.acc, &ws.acc, &ws.s[L + i]);
+            be->reduce(&ws.acc);
+            be->caddq(&ws.acc);
+            /* (t1, t0) = Power2Round(t) (line 6). */
+            be->power2round(&ws.t1, &ws.t0, &ws.acc);
+        }
         vg_mldsa_polyt1_pack(pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES, &ws.t1);
         vg_mldsa_polyt0_pack(sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES, &ws.t0);
     }
@@ -249,6 +255,9 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
                                  unsigned *attempts)
 {
     const struct vg_mldsa_backend *be = vg_mldsa_active();
+    /* The one-pass sequences of poly.h where the backend has them, else the
+     * separate passes; the same values either way. */
+    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be);
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
@@ -330,8 +339,12 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         for (unsigned i = 0; i < K; i++) {
             be->pointwise_acc(&ws.w[i], mat[i], ws.z, L);
             be->invntt_tomont(&ws.w[i]);
-            be->caddq(&ws.w[i]);
-            be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+            if (fu) {
+                fu->sign_w_pass(&ws.w[i], &ws.t, GAMMA2);
+            } else {
+                be->caddq(&ws.w[i]);
+                be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+            }
             vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.t, GAMMA2);
         }
         /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15). */
@@ -348,6 +361,10 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         for (unsigned j = 0; j < L; j++) {
             be->pointwise(&ws.z[j], &ws.c, &ws.s1[j]);
             be->invntt_tomont(&ws.z[j]);
+            if (fu) {
+                reject |= fu->sign_z_pass(&ws.z[j], &ws.y[j], GAMMA1 - BETA);
+                continue;
+            }
             be->add(&ws.z[j], &ws.z[j], &ws.y[j]);
             be->reduce(&ws.z[j]);
             reject |= be->chknorm(&ws.z[j], GAMMA1 - BETA);
@@ -357,6 +374,18 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
              * ||r0|| >= gamma2 - beta (line 23). t keeps r in [0, q). */
             be->pointwise(&ws.t, &ws.c, &ws.s2[i]);
             be->invntt_tomont(&ws.t);
+            if (fu) {
+                /* The passes below in two (poly.h, sign_r_pass and
+                 * sign_h_pass): r in t, HighBits(r) kept in h[i] (not
+                 * computed twice), ct0 in u, the hints over h[i]. */
+                unsigned nh;
+                reject |= fu->sign_r_pass(&ws.t, &ws.h[i], &ws.w[i], GAMMA2, GAMMA2 - BETA);
+                be->pointwise(&ws.u, &ws.c, &ws.t0[i]);
+                be->invntt_tomont(&ws.u);
+                reject |= fu->sign_h_pass(&ws.h[i], &nh, &ws.u, &ws.t, &ws.h[i], GAMMA2, GAMMA2);
+                nhints += nh;
+                continue;
+            }
             be->sub(&ws.t, &ws.w[i], &ws.t);
             be->reduce(&ws.t);
             be->caddq(&ws.t);
@@ -461,6 +490,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                                   unsigned *attempts)
 {
     const struct vg_mldsa_backend *be = vg_mldsa_active();
+    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be); /* as in the fast layout */
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
@@ -539,8 +569,12 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
         for (unsigned i = 0; i < K; i++) {
             be->invntt_tomont(&ws.w[i]);
-            be->caddq(&ws.w[i]);
-            be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+            if (fu) {
+                fu->sign_w_pass(&ws.w[i], &ws.t, GAMMA2);
+            } else {
+                be->caddq(&ws.w[i]);
+                be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+            }
             vg_mldsa_polyw1_pack(ws.w1row, &ws.t, GAMMA2);
             vg_keccak_absorb(&ctx, ws.w1row, sizeof ws.w1row);
         }
@@ -561,9 +595,13 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 be->ntt(&ws.t);
                 be->pointwise(&ws.t, &ws.c, &ws.t);
                 be->invntt_tomont(&ws.t);
-                be->add(&ws.t, &ws.t, &ws.y[k]);
-                be->reduce(&ws.t);
-                reject |= be->chknorm(&ws.t, GAMMA1 - BETA);
+                if (fu) {
+                    reject |= fu->sign_z_pass(&ws.t, &ws.y[k], GAMMA1 - BETA);
+                } else {
+                    be->add(&ws.t, &ws.t, &ws.y[k]);
+                    be->reduce(&ws.t);
+                    reject |= be->chknorm(&ws.t, GAMMA1 - BETA);
+                }
                 vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.t, GAMMA1);
             }
         }
@@ -577,21 +615,32 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             be->ntt(r);
             be->pointwise(r, &ws.c, r);
             be->invntt_tomont(r);
-            be->sub(r, &ws.w[i], r);
-            be->reduce(r);
-            be->caddq(r);
-            be->decompose(r1, lo, r, GAMMA2);
-            reject |= be->chknorm(lo, GAMMA2 - BETA);
-            vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-            be->ntt(ct0);
-            be->pointwise(ct0, &ws.c, ct0);
-            be->invntt_tomont(ct0);
-            be->reduce(ct0);
-            reject |= be->chknorm(ct0, GAMMA2);
-            be->add(ct0, r, ct0);
-            be->reduce(ct0);
-            be->caddq(ct0);
-            nhints += be->make_hint(lo, ct0, r1, GAMMA2);
+            if (fu) {
+                unsigned nh;
+                reject |= fu->sign_r_pass(r, r1, &ws.w[i], GAMMA2, GAMMA2 - BETA);
+                vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+                be->ntt(ct0);
+                be->pointwise(ct0, &ws.c, ct0);
+                be->invntt_tomont(ct0);
+                reject |= fu->sign_h_pass(lo, &nh, ct0, r, r1, GAMMA2, GAMMA2);
+                nhints += nh;
+            } else {
+                be->sub(r, &ws.w[i], r);
+                be->reduce(r);
+                be->caddq(r);
+                be->decompose(r1, lo, r, GAMMA2);
+                reject |= be->chknorm(lo, GAMMA2 - BETA);
+                vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+                be->ntt(ct0);
+                be->pointwise(ct0, &ws.c, ct0);
+                be->invntt_tomont(ct0);
+                be->reduce(ct0);
+                reject |= be->chknorm(ct0, GAMMA2);
+                be->add(ct0, r, ct0);
+                be->reduce(ct0);
+                be->caddq(ct0);
+                nhints += be->make_hint(lo, ct0, r1, GAMMA2);
+            }
             for (unsigned b = 0; b < VG_MLDSA_N / 8; b++) {
                 uint32_t v = 0;
                 for (unsigned q = 0; q < 8; q++)

@@ -164,6 +164,37 @@ struct vg_mldsa_fused {
      * distinct from the inputs. Public data, but constant time anyway. */
     void (*verify_row)(vg_mldsa_poly *w1, const vg_mldsa_poly *acc, const vg_mldsa_poly *c,
                        const vg_mldsa_poly *t1, const vg_mldsa_poly *h, int32_t gamma2);
+
+    /* Coefficientwise sequences, each in one pass (constant time; the
+     * verdicts are folded without a branch). Bounds: reduce32 needs its
+     * input <= 2^31 - 2^22 - 1, chknorm's bound <= (q - 1) / 8.
+     *
+     * Signing's z (Algorithm 7 lines 20, 23): z = reduce32(z + y) (add,
+     * reduce); returns chknorm(z, bound). Pre: |z| < q, |y| <= 2^19.
+     * Post: -6283009 <= z <= 6283008. */
+    unsigned (*sign_z_pass)(vg_mldsa_poly *z, const vg_mldsa_poly *y, int32_t bound);
+    /* Signing's r (lines 21, 23): r = caddq(reduce32(w - r)) (sub, reduce,
+     * caddq), (r1, r0) = Decompose(r) with r1 stored; returns
+     * chknorm(r0, bound). Pre: 0 <= w < q, |r| < q (r = <<c s2>>).
+     * Post: 0 <= r < q, r1 = HighBits(r). */
+    unsigned (*sign_r_pass)(vg_mldsa_poly *r, vg_mldsa_poly *r1, const vg_mldsa_poly *w,
+                            int32_t gamma2, int32_t bound);
+    /* Signing's ct0 check and hints (lines 25, 26, 28): c = reduce32(ct0),
+     * u = caddq(reduce32(r + c)), h = [HighBits(u) != r1] (make_hint);
+     * *nhints = the number of ones; returns chknorm(c, bound). ct0 is not
+     * written. Pre: |ct0| < q, 0 <= r < q, r1 = HighBits(r). h may be r1
+     * (each lane is read before it is written). */
+    unsigned (*sign_h_pass)(vg_mldsa_poly *h, unsigned *nhints, const vg_mldsa_poly *ct0,
+                            const vg_mldsa_poly *r, const vg_mldsa_poly *r1, int32_t gamma2,
+                            int32_t bound);
+    /* Signing's w (lines 12, 14): w = caddq(w), w1 = HighBits(w).
+     * Pre: |w| < q. */
+    void (*sign_w_pass)(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32_t gamma2);
+    /* Key generation's t (Algorithm 6 lines 5-6): t' = caddq(reduce32(t +
+     * s2)) (add, reduce, caddq), (t1, t0) = Power2Round(t'). Pre: |t| < q,
+     * |s2| <= 4. Post: 0 <= t1 < 2^10, -2^12 < t0 <= 2^12. t0 may be t. */
+    void (*keygen_pass)(vg_mldsa_poly *t1, vg_mldsa_poly *t0, const vg_mldsa_poly *t,
+                        const vg_mldsa_poly *s2);
 };
 
 /* The fused table of backend be, or NULL (portable, or no x86-64 code in the

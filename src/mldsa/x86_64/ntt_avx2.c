@@ -525,10 +525,147 @@ static void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc
     }
 }
 
-static const struct vg_mldsa_fused vg_mldsa_fused_avx2 = {vg_mldsa_verify_row_avx2};
+/* Signing's and key generation's coefficientwise sequences in one pass
+ * each (contracts in poly.h, struct vg_mldsa_fused): the same lane
+ * operations as the separate passes (poly_avx2.c and decompose /
+ * make_hint above), so the same values, with one load and store of each
+ * polynomial instead of one per pass. */
+
+/* The representative in [0, q) of x, for -q <= x < 2q: caddq(reduce32(x))
+ * is that same representative (reduce32 keeps the residue, caddq then
+ * lands in [0, q)), so this is the separate passes' value with two
+ * compare-and-adds instead of seven operations. */
+static inline __m256i vg_canon8(__m256i x)
+{
+    const __m256i q = VG_QV, qm1 = _mm256_set1_epi32(VG_MLDSA_Q - 1);
+    x = _mm256_add_epi32(x, _mm256_and_si256(_mm256_srai_epi32(x, 31), q));
+    return _mm256_sub_epi32(x, _mm256_and_si256(_mm256_cmpgt_epi32(x, qm1), q));
+}
+
+/* Decompose per lane without 64-bit products, exactly vg_decompose8's
+ * values: with x = a + gamma2 - 1 < 2^24, floor(x / (2 gamma2)) =
+ * floor(floor(x / 2^s) / d) for 2 gamma2 = 2^s d (integer division
+ * nests), here 2^9 * 1023 (gamma2 = (q-1)/32) or 2^11 * 93 ((q-1)/88);
+ * y = x >> s < 2^15, and floor(y / 1023) = (y + (y >> 10) + 1) >> 10,
+ * floor(y / 93) = (y * 2819) >> 18 (y * 2819 < 2^31), both checked for
+ * every a < q by an exhaustive throwaway program and, through the fused
+ * passes, by test_mldsa_backend on every value below q. Then rem = a -
+ * 2 gamma2 r1 and the top wrap as vg_mldsa_decompose. Pre: 0 <= a < q. */
+static inline __m256i vg_decompose8_fast(__m256i *r0, __m256i a, int32_t gamma2)
+{
+    __m256i r1, m2;
+    if (gamma2 == VG_MLDSA_GAMMA2_32) {
+        __m256i y = _mm256_srli_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1)), 9);
+        r1 = _mm256_add_epi32(_mm256_add_epi32(y, _mm256_srli_epi32(y, 10)), _mm256_set1_epi32(1));
+        r1 = _mm256_srli_epi32(r1, 10);
+        /* 2 gamma2 r1 = (r1 << 19) - (r1 << 9). */
+        m2 = _mm256_sub_epi32(_mm256_slli_epi32(r1, 19), _mm256_slli_epi32(r1, 9));
+    } else {
+        __m256i y = _mm256_srli_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1)), 11);
+        r1 = _mm256_srli_epi32(_mm256_mullo_epi32(y, _mm256_set1_epi32(2819)), 18);
+        m2 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2));
+    }
+    __m256i rem = _mm256_sub_epi32(a, m2);
+    __m256i is_top = _mm256_cmpeq_epi32(r1, _mm256_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16));
+    *r0 = _mm256_add_epi32(rem, is_top);
+    return _mm256_andnot_si256(is_top, r1);
+}
+
+/* |a| >= bound lanes (chknorm's test, bm1 = bound - 1) into bad. */
+static inline __m256i vg_chk8(__m256i bad, __m256i a, __m256i bm1)
+{
+    return _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(a), bm1));
+}
+
+/* The lanes' verdicts folded to one bit, no branch. */
+static inline unsigned vg_verdict8(__m256i bad)
+{
+    uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bad));
+    return (0u - m) >> 31;
+}
+
+static unsigned vg_mldsa_sign_z_pass_avx2(vg_mldsa_poly *z, const vg_mldsa_poly *y, int32_t bound)
+{
+    const __m256i bm1 = _mm256_set1_epi32(bound - 1);
+    __m256i bad = _mm256_setzero_si256();
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        __m256i v = vg_reduce32(_mm256_add_epi32(vg_load(z->coeffs + j), vg_load(y->coeffs + j)));
+        vg_store(z->coeffs + j, v);
+        bad = vg_chk8(bad, v, bm1);
+    }
+    return vg_verdict8(bad);
+}
+
+static unsigned vg_mldsa_sign_r_pass_avx2(vg_mldsa_poly *r, vg_mldsa_poly *r1,
+                                          const vg_mldsa_poly *w, int32_t gamma2, int32_t bound)
+{
+    const __m256i bm1 = _mm256_set1_epi32(bound - 1);
+    __m256i bad = _mm256_setzero_si256();
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        __m256i v = vg_canon8(_mm256_sub_epi32(vg_load(w->coeffs + j), vg_load(r->coeffs + j)));
+        __m256i lo, hi = vg_decompose8_fast(&lo, v, gamma2);
+        vg_store(r->coeffs + j, v);
+        vg_store(r1->coeffs + j, hi);
+        bad = vg_chk8(bad, lo, bm1);
+    }
+    return vg_verdict8(bad);
+}
+
+static unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
+                                          const vg_mldsa_poly *ct0, const vg_mldsa_poly *r,
+                                          const vg_mldsa_poly *r1, int32_t gamma2, int32_t bound)
+{
+    const __m256i bm1 = _mm256_set1_epi32(bound - 1), one = _mm256_set1_epi32(1);
+    __m256i bad = _mm256_setzero_si256(), cnt = _mm256_setzero_si256();
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        __m256i c = vg_reduce32(vg_load(ct0->coeffs + j));
+        bad = vg_chk8(bad, c, bm1);
+        __m256i u = vg_canon8(_mm256_add_epi32(vg_load(r->coeffs + j), c));
+        __m256i lo, hi = vg_decompose8_fast(&lo, u, gamma2);
+        __m256i bit = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, vg_load(r1->coeffs + j)), one);
+        vg_store(h->coeffs + j, bit);
+        cnt = _mm256_add_epi32(cnt, bit);
+    }
+    __m128i c = _mm_add_epi32(_mm256_castsi256_si128(cnt), _mm256_extracti128_si256(cnt, 1));
+    c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0x4e));
+    c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0xb1));
+    *nhints = (unsigned)_mm_cvtsi128_si32(c);
+    return vg_verdict8(bad);
+}
+
+static void vg_mldsa_sign_w_pass_avx2(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32_t gamma2)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        __m256i v = vg_caddq_8(vg_load(w->coeffs + j)), lo;
+        vg_store(w->coeffs + j, v);
+        vg_store(w1->coeffs + j, vg_decompose8_fast(&lo, v, gamma2));
+    }
+}
+
+static void vg_mldsa_keygen_pass_avx2(vg_mldsa_poly *t1, vg_mldsa_poly *t0,
+                                      const vg_mldsa_poly *t, const vg_mldsa_poly *s2)
+{
+    const __m256i h = _mm256_set1_epi32((1 << (VG_MLDSA_D - 1)) - 1);
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
+        /* t + s2 may pass -q (|t| < q, |s2| <= 4): reduce32 first. */
+        __m256i v = vg_caddq_8(
+            vg_reduce32(_mm256_add_epi32(vg_load(t->coeffs + j), vg_load(s2->coeffs + j))));
+        __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(v, h), VG_MLDSA_D);
+        vg_store(t1->coeffs + j, hi);
+        vg_store(t0->coeffs + j, _mm256_sub_epi32(v, _mm256_slli_epi32(hi, VG_MLDSA_D)));
+    }
+}
+
+static const struct vg_mldsa_fused vg_mldsa_fused_avx2 = {
+    vg_mldsa_verify_row_avx2,  vg_mldsa_sign_z_pass_avx2, vg_mldsa_sign_r_pass_avx2,
+    vg_mldsa_sign_h_pass_avx2, vg_mldsa_sign_w_pass_avx2, vg_mldsa_keygen_pass_avx2,
+};
 
 /* The same with the whole transform in zmm registers (ntt_avx512.c). */
-static const struct vg_mldsa_fused vg_mldsa_fused_avx512 = {vg_mldsa_verify_row_avx512};
+static const struct vg_mldsa_fused vg_mldsa_fused_avx512 = {
+    vg_mldsa_verify_row_avx512, vg_mldsa_sign_z_pass_avx2, vg_mldsa_sign_r_pass_avx2,
+    vg_mldsa_sign_h_pass_avx2,  vg_mldsa_sign_w_pass_avx2, vg_mldsa_keygen_pass_avx2,
+};
 
 static const struct vg_mldsa_backend vg_mldsa_avx2 = {
     "avx2",
