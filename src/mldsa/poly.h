@@ -150,11 +150,12 @@ struct vg_mldsa_backend {
  * vg_mldsa_backend: the portable backend has none, and a positional
  * initializer list shorter than the struct draws -Wmissing-field-initializers.
  * Callers look the table up once per operation and run the separate
- * routines when it is NULL. (Signing's rows were fused the same way and
- * measured slower on Zen 4, where those passes are bound by the vector ALUs
- * rather than by memory: the row of r and ct0 ~1640 TSC ticks fused in zmm
- * registers against ~1510 for the separate routines; the AVX2 ones also
- * 5-15% slower. So signing runs the separate routines.) */
+ * routines when it is NULL. (Signing's rows were also tried fused into
+ * the inverse NTT itself and measured slower on Zen 4, where these passes
+ * are bound by the vector ALUs rather than by memory: the row of r and ct0
+ * ~1640 TSC ticks in zmm registers against ~1510 for the separate routines.
+ * What pays is less arithmetic: the one-pass sequences below after a plain
+ * inverse NTT, ~1350 for that row.) */
 struct vg_mldsa_fused {
     /* Verification's row (FIPS 204, Algorithm 8 lines 9-10):
      * acc' = acc - pointwise(c, t1) (sub), w' = caddq(invntt_tomont(acc')),

@@ -56,6 +56,17 @@ void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
                                 const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
                                 const vg_mldsa_poly *h, int32_t gamma2);
 
+/* sign_z_pass, sign_r_pass, sign_h_pass and sign_w_pass of the
+ * avx2+avx512 backend (struct vg_mldsa_fused, contracts in poly.h) in zmm
+ * registers (ntt_avx512.c); same condition. */
+unsigned vg_mldsa_sign_z_pass_avx512(vg_mldsa_poly *z, const vg_mldsa_poly *y, int32_t bound);
+void vg_mldsa_sign_w_pass_avx512(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32_t gamma2);
+unsigned vg_mldsa_sign_r_pass_avx512(vg_mldsa_poly *r, vg_mldsa_poly *r1, const vg_mldsa_poly *w,
+                                     int32_t gamma2, int32_t bound);
+unsigned vg_mldsa_sign_h_pass_avx512(vg_mldsa_poly *h, unsigned *nhints, const vg_mldsa_poly *ct0,
+                                     const vg_mldsa_poly *r, const vg_mldsa_poly *r1,
+                                     int32_t gamma2, int32_t bound);
+
 /* SampleInBall's draw loop and result (the backend's ball_track and
  * ball_place; contracts in poly.h): the same results as the portable
  * routines, constant time in the secret bytes (rej_avx2.c). */

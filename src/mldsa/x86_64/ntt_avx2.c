@@ -342,21 +342,31 @@ static void vg_mldsa_pointwise_acc24_avx2(vg_mldsa_poly *r, const uint8_t (*a)[3
     }
 }
 
-/* Decompose of eight lanes, exactly vg_mldsa_decompose (poly.h): r1 =
- * floor((a + gamma2 - 1) m / 2^48) with m = ceil(2^48 / (2 gamma2)),
- * the 64-bit products from VPMULUDQ on the even and the (shifted) odd
- * lanes; rem = a - 2 gamma2 r1; the top value r1 = (q-1)/(2 gamma2) wraps to
- * 0 with rem - 1. Pre: 0 <= a < q. */
+/* Decompose of eight lanes, exactly vg_mldsa_decompose (poly.h), without
+ * 64-bit products: with x = a + gamma2 - 1 < 2^24, floor(x / (2 gamma2)) =
+ * floor(floor(x / 2^s) / d) for 2 gamma2 = 2^s d (integer division
+ * nests), here 2^9 * 1023 (gamma2 = (q-1)/32) or 2^11 * 93 ((q-1)/88);
+ * y = x >> s < 2^15, and floor(y / 1023) = (y + (y >> 10) + 1) >> 10,
+ * floor(y / 93) = (y * 2819) >> 18 (y * 2819 < 2^31), both checked for
+ * every a < q by an exhaustive throwaway program and by test_mldsa_backend
+ * (decompose and make_hint on every value below q). Then rem = a -
+ * 2 gamma2 r1 and the top wrap as vg_mldsa_decompose. Pre: 0 <= a < q. */
 static inline __m256i vg_decompose8(__m256i *r0, __m256i a, int32_t gamma2)
 {
-    const __m256i m = _mm256_set1_epi64x(gamma2 == VG_MLDSA_GAMMA2_88 ? 1477838210 : 537395713);
-    const __m256i top = _mm256_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16);
-    __m256i x = _mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1));
-    __m256i pe = _mm256_srli_epi64(_mm256_mul_epu32(x, m), 48);
-    __m256i po = _mm256_srli_epi64(_mm256_mul_epu32(vg_odd(x), m), 48);
-    __m256i r1 = _mm256_blend_epi32(pe, _mm256_slli_epi64(po, 32), 0xaa);
-    __m256i rem = _mm256_sub_epi32(a, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2)));
-    __m256i is_top = _mm256_cmpeq_epi32(r1, top); /* all-ones or zero */
+    __m256i r1, m2;
+    if (gamma2 == VG_MLDSA_GAMMA2_32) {
+        __m256i y = _mm256_srli_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1)), 9);
+        r1 = _mm256_add_epi32(_mm256_add_epi32(y, _mm256_srli_epi32(y, 10)), _mm256_set1_epi32(1));
+        r1 = _mm256_srli_epi32(r1, 10);
+        /* 2 gamma2 r1 = (r1 << 19) - (r1 << 9). */
+        m2 = _mm256_sub_epi32(_mm256_slli_epi32(r1, 19), _mm256_slli_epi32(r1, 9));
+    } else {
+        __m256i y = _mm256_srli_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1)), 11);
+        r1 = _mm256_srli_epi32(_mm256_mullo_epi32(y, _mm256_set1_epi32(2819)), 18);
+        m2 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2));
+    }
+    __m256i rem = _mm256_sub_epi32(a, m2);
+    __m256i is_top = _mm256_cmpeq_epi32(r1, _mm256_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16));
     *r0 = _mm256_add_epi32(rem, is_top);
     return _mm256_andnot_si256(is_top, r1);
 }
@@ -542,35 +552,6 @@ static inline __m256i vg_canon8(__m256i x)
     return _mm256_sub_epi32(x, _mm256_and_si256(_mm256_cmpgt_epi32(x, qm1), q));
 }
 
-/* Decompose per lane without 64-bit products, exactly vg_decompose8's
- * values: with x = a + gamma2 - 1 < 2^24, floor(x / (2 gamma2)) =
- * floor(floor(x / 2^s) / d) for 2 gamma2 = 2^s d (integer division
- * nests), here 2^9 * 1023 (gamma2 = (q-1)/32) or 2^11 * 93 ((q-1)/88);
- * y = x >> s < 2^15, and floor(y / 1023) = (y + (y >> 10) + 1) >> 10,
- * floor(y / 93) = (y * 2819) >> 18 (y * 2819 < 2^31), both checked for
- * every a < q by an exhaustive throwaway program and, through the fused
- * passes, by test_mldsa_backend on every value below q. Then rem = a -
- * 2 gamma2 r1 and the top wrap as vg_mldsa_decompose. Pre: 0 <= a < q. */
-static inline __m256i vg_decompose8_fast(__m256i *r0, __m256i a, int32_t gamma2)
-{
-    __m256i r1, m2;
-    if (gamma2 == VG_MLDSA_GAMMA2_32) {
-        __m256i y = _mm256_srli_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1)), 9);
-        r1 = _mm256_add_epi32(_mm256_add_epi32(y, _mm256_srli_epi32(y, 10)), _mm256_set1_epi32(1));
-        r1 = _mm256_srli_epi32(r1, 10);
-        /* 2 gamma2 r1 = (r1 << 19) - (r1 << 9). */
-        m2 = _mm256_sub_epi32(_mm256_slli_epi32(r1, 19), _mm256_slli_epi32(r1, 9));
-    } else {
-        __m256i y = _mm256_srli_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(gamma2 - 1)), 11);
-        r1 = _mm256_srli_epi32(_mm256_mullo_epi32(y, _mm256_set1_epi32(2819)), 18);
-        m2 = _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2));
-    }
-    __m256i rem = _mm256_sub_epi32(a, m2);
-    __m256i is_top = _mm256_cmpeq_epi32(r1, _mm256_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16));
-    *r0 = _mm256_add_epi32(rem, is_top);
-    return _mm256_andnot_si256(is_top, r1);
-}
-
 /* |a| >= bound lanes (chknorm's test, bm1 = bound - 1) into bad. */
 static inline __m256i vg_chk8(__m256i bad, __m256i a, __m256i bm1)
 {
@@ -603,7 +584,7 @@ static unsigned vg_mldsa_sign_r_pass_avx2(vg_mldsa_poly *r, vg_mldsa_poly *r1,
     __m256i bad = _mm256_setzero_si256();
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
         __m256i v = vg_canon8(_mm256_sub_epi32(vg_load(w->coeffs + j), vg_load(r->coeffs + j)));
-        __m256i lo, hi = vg_decompose8_fast(&lo, v, gamma2);
+        __m256i lo, hi = vg_decompose8(&lo, v, gamma2);
         vg_store(r->coeffs + j, v);
         vg_store(r1->coeffs + j, hi);
         bad = vg_chk8(bad, lo, bm1);
@@ -621,7 +602,7 @@ static unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
         __m256i c = vg_reduce32(vg_load(ct0->coeffs + j));
         bad = vg_chk8(bad, c, bm1);
         __m256i u = vg_canon8(_mm256_add_epi32(vg_load(r->coeffs + j), c));
-        __m256i lo, hi = vg_decompose8_fast(&lo, u, gamma2);
+        __m256i lo, hi = vg_decompose8(&lo, u, gamma2);
         __m256i bit = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, vg_load(r1->coeffs + j)), one);
         vg_store(h->coeffs + j, bit);
         cnt = _mm256_add_epi32(cnt, bit);
@@ -638,7 +619,7 @@ static void vg_mldsa_sign_w_pass_avx2(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
         __m256i v = vg_caddq_8(vg_load(w->coeffs + j)), lo;
         vg_store(w->coeffs + j, v);
-        vg_store(w1->coeffs + j, vg_decompose8_fast(&lo, v, gamma2));
+        vg_store(w1->coeffs + j, vg_decompose8(&lo, v, gamma2));
     }
 }
 
@@ -663,8 +644,8 @@ static const struct vg_mldsa_fused vg_mldsa_fused_avx2 = {
 
 /* The same with the whole transform in zmm registers (ntt_avx512.c). */
 static const struct vg_mldsa_fused vg_mldsa_fused_avx512 = {
-    vg_mldsa_verify_row_avx512, vg_mldsa_sign_z_pass_avx2, vg_mldsa_sign_r_pass_avx2,
-    vg_mldsa_sign_h_pass_avx2,  vg_mldsa_sign_w_pass_avx2, vg_mldsa_keygen_pass_avx2,
+    vg_mldsa_verify_row_avx512,  vg_mldsa_sign_z_pass_avx512, vg_mldsa_sign_r_pass_avx512,
+    vg_mldsa_sign_h_pass_avx512, vg_mldsa_sign_w_pass_avx512, vg_mldsa_keygen_pass_avx2,
 };
 
 static const struct vg_mldsa_backend vg_mldsa_avx2 = {

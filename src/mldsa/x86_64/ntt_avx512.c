@@ -801,21 +801,25 @@ VG_AI __m512i vg_caddq16(__m512i a)
                                                  _mm512_set1_epi32(VG_MLDSA_Q)));
 }
 
-/* Decompose per lane, exactly vg_mldsa_decompose (poly.h): r1 =
- * floor((a + gamma2 - 1) m / 2^48), m = ceil(2^48 / (2 gamma2)), from
- * VPMULUDQ on the even and the shifted odd lanes; the top value wraps to 0
- * with r0 one lower. Pre: 0 <= a < q. */
+/* Decompose per lane, exactly vg_mldsa_decompose (poly.h), without 64-bit
+ * products, as vg_decompose8 in ntt_avx2.c (nested floor division;
+ * exhaustively checked). Pre: 0 <= a < q. */
 VG_AI __m512i vg_decompose16(__m512i *r0, __m512i a, int32_t gamma2)
 {
-    const __m512i m = _mm512_set1_epi64(gamma2 == VG_MLDSA_GAMMA2_88 ? 1477838210 : 537395713);
-    const __m512i top = _mm512_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16);
-    __m512i x = _mm512_add_epi32(a, _mm512_set1_epi32(gamma2 - 1));
-    __m512i pe = _mm512_srli_epi64(_mm512_mul_epu32(x, m), 48);
-    __m512i po = _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(x, 32), m), 48);
-    /* pe < 2^16 fills only the low dwords; po shifted into the high ones. */
-    __m512i r1 = _mm512_or_si512(pe, _mm512_slli_epi64(po, 32));
-    __m512i rem = _mm512_sub_epi32(a, _mm512_mullo_epi32(r1, _mm512_set1_epi32(2 * gamma2)));
-    __mmask16 is_top = _mm512_cmpeq_epi32_mask(r1, top);
+    __m512i r1, m2;
+    if (gamma2 == VG_MLDSA_GAMMA2_32) {
+        __m512i y = _mm512_srli_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(gamma2 - 1)), 9);
+        r1 = _mm512_add_epi32(_mm512_add_epi32(y, _mm512_srli_epi32(y, 10)), _mm512_set1_epi32(1));
+        r1 = _mm512_srli_epi32(r1, 10);
+        m2 = _mm512_sub_epi32(_mm512_slli_epi32(r1, 19), _mm512_slli_epi32(r1, 9));
+    } else {
+        __m512i y = _mm512_srli_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(gamma2 - 1)), 11);
+        r1 = _mm512_srli_epi32(_mm512_mullo_epi32(y, _mm512_set1_epi32(2819)), 18);
+        m2 = _mm512_mullo_epi32(r1, _mm512_set1_epi32(2 * gamma2));
+    }
+    __m512i rem = _mm512_sub_epi32(a, m2);
+    __mmask16 is_top =
+        _mm512_cmpeq_epi32_mask(r1, _mm512_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16));
     *r0 = _mm512_mask_sub_epi32(rem, is_top, rem, _mm512_set1_epi32(1));
     return _mm512_maskz_mov_epi32((__mmask16)~is_top, r1);
 }
@@ -903,4 +907,84 @@ void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
 #undef VG_TW
 #undef VG_PAIRS
 #undef VG_LD
+}
+
+/* ---- one-pass sequences in zmm registers --------------------------------
+ * sign_r_pass and sign_h_pass of struct vg_mldsa_fused (contracts in
+ * poly.h), sixteen lanes a step: the same values as the AVX2 versions in
+ * ntt_avx2.c (and so as the separate passes), with the compares into mask
+ * registers (the canonical representative and Decompose's top wrap as
+ * masked adds, the norm verdicts OR-ed as masks). */
+
+/* The representative in [0, q) of x, for -q <= x < 2q, which is
+ * caddq(reduce32(x)) (see vg_canon8 in ntt_avx2.c). */
+VG_AI __m512i vg_canon16(__m512i x)
+{
+    const __m512i q = _mm512_set1_epi32(VG_MLDSA_Q);
+    x = _mm512_mask_add_epi32(x, _mm512_cmplt_epi32_mask(x, _mm512_setzero_si512()), x, q);
+    return _mm512_mask_sub_epi32(x, _mm512_cmpge_epi32_mask(x, q), x, q);
+}
+
+/* Lanes with |a| >= bound (bm1 = bound - 1). */
+VG_AI __mmask16 vg_over16(__m512i a, __m512i bm1)
+{
+    return _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(a), bm1);
+}
+
+unsigned vg_mldsa_sign_r_pass_avx512(vg_mldsa_poly *r, vg_mldsa_poly *r1, const vg_mldsa_poly *w,
+                                     int32_t gamma2, int32_t bound)
+{
+    const __m512i bm1 = _mm512_set1_epi32(bound - 1);
+    __mmask16 bad = 0;
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 16) {
+        __m512i v = vg_canon16(_mm512_sub_epi32(vg_ld(w->coeffs + j), vg_ld(r->coeffs + j)));
+        __m512i lo, hi = vg_decompose16(&lo, v, gamma2);
+        vg_st(r->coeffs + j, v);
+        vg_st(r1->coeffs + j, hi);
+        bad = (__mmask16)(bad | vg_over16(lo, bm1));
+    }
+    return (0u - (uint32_t)bad) >> 31;
+}
+
+unsigned vg_mldsa_sign_h_pass_avx512(vg_mldsa_poly *h, unsigned *nhints, const vg_mldsa_poly *ct0,
+                                     const vg_mldsa_poly *r, const vg_mldsa_poly *r1,
+                                     int32_t gamma2, int32_t bound)
+{
+    const __m512i bm1 = _mm512_set1_epi32(bound - 1), one = _mm512_set1_epi32(1);
+    __m512i cnt = _mm512_setzero_si512();
+    __mmask16 bad = 0;
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 16) {
+        __m512i c = vg_reduce32(vg_ld(ct0->coeffs + j));
+        bad = (__mmask16)(bad | vg_over16(c, bm1));
+        __m512i u = vg_canon16(_mm512_add_epi32(vg_ld(r->coeffs + j), c));
+        __m512i lo, hi = vg_decompose16(&lo, u, gamma2);
+        __m512i bit =
+            _mm512_maskz_mov_epi32(_mm512_cmpneq_epi32_mask(hi, vg_ld(r1->coeffs + j)), one);
+        vg_st(h->coeffs + j, bit);
+        cnt = _mm512_add_epi32(cnt, bit);
+    }
+    *nhints = (unsigned)_mm512_reduce_add_epi32(cnt);
+    return (0u - (uint32_t)bad) >> 31;
+}
+
+/* sign_z_pass and sign_w_pass (contracts in poly.h), as above. */
+unsigned vg_mldsa_sign_z_pass_avx512(vg_mldsa_poly *z, const vg_mldsa_poly *y, int32_t bound)
+{
+    const __m512i bm1 = _mm512_set1_epi32(bound - 1);
+    __mmask16 bad = 0;
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 16) {
+        __m512i v = vg_reduce32(_mm512_add_epi32(vg_ld(z->coeffs + j), vg_ld(y->coeffs + j)));
+        vg_st(z->coeffs + j, v);
+        bad = (__mmask16)(bad | vg_over16(v, bm1));
+    }
+    return (0u - (uint32_t)bad) >> 31;
+}
+
+void vg_mldsa_sign_w_pass_avx512(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32_t gamma2)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 16) {
+        __m512i v = vg_caddq16(vg_ld(w->coeffs + j)), lo;
+        vg_st(w->coeffs + j, v);
+        vg_st(w1->coeffs + j, vg_decompose16(&lo, v, gamma2));
+    }
 }
