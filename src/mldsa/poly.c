@@ -171,13 +171,31 @@ static inline void vg_mldsa_ct_bfly(int32_t *x, int32_t *y, unsigned k)
     *x = *x + t;
 }
 
+/* Loop hints for clang 14 in the forward transform (gcc vectorises these
+ * loops as they are; the pragmas change the schedule of the compiled code
+ * only, not what is computed). VEC4: the j loop of a layer pair, which for
+ * len 8 has four iterations and which clang otherwise unrolled fully and
+ * then left scalar. VECB: the block loop of the len 2 and len 1 layers,
+ * vectorised across blocks (the cost model declined it for len 2).
+ * Forward NTT, clang, TSC ticks: ~2860 -> ~1950. The same hints on the
+ * inverse transform measured slower (~2180 -> ~2220) and are not used. */
+#if defined(__clang__)
+#define VG_MLDSA_CLANG_VEC4                                                                        \
+    _Pragma("clang loop vectorize_width(4) interleave_count(1) unroll(disable)")
+#define VG_MLDSA_CLANG_VECB _Pragma("clang loop vectorize(enable) vectorize_width(4)")
+#else
+#define VG_MLDSA_CLANG_VEC4
+#define VG_MLDSA_CLANG_VECB
+#endif
+
 /* One forward layer of length len (FIPS 204 Algorithm 41 lines 5-11):
  * blocks b < 128 / len of 2 len coefficients, twiddle zetas[k0 + b]. The
  * inner loop runs over independent lanes (vectorised; always inlined so
- * that len is a constant). */
+ * that len is a constant); for len 2 and 1, the block loop. */
 static inline __attribute__((always_inline)) void vg_mldsa_ntt_layer(int32_t *a, unsigned len,
                                                                     unsigned k0)
 {
+    VG_MLDSA_CLANG_VECB
     for (unsigned b = 0; b < 128 / len; b++) {
         int32_t *c = a + 2 * len * b;
         for (unsigned j = 0; j < len; j++)
@@ -198,6 +216,7 @@ static inline __attribute__((always_inline)) void vg_mldsa_ntt_layer2(int32_t *a
     for (unsigned b = 0; b < 128 / len; b++) {
         int32_t *c = a + 2 * len * b;
         unsigned k = k0 + b;
+        VG_MLDSA_CLANG_VEC4
         for (unsigned j = 0; j < h; j++) {
             int32_t x0 = c[j], x1 = c[j + h], x2 = c[j + len], x3 = c[j + len + h];
             vg_mldsa_ct_bfly(&x0, &x2, k);
