@@ -34,21 +34,20 @@
 
 #include "mldsa_avx2.h"
 
-/* Bits [0, n) of a 64-bit mask for any n (n <= 0: none, n >= 64: all),
- * with no branch. */
-static inline uint64_t vg_bits_below(int64_t n)
+/* The sign mask of x (all-ones when x < 0), through a value barrier: without
+ * it clang 14 recognises min/max patterns built on it and compiles them to
+ * compares and conditional jumps on the accepted count (seen in
+ * test_dudect_mldsa, ML-DSA-65 key generation |t| > 100). */
+static inline int64_t vg_signmask64(int64_t x)
 {
-    uint64_t neg = (uint64_t)(n >> 63);                  /* all-ones when n < 0 */
-    uint64_t c = (uint64_t)n & ~neg;                     /* max(n, 0) */
-    uint64_t all = (uint64_t)((int64_t)(63 - (int64_t)c) >> 63); /* all-ones when c >= 64 */
-    return ((((uint64_t)1 << (c & 63)) - 1) | all) & ~neg;
+    return (int64_t)vg_barrier_u64((uint64_t)(x >> 63));
 }
 
 /* min(a, b) with no branch (a - b cannot overflow here: |a|, |b| < 2^40). */
 static inline int64_t vg_min64(int64_t a, int64_t b)
 {
     int64_t d = a - b;
-    return b + (d & (d >> 63));
+    return b + (d & vg_signmask64(d));
 }
 
 static const uint8_t vg_iota64[64] = {
@@ -90,7 +89,9 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
         __m512i w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p));
         __m512i nib = _mm512_or_si512(_mm512_and_si512(w, low4),
                                       _mm512_slli_epi16(_mm512_srli_epi16(w, 4), 8));
-        __mmask64 k = _mm512_cmplt_epu8_mask(nib, bound) & vg_bits_below((int64_t)(2 * nb));
+        /* The real candidates (2 nb of them; nb is a public length). */
+        uint64_t real = nb == 32 ? ~(uint64_t)0 : ((uint64_t)1 << (2 * nb)) - 1;
+        __mmask64 k = _mm512_cmplt_epu8_mask(nib, bound) & real;
         __m512i frag = _mm512_maskz_compress_epi8(k, _mm512_shuffle_epi8(vtab, nib));
         int64_t cnt = (int64_t)_mm_popcnt_u64(k);
         /* Output byte p (0 <= p < 256) takes frag[p - base] for base <= p <
@@ -100,7 +101,7 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
          * and rel's low six bits are VPERMB's index p - base. */
         int64_t b = vg_min64(base, 256);
         int64_t d = vg_min64(base + cnt, (int64_t)len) - b;
-        d &= ~(d >> 63);
+        d &= ~vg_signmask64(d);
         __m512i bb = _mm512_set1_epi8((char)(uint8_t)b), dd = _mm512_set1_epi8((char)d);
         for (unsigned j = 0; j < 4; j++) {
             __m512i rel = _mm512_sub_epi8(opos[j], bb);
