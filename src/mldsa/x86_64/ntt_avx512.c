@@ -617,17 +617,14 @@ VG_AI void vg_inv_l3(__m512i *x, __m512i *y, const int32_t (*tw)[16])
     *x = t;
 }
 
-/* Pre: |a| < 2^27. Post: |a| < q; R * NTT^-1(a), identical to the portable
- * routine (reduction schedule and bounds proved at vg_mldsa_invntt_portable
- * in poly.c: layer inputs < 2^29 before the layer-2 reduce32 and < 16q
- * after, every Montgomery product < 2^52 < 2^31 q).
- * Specification: FIPS 204, Algorithm 42 (NTT^-1). */
-void vg_mldsa_invntt_avx512(vg_mldsa_poly *p)
+/* Layers 0-6 of the inverse NTT (len 1..64) on the polynomial held in
+ * r[0..15] (coefficients 16 i .. 16 i + 15 in r[i]), shared by the inverse
+ * NTT and verification's fused row; layer 7 with the scaling is left to the
+ * caller. Bounds as in vg_mldsa_invntt_portable (input |.| < 2^27). Inlined,
+ * so r stays in registers. */
+VG_AI void vg_inv_l0_6(__m512i r[16])
 {
-    /* Straight-line code with literal register indices, as in the forward
-     * transform. */
-    __m512i r[16], z, zq, f, fq, c, cq;
-#define VG_LD(i) (r[i] = _mm512_loadu_si512((const void *)(p->coeffs + 16 * (i))))
+    __m512i z, zq;
 #define VG_PAIRS(f)                                                                                \
     f(&r[0], &r[1], vg_mldsa_avx512_inv_tw[0]), f(&r[2], &r[3], vg_mldsa_avx512_inv_tw[1]),        \
         f(&r[4], &r[5], vg_mldsa_avx512_inv_tw[2]), f(&r[6], &r[7], vg_mldsa_avx512_inv_tw[3]),    \
@@ -637,10 +634,6 @@ void vg_mldsa_invntt_avx512(vg_mldsa_poly *p)
 #define VG_TW(i) vg_twiddle(-vg_mldsa_zetas[i], &z, &zq)
 #define VG_I1(a, d) vg_inv(&r[a], &r[(a) + (d)], z, zq, z, 0)
 #define VG_I2(a, d) VG_I1(a, d), VG_I1((a) + 1, d)
-    /* Layers 0-3 (len 1..8) on the register pairs, each layer over all
-     * pairs. */
-    VG_LD(0), VG_LD(1), VG_LD(2), VG_LD(3), VG_LD(4), VG_LD(5), VG_LD(6), VG_LD(7);
-    VG_LD(8), VG_LD(9), VG_LD(10), VG_LD(11), VG_LD(12), VG_LD(13), VG_LD(14), VG_LD(15);
     VG_PAIRS(vg_inv_l0);
     VG_PAIRS(vg_inv_l1);
     VG_PAIRS(vg_inv_l2);
@@ -661,6 +654,26 @@ void vg_mldsa_invntt_avx512(vg_mldsa_poly *p)
     VG_TW(4), VG_I2(12, 2);
     VG_TW(3), VG_I2(0, 4), VG_I2(2, 4);
     VG_TW(2), VG_I2(8, 4), VG_I2(10, 4);
+#undef VG_I2
+#undef VG_I1
+#undef VG_TW
+#undef VG_PAIRS
+}
+
+/* Pre: |a| < 2^27. Post: |a| < q; R * NTT^-1(a), identical to the portable
+ * routine (reduction schedule and bounds proved at vg_mldsa_invntt_portable
+ * in poly.c: layer inputs < 2^29 before the layer-2 reduce32 and < 16q
+ * after, every Montgomery product < 2^52 < 2^31 q).
+ * Specification: FIPS 204, Algorithm 42 (NTT^-1). */
+void vg_mldsa_invntt_avx512(vg_mldsa_poly *p)
+{
+    /* Straight-line code with literal register indices, as in the forward
+     * transform. */
+    __m512i r[16], f, fq, c, cq;
+#define VG_LD(i) (r[i] = _mm512_loadu_si512((const void *)(p->coeffs + 16 * (i))))
+    VG_LD(0), VG_LD(1), VG_LD(2), VG_LD(3), VG_LD(4), VG_LD(5), VG_LD(6), VG_LD(7);
+    VG_LD(8), VG_LD(9), VG_LD(10), VG_LD(11), VG_LD(12), VG_LD(13), VG_LD(14), VG_LD(15);
+    vg_inv_l0_6(r);
     /* Layer 7 with the scaling: sums times 41978, differences times
      * 3975713 = 41978 (-zetas[1]) 2^-32 mod q (VG_MLDSA_INV_F / _LAST in
      * poly.c). */
@@ -673,10 +686,6 @@ void vg_mldsa_invntt_avx512(vg_mldsa_poly *p)
                          vg_montmul(_mm512_sub_epi32(r[i], r[(i) + 8]), c, cq, c)))
     VG_LAST(0), VG_LAST(1), VG_LAST(2), VG_LAST(3), VG_LAST(4), VG_LAST(5), VG_LAST(6), VG_LAST(7);
 #undef VG_LAST
-#undef VG_I2
-#undef VG_I1
-#undef VG_TW
-#undef VG_PAIRS
 #undef VG_LD
 }
 
@@ -858,37 +867,11 @@ void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
                                 const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
                                 const vg_mldsa_poly *h, int32_t gamma2)
 {
-    __m512i r[16], z, zq, fz, fq, cz, cq;
+    __m512i r[16], fz, fq, cz, cq;
 #define VG_LD(i) (r[i] = vg_vin16(acc, c, t1, 16 * (i)))
-#define VG_PAIRS(g)                                                                                \
-    g(&r[0], &r[1], vg_mldsa_avx512_inv_tw[0]), g(&r[2], &r[3], vg_mldsa_avx512_inv_tw[1]),        \
-        g(&r[4], &r[5], vg_mldsa_avx512_inv_tw[2]), g(&r[6], &r[7], vg_mldsa_avx512_inv_tw[3]),    \
-        g(&r[8], &r[9], vg_mldsa_avx512_inv_tw[4]), g(&r[10], &r[11], vg_mldsa_avx512_inv_tw[5]),  \
-        g(&r[12], &r[13], vg_mldsa_avx512_inv_tw[6]),                                              \
-        g(&r[14], &r[15], vg_mldsa_avx512_inv_tw[7])
-#define VG_TW(i) vg_twiddle(-vg_mldsa_zetas[i], &z, &zq)
-#define VG_I1(a, d) vg_inv(&r[a], &r[(a) + (d)], z, zq, z, 0)
-#define VG_I2(a, d) VG_I1(a, d), VG_I1((a) + 1, d)
     VG_LD(0), VG_LD(1), VG_LD(2), VG_LD(3), VG_LD(4), VG_LD(5), VG_LD(6), VG_LD(7);
     VG_LD(8), VG_LD(9), VG_LD(10), VG_LD(11), VG_LD(12), VG_LD(13), VG_LD(14), VG_LD(15);
-    VG_PAIRS(vg_inv_l0);
-    VG_PAIRS(vg_inv_l1);
-    VG_PAIRS(vg_inv_l2);
-    VG_PAIRS(vg_inv_l3);
-    VG_TW(15), VG_I1(0, 1);
-    VG_TW(14), VG_I1(2, 1);
-    VG_TW(13), VG_I1(4, 1);
-    VG_TW(12), VG_I1(6, 1);
-    VG_TW(11), VG_I1(8, 1);
-    VG_TW(10), VG_I1(10, 1);
-    VG_TW(9), VG_I1(12, 1);
-    VG_TW(8), VG_I1(14, 1);
-    VG_TW(7), VG_I2(0, 2);
-    VG_TW(6), VG_I2(4, 2);
-    VG_TW(5), VG_I2(8, 2);
-    VG_TW(4), VG_I2(12, 2);
-    VG_TW(3), VG_I2(0, 4), VG_I2(2, 4);
-    VG_TW(2), VG_I2(8, 4), VG_I2(10, 4);
+    vg_inv_l0_6(r);
     /* Layer 7 with the scaling (41978, and 3975713 for the differences:
      * VG_MLDSA_INV_F / _LAST in poly.c), then caddq and UseHint. */
     vg_twiddle(41978, &fz, &fq);
@@ -902,10 +885,6 @@ void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
                          vg_ld(h->coeffs + 16 * (i) + 128), gamma2)))
     VG_LAST(0), VG_LAST(1), VG_LAST(2), VG_LAST(3), VG_LAST(4), VG_LAST(5), VG_LAST(6), VG_LAST(7);
 #undef VG_LAST
-#undef VG_I2
-#undef VG_I1
-#undef VG_TW
-#undef VG_PAIRS
 #undef VG_LD
 }
 
