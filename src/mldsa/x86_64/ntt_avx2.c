@@ -221,27 +221,31 @@ static void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
  * bounds proved at vg_mldsa_invntt_portable in poly.c: every layer input
  * stays < 2^29 or < 16q, every Montgomery product < 2^52 < 2^31 q).
  * Specification: FIPS 204, Algorithm 42 (NTT^-1). */
-static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
+/* The inverse NTT's layers 0-2 (len 1, 2, 4) on 16-coefficient group g,
+ * whose two halves the caller loaded into lo and hi (from a, or computed
+ * as they are loaded), stored to a + 16 g. Layer 2's sums are reduce32'd. */
+static inline void vg_inv_small(int32_t *a, unsigned g, __m256i lo, __m256i hi)
 {
-    int32_t *a = p->coeffs;
-    for (unsigned g = 0; g < 16; g++) {
-        const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
-        __m256i x, y;
-        vg_to_half(&x, &y, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
-        vg_half_to_quart(&x, &y);
-        vg_quart_to_pairs(&x, &y);
-        vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]), 0);
-        vg_pairs_to_quart(&x, &y);
-        vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]), 0);
-        vg_half_to_quart(&x, &y); /* quart -> half */
-        vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]), 1);
-        __m256i lo, hi;
-        vg_from_half(&lo, &hi, x, y);
-        vg_store(a + 16 * g, lo);
-        vg_store(a + 16 * g + 8, hi);
-    }
-    /* Layers 3-6 (len 8..64): block blk of layer l uses -zetas[(256 >> l)
-     * - 1 - blk], as the portable loop's decreasing counter gives. */
+    const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
+    __m256i x, y;
+    vg_to_half(&x, &y, lo, hi);
+    vg_half_to_quart(&x, &y);
+    vg_quart_to_pairs(&x, &y);
+    vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]), 0);
+    vg_pairs_to_quart(&x, &y);
+    vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]), 0);
+    vg_half_to_quart(&x, &y); /* quart -> half */
+    vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]), 1);
+    vg_from_half(&lo, &hi, x, y);
+    vg_store(a + 16 * g, lo);
+    vg_store(a + 16 * g + 8, hi);
+}
+
+/* The inverse NTT's layers 3-6 (len 8..64) in place: block blk of layer l
+ * uses -zetas[(256 >> l) - 1 - blk], as the portable loop's decreasing
+ * counter gives; sums unreduced (bounds at vg_mldsa_invntt_portable). */
+static void vg_inv_mid(int32_t *a)
+{
     for (unsigned layer = 3; layer < 7; layer++) {
         unsigned len = 1u << layer;
         for (unsigned blk = 0; blk < (128u >> layer); blk++) {
@@ -250,14 +254,19 @@ static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
             vg_twiddle(-vg_mldsa_zetas[(256u >> layer) - 1 - blk], &z, &zq);
             for (unsigned j = start; j < start + len; j += 8) {
                 __m256i x = vg_load(a + j), y = vg_load(a + j + len);
-                __m256i t = x;
-                x = _mm256_add_epi32(t, y);
-                y = vg_montmul_bc(_mm256_sub_epi32(t, y), z, zq);
-                vg_store(a + j, x);
-                vg_store(a + j + len, y);
+                vg_store(a + j, _mm256_add_epi32(x, y));
+                vg_store(a + j + len, vg_montmul_bc(_mm256_sub_epi32(x, y), z, zq));
             }
         }
     }
+}
+
+static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
+{
+    int32_t *a = p->coeffs;
+    for (unsigned g = 0; g < 16; g++)
+        vg_inv_small(a, g, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
+    vg_inv_mid(a);
     /* Layer 7 with the scaling: sums times 41978, differences times
      * 3975713 = 41978 (-zetas[1]) 2^-32 mod q (VG_MLDSA_INV_F / _LAST in
      * poly.c). */
@@ -489,38 +498,9 @@ static void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc
                                      const vg_mldsa_poly *h, int32_t gamma2)
 {
     int32_t *a = w1->coeffs;
-    for (unsigned g = 0; g < 16; g++) {
-        const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
-        __m256i x, y;
-        vg_to_half(&x, &y, vg_vin8(acc, c, t1, 16 * g), vg_vin8(acc, c, t1, 16 * g + 8));
-        vg_half_to_quart(&x, &y);
-        vg_quart_to_pairs(&x, &y);
-        vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]), 0);
-        vg_pairs_to_quart(&x, &y);
-        vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]), 0);
-        vg_half_to_quart(&x, &y);
-        vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]), 1);
-        __m256i lo, hi;
-        vg_from_half(&lo, &hi, x, y);
-        vg_store(a + 16 * g, lo);
-        vg_store(a + 16 * g + 8, hi);
-    }
-    for (unsigned layer = 3; layer < 7; layer++) {
-        unsigned len = 1u << layer;
-        for (unsigned blk = 0; blk < (128u >> layer); blk++) {
-            unsigned start = 2 * len * blk;
-            __m256i z, zq;
-            vg_twiddle(-vg_mldsa_zetas[(256u >> layer) - 1 - blk], &z, &zq);
-            for (unsigned j = start; j < start + len; j += 8) {
-                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
-                __m256i t = x;
-                x = _mm256_add_epi32(t, y);
-                y = vg_montmul_bc(_mm256_sub_epi32(t, y), z, zq);
-                vg_store(a + j, x);
-                vg_store(a + j + len, y);
-            }
-        }
-    }
+    for (unsigned g = 0; g < 16; g++)
+        vg_inv_small(a, g, vg_vin8(acc, c, t1, 16 * g), vg_vin8(acc, c, t1, 16 * g + 8));
+    vg_inv_mid(a);
     /* Layer 7 with the scaling (41978, 3975713: VG_MLDSA_INV_F / _LAST in
      * poly.c), then caddq and UseHint. */
     __m256i f, fq, cz, cq;
