@@ -989,12 +989,13 @@ void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_
  * fits the 64-bit accumulator); the remaining have bits are a whole number
  * of bytes since 8 bits is. Called with a constant `bits`, the loop unrolls
  * and every test on `have` is decided at compile time. */
-static inline void vg_mldsa_pack_group8(uint8_t *o, const uint32_t *v, unsigned bits)
+static inline void vg_mldsa_pack_group8(uint8_t *o, const int32_t *a, unsigned bits, int32_t off,
+                                        int32_t sgn)
 {
     uint64_t acc = 0;
     unsigned have = 0;
     for (unsigned k = 0; k < 8; k++) {
-        acc |= (uint64_t)v[k] << have;
+        acc |= (uint64_t)(uint32_t)(off + sgn * a[k]) << have;
         have += bits;
         if (have >= 32) {
             vg_store32_le(o, (uint32_t)acc);
@@ -1009,17 +1010,22 @@ static inline void vg_mldsa_pack_group8(uint8_t *o, const uint32_t *v, unsigned 
     }
 }
 
-/* Little-endian bit packing of 256 values of `bits` bits each (FIPS 204
- * Algorithms 16-17: coefficient 0 in the lowest bits), eight values (bits
- * bytes) at a time, specialised for each width FIPS 204 uses. Pre: v[j] <
- * 2^bits, bits <= 24. Constant time in the values (the code path depends
- * only on `bits`). */
-static void vg_mldsa_pack_bits(uint8_t *out, const uint32_t v[VG_MLDSA_N], unsigned bits)
+/* Little-endian bit packing of the 256 fields off + sgn a[j] of `bits`
+ * bits each (FIPS 204 Algorithms 16-17: coefficient 0 in the lowest bits;
+ * sgn = 1, off = 0 for SimpleBitPack, sgn = -1, off = b for BitPack with
+ * upper bound b), eight values (bits bytes) at a time, the field computed
+ * as it is packed (no intermediate array), specialised for each width FIPS
+ * 204 uses. Pre: 0 <= off + sgn a[j] < 2^bits, bits <= 24, sgn = +-1.
+ * Constant time in the values (the code path depends only on `bits`).
+ * Always inlined, so that each caller's off and sgn are constants. */
+static inline __attribute__((always_inline)) void
+vg_mldsa_pack_bits(uint8_t *out, const int32_t a[VG_MLDSA_N], unsigned bits, int32_t off,
+                   int32_t sgn)
 {
 #define VG_MLDSA_PACK_CASE(b)                                                                      \
     case b:                                                                                        \
         for (unsigned g = 0; g < VG_MLDSA_N / 8; g++)                                              \
-            vg_mldsa_pack_group8(out + g * (b), v + 8 * g, (b));                                   \
+            vg_mldsa_pack_group8(out + g * (b), a + 8 * g, (b), off, sgn);                         \
         break
     switch (bits) {
         VG_MLDSA_PACK_CASE(3);
@@ -1031,7 +1037,7 @@ static void vg_mldsa_pack_bits(uint8_t *out, const uint32_t v[VG_MLDSA_N], unsig
         VG_MLDSA_PACK_CASE(20);
     default:
         for (unsigned g = 0; g < VG_MLDSA_N / 8; g++)
-            vg_mldsa_pack_group8(out + g * bits, v + 8 * g, bits);
+            vg_mldsa_pack_group8(out + g * bits, a + 8 * g, bits, off, sgn);
         break;
     }
 #undef VG_MLDSA_PACK_CASE
@@ -1263,52 +1269,43 @@ void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t cti
 
 void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
 {
-    uint32_t v[VG_MLDSA_N];
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        v[j] = (uint32_t)a->coeffs[j];
-    vg_mldsa_pack_bits(r, v, 10);
+    vg_mldsa_pack_bits(r, a->coeffs, 10, 0, 1);
 }
 
+/* The unpacking routines below unpack the fields into a's own storage
+ * ((u)int32_t may alias each other) and map them in place: no second
+ * array to copy or wipe. */
 void vg_mldsa_polyt1_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
 {
-    uint32_t v[VG_MLDSA_N];
-    vg_mldsa_unpack_bits(v, r, 10);
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        a->coeffs[j] = (int32_t)v[j];
+    vg_mldsa_unpack_bits((uint32_t *)a->coeffs, r, 10);
 }
 
 void vg_mldsa_polyt0_pack(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
 {
-    uint32_t v[VG_MLDSA_N];
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        v[j] = (uint32_t)((1 << (VG_MLDSA_D - 1)) - a->coeffs[j]);
-    vg_mldsa_pack_bits(r, v, VG_MLDSA_D);
-    vg_wipe(v, sizeof v);
+    vg_mldsa_pack_bits(r, a->coeffs, VG_MLDSA_D, 1 << (VG_MLDSA_D - 1), -1);
 }
 
 void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
 {
-    uint32_t v[VG_MLDSA_N];
+    uint32_t *v = (uint32_t *)a->coeffs;
     vg_mldsa_unpack_bits(v, r, VG_MLDSA_D);
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a->coeffs[j] = (1 << (VG_MLDSA_D - 1)) - (int32_t)v[j];
-    vg_wipe(v, sizeof v);
 }
 
 size_t vg_mldsa_polyeta_bytes(unsigned eta) { return eta == 2 ? 96 : 128; }
 
 void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
 {
-    uint32_t v[VG_MLDSA_N];
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        v[j] = (uint32_t)((int32_t)eta - a->coeffs[j]);
-    vg_mldsa_pack_bits(r, v, eta == 2 ? 3 : 4);
-    vg_wipe(v, sizeof v);
+    if (eta == 2)
+        vg_mldsa_pack_bits(r, a->coeffs, 3, 2, -1);
+    else
+        vg_mldsa_pack_bits(r, a->coeffs, 4, 4, -1);
 }
 
 unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
 {
-    uint32_t v[VG_MLDSA_N];
+    uint32_t *v = (uint32_t *)a->coeffs;
     uint32_t bad = 0;
     vg_mldsa_unpack_bits(v, r, eta == 2 ? 3 : 4);
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
@@ -1316,7 +1313,6 @@ unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned et
         bad |= (2u * eta - v[j]) >> 31;
         a->coeffs[j] = (int32_t)eta - (int32_t)v[j];
     }
-    vg_wipe(v, sizeof v);
     return bad;
 }
 
@@ -1324,10 +1320,10 @@ size_t vg_mldsa_polyz_bytes(int32_t gamma1) { return 32u * vg_mldsa_gamma1_bits(
 
 void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
 {
-    uint32_t v[VG_MLDSA_N];
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        v[j] = (uint32_t)(gamma1 - a->coeffs[j]);
-    vg_mldsa_pack_bits(r, v, vg_mldsa_gamma1_bits(gamma1));
+    if (gamma1 == (1 << 17))
+        vg_mldsa_pack_bits(r, a->coeffs, 18, 1 << 17, -1);
+    else
+        vg_mldsa_pack_bits(r, a->coeffs, 20, 1 << 19, -1);
 }
 
 /* The backend's unpack_z (contract in poly.h), portable. The fields are
@@ -1350,9 +1346,5 @@ size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_
 
 void vg_mldsa_polyw1_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
 {
-    uint32_t v[VG_MLDSA_N];
-    for (unsigned j = 0; j < VG_MLDSA_N; j++)
-        v[j] = (uint32_t)a->coeffs[j];
-    vg_mldsa_pack_bits(r, v, gamma2 == VG_MLDSA_GAMMA2_88 ? 6 : 4);
-    vg_wipe(v, sizeof v);
+    vg_mldsa_pack_bits(r, a->coeffs, gamma2 == VG_MLDSA_GAMMA2_88 ? 6 : 4, 0, 1);
 }
