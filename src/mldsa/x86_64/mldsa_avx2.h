@@ -10,6 +10,44 @@
 #include "../../common/common.h"
 #include "../poly.h"
 
+#include <immintrin.h>
+
+/* ---- lane helpers shared by the AVX2 files (eight int32 lanes) ---------- */
+
+/* reduce32 per lane: a - round(a / 2^23) q. Pre: a <= 2^31 - 2^22 - 1.
+ * Post: -6283009 <= r <= 6283008, equal to vg_mldsa_reduce32(a). */
+static inline __m256i vg_mldsa_reduce32_8(__m256i a)
+{
+    __m256i t = _mm256_srai_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(1 << 22)), 23);
+    /* t q = (t << 23) - (t << 13) + t (q = 2^23 - 2^13 + 1; exact since
+     * |t q| < 2^31): shifts and adds instead of VPMULLD, leaving the vector
+     * multiplier to the Montgomery products. */
+    __m256i tq = _mm256_add_epi32(
+        _mm256_sub_epi32(_mm256_slli_epi32(t, 23), _mm256_slli_epi32(t, 13)), t);
+    return _mm256_sub_epi32(a, tq);
+}
+
+/* caddq per lane (vg_mldsa_caddq). Pre: |a| < q. Post: 0 <= r < q. */
+static inline __m256i vg_mldsa_caddq_8(__m256i a)
+{
+    return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31),
+                                                 _mm256_set1_epi32(VG_MLDSA_Q)));
+}
+
+/* chknorm's test: lanes with |a| >= bound (bm1 = bound - 1; VPABSD, so
+ * |a| < 2^31) OR-ed into bad. */
+static inline __m256i vg_mldsa_chk8(__m256i bad, __m256i a, __m256i bm1)
+{
+    return _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(a), bm1));
+}
+
+/* The lanes' verdicts (all-ones or zero) folded to one bit, no branch. */
+static inline unsigned vg_mldsa_verdict8(__m256i bad)
+{
+    uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bad));
+    return (0u - m) >> 31;
+}
+
 /* Rejection sampling (the backend's rej_uniform; contract in poly.h): the
  * same coefficients, in the same order, and the same count as the portable
  * routine on any buffer; never writes r[len] or beyond.

@@ -88,20 +88,6 @@ static inline __m256i vg_montred64(__m256i e, __m256i o)
     return _mm256_blend_epi32(vg_odd(e), o, 0xaa);
 }
 
-/* reduce32 per lane: a - round(a / 2^23) q. Pre: a <= 2^31 - 2^22 - 1.
- * Post: -6283009 <= r <= 6283008, equal to vg_mldsa_reduce32(a). */
-static inline __m256i vg_reduce32(__m256i a)
-{
-    __m256i t = _mm256_add_epi32(a, _mm256_set1_epi32(1 << 22));
-    t = _mm256_srai_epi32(t, 23);
-    /* t q = (t << 23) - (t << 13) + t (q = 2^23 - 2^13 + 1; exact since
-     * |t q| < 2^31): shifts and adds instead of VPMULLD, leaving the vector
-     * multiplier to the Montgomery products. */
-    __m256i tq = _mm256_add_epi32(
-        _mm256_sub_epi32(_mm256_slli_epi32(t, 23), _mm256_slli_epi32(t, 13)), t);
-    return _mm256_sub_epi32(a, tq);
-}
-
 static inline __m256i vg_load(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline void vg_store(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
 
@@ -121,7 +107,7 @@ static inline void vg_inv_bfly(__m256i *a, __m256i *b, __m256i z, __m256i zq, in
     __m256i t = *a;
     *a = _mm256_add_epi32(t, *b);
     if (reduce)
-        *a = vg_reduce32(*a);
+        *a = vg_mldsa_reduce32_8(*a);
     *b = vg_montmul(_mm256_sub_epi32(t, *b), z, zq);
 }
 
@@ -204,8 +190,8 @@ static void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
         vg_fwd_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
         vg_quart_to_pairs(&x, &y);
         vg_fwd_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
-        x = vg_reduce32(x);
-        y = vg_reduce32(y);
+        x = vg_mldsa_reduce32_8(x);
+        y = vg_mldsa_reduce32_8(y);
         vg_pairs_to_quart(&x, &y);
         vg_half_to_quart(&x, &y); /* back to half order */
         __m256i lo, hi;
@@ -458,12 +444,6 @@ static void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t g
  * that of the unfused sequence; test_mldsa_backend compares it with the
  * portable routines run one after the other. */
 
-/* caddq per lane (vg_mldsa_caddq). Pre: |a| < q. Post: 0 <= r < q. */
-static inline __m256i vg_caddq_8(__m256i a)
-{
-    return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31), VG_QV));
-}
-
 /* Input lanes j..j+7: acc - pointwise(c, t1). Pre |acc|, |c|, |t1| < q,
  * so |result| < 2q < 2^27 (the inverse NTT's precondition). */
 static inline __m256i vg_vin8(const vg_mldsa_poly *acc, const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
@@ -481,7 +461,7 @@ static inline __m256i vg_use_hint8(__m256i v, __m256i h, int32_t gamma2)
 {
     const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
     const __m256i m = _mm256_set1_epi32(gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16);
-    __m256i lo, hi = vg_decompose8(&lo, vg_caddq_8(v), gamma2);
+    __m256i lo, hi = vg_decompose8(&lo, vg_mldsa_caddq_8(v), gamma2);
     /* step = +1 (r0 > 0) or -1, times h: -(pos | 1) is 1 or -1. */
     __m256i pos = _mm256_cmpgt_epi32(lo, zero);
     __m256i step = _mm256_sub_epi32(zero, _mm256_or_si256(pos, one));
@@ -532,29 +512,16 @@ static inline __m256i vg_canon8(__m256i x)
     return _mm256_sub_epi32(x, _mm256_and_si256(_mm256_cmpgt_epi32(x, qm1), q));
 }
 
-/* |a| >= bound lanes (chknorm's test, bm1 = bound - 1) into bad. */
-static inline __m256i vg_chk8(__m256i bad, __m256i a, __m256i bm1)
-{
-    return _mm256_or_si256(bad, _mm256_cmpgt_epi32(_mm256_abs_epi32(a), bm1));
-}
-
-/* The lanes' verdicts folded to one bit, no branch. */
-static inline unsigned vg_verdict8(__m256i bad)
-{
-    uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bad));
-    return (0u - m) >> 31;
-}
-
 static unsigned vg_mldsa_sign_z_pass_avx2(vg_mldsa_poly *z, const vg_mldsa_poly *y, int32_t bound)
 {
     const __m256i bm1 = _mm256_set1_epi32(bound - 1);
     __m256i bad = _mm256_setzero_si256();
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
-        __m256i v = vg_reduce32(_mm256_add_epi32(vg_load(z->coeffs + j), vg_load(y->coeffs + j)));
+        __m256i v = vg_mldsa_reduce32_8(_mm256_add_epi32(vg_load(z->coeffs + j), vg_load(y->coeffs + j)));
         vg_store(z->coeffs + j, v);
-        bad = vg_chk8(bad, v, bm1);
+        bad = vg_mldsa_chk8(bad, v, bm1);
     }
-    return vg_verdict8(bad);
+    return vg_mldsa_verdict8(bad);
 }
 
 static unsigned vg_mldsa_sign_r_pass_avx2(vg_mldsa_poly *r, vg_mldsa_poly *r1,
@@ -567,9 +534,9 @@ static unsigned vg_mldsa_sign_r_pass_avx2(vg_mldsa_poly *r, vg_mldsa_poly *r1,
         __m256i lo, hi = vg_decompose8(&lo, v, gamma2);
         vg_store(r->coeffs + j, v);
         vg_store(r1->coeffs + j, hi);
-        bad = vg_chk8(bad, lo, bm1);
+        bad = vg_mldsa_chk8(bad, lo, bm1);
     }
-    return vg_verdict8(bad);
+    return vg_mldsa_verdict8(bad);
 }
 
 static unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
@@ -579,8 +546,8 @@ static unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
     const __m256i bm1 = _mm256_set1_epi32(bound - 1), one = _mm256_set1_epi32(1);
     __m256i bad = _mm256_setzero_si256(), cnt = _mm256_setzero_si256();
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
-        __m256i c = vg_reduce32(vg_load(ct0->coeffs + j));
-        bad = vg_chk8(bad, c, bm1);
+        __m256i c = vg_mldsa_reduce32_8(vg_load(ct0->coeffs + j));
+        bad = vg_mldsa_chk8(bad, c, bm1);
         __m256i u = vg_canon8(_mm256_add_epi32(vg_load(r->coeffs + j), c));
         __m256i lo, hi = vg_decompose8(&lo, u, gamma2);
         __m256i bit = _mm256_andnot_si256(_mm256_cmpeq_epi32(hi, vg_load(r1->coeffs + j)), one);
@@ -591,13 +558,13 @@ static unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
     c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0x4e));
     c = _mm_add_epi32(c, _mm_shuffle_epi32(c, 0xb1));
     *nhints = (unsigned)_mm_cvtsi128_si32(c);
-    return vg_verdict8(bad);
+    return vg_mldsa_verdict8(bad);
 }
 
 static void vg_mldsa_sign_w_pass_avx2(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32_t gamma2)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
-        __m256i v = vg_caddq_8(vg_load(w->coeffs + j)), lo;
+        __m256i v = vg_mldsa_caddq_8(vg_load(w->coeffs + j)), lo;
         vg_store(w->coeffs + j, v);
         vg_store(w1->coeffs + j, vg_decompose8(&lo, v, gamma2));
     }
@@ -609,8 +576,8 @@ static void vg_mldsa_keygen_pass_avx2(vg_mldsa_poly *t1, vg_mldsa_poly *t0,
     const __m256i h = _mm256_set1_epi32((1 << (VG_MLDSA_D - 1)) - 1);
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
         /* t + s2 may pass -q (|t| < q, |s2| <= 4): reduce32 first. */
-        __m256i v = vg_caddq_8(
-            vg_reduce32(_mm256_add_epi32(vg_load(t->coeffs + j), vg_load(s2->coeffs + j))));
+        __m256i v = vg_mldsa_caddq_8(
+            vg_mldsa_reduce32_8(_mm256_add_epi32(vg_load(t->coeffs + j), vg_load(s2->coeffs + j))));
         __m256i hi = _mm256_srai_epi32(_mm256_add_epi32(v, h), VG_MLDSA_D);
         vg_store(t1->coeffs + j, hi);
         vg_store(t0->coeffs + j, _mm256_sub_epi32(v, _mm256_slli_epi32(hi, VG_MLDSA_D)));

@@ -13,41 +13,21 @@
  * Needs: AVX2 (compiled with -mavx2; called only through the AVX2
  * backends, which vg_mldsa_avx2_get returns when AVX2 is active).
  */
-#include <immintrin.h>
-
 #include "mldsa_avx2.h"
 
 static inline __m256i vg_ld(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline void vg_st(int32_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
 
-/* reduce32 per lane: a - round(a / 2^23) q, as vg_mldsa_reduce32.
- * Pre: a <= 2^31 - 2^22 - 1. Post: -6283009 <= r <= 6283008. */
-static inline __m256i vg_reduce32_8(__m256i a)
-{
-    __m256i t = _mm256_srai_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(1 << 22)), 23);
-    /* t q = (t << 23) - (t << 13) + t, exact (|t q| < 2^31). */
-    __m256i tq = _mm256_add_epi32(
-        _mm256_sub_epi32(_mm256_slli_epi32(t, 23), _mm256_slli_epi32(t, 13)), t);
-    return _mm256_sub_epi32(a, tq);
-}
-
-/* Add q to the negative lanes. Pre: |a| < q. Post: 0 <= r < q. */
-static inline __m256i vg_caddq8(__m256i a)
-{
-    return _mm256_add_epi32(a, _mm256_and_si256(_mm256_srai_epi32(a, 31),
-                                                 _mm256_set1_epi32(VG_MLDSA_Q)));
-}
-
 void vg_mldsa_reduce_avx2(vg_mldsa_poly *a)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8)
-        vg_st(a->coeffs + j, vg_reduce32_8(vg_ld(a->coeffs + j)));
+        vg_st(a->coeffs + j, vg_mldsa_reduce32_8(vg_ld(a->coeffs + j)));
 }
 
 void vg_mldsa_caddq_avx2(vg_mldsa_poly *a)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8)
-        vg_st(a->coeffs + j, vg_caddq8(vg_ld(a->coeffs + j)));
+        vg_st(a->coeffs + j, vg_mldsa_caddq_8(vg_ld(a->coeffs + j)));
 }
 
 void vg_mldsa_add_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
@@ -68,14 +48,9 @@ unsigned vg_mldsa_chknorm_avx2(const vg_mldsa_poly *a, int32_t bound)
 {
     const __m256i bm1 = _mm256_set1_epi32(bound - 1);
     __m256i bad = _mm256_setzero_si256();
-    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
-        /* |x| >= bound exactly when |x| > bound - 1 (VPABSD: |x| < 2^31). */
-        __m256i ax = _mm256_abs_epi32(vg_ld(a->coeffs + j));
-        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(ax, bm1));
-    }
-    /* Sign bits of the eight lanes, folded to one bit. */
-    uint32_t m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bad));
-    return (0u - m) >> 31;
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 8)
+        bad = vg_mldsa_chk8(bad, vg_ld(a->coeffs + j), bm1);
+    return vg_mldsa_verdict8(bad);
 }
 
 /* Power2Round lane by lane, as vg_mldsa_power2round: r1 = (a + 2^12 - 1)
