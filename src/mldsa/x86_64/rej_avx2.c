@@ -222,16 +222,17 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
         int8_t v[32];
         uint8_t tail[16];
     } ws;
-    uint8_t keep[32];
     uint16_t slot[32];
     unsigned base = 0; /* accepted so far, may pass len (then slot = len) */
     for (size_t pos = 0; pos < buflen; pos += 16) {
         size_t nb = buflen - pos < 16 ? buflen - pos : 16; /* public lengths */
         const uint8_t *p = buf + pos;
         if (nb < 16) {
-            /* The last bytes through a zero-padded copy, so no load passes
-             * buf + buflen; only the 2 nb real candidates are used. */
-            memset(ws.tail, 0, sizeof ws.tail);
+            /* The last bytes through a copy padded with 0xff, so no load
+             * passes buf + buflen: nibble 15 is rejected for both eta, so
+             * the padding candidates add nothing to the count (and they are
+             * not stored below). */
+            memset(ws.tail, 0xff, sizeof ws.tail);
             memcpy(ws.tail, p, nb);
             p = ws.tail;
         }
@@ -240,15 +241,6 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
         _mm_storeu_si128((__m128i *)ws.v, _mm_shuffle_epi8(vtab, n0));
         _mm_storeu_si128((__m128i *)(ws.v + 16), _mm_shuffle_epi8(vtab, n1));
         __m128i k0 = _mm_shuffle_epi8(ktab, n0), k1 = _mm_shuffle_epi8(ktab, n1);
-        if (nb < 16) {
-            /* Padding candidates (2 nb and on) are never accepted, so the
-             * count is that of the real ones; they are not stored below. */
-            _mm_storeu_si128((__m128i *)keep, k0);
-            _mm_storeu_si128((__m128i *)(keep + 16), k1);
-            memset(keep + 2 * nb, 0, 32 - 2 * nb);
-            k0 = _mm_loadu_si128((const __m128i *)keep);
-            k1 = _mm_loadu_si128((const __m128i *)(keep + 16));
-        }
         /* Declassify: the accept/reject bits of these candidates. Which
          * nibbles are rejected is independent of the accepted values (each
          * kept coefficient is uniform on [-eta, eta] whatever the pattern),

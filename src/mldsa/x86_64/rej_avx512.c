@@ -80,18 +80,17 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
         size_t nb = buflen - pos < 32 ? buflen - pos : 32; /* public lengths */
         const uint8_t *p = buf + pos;
         if (nb < 32) {
-            /* The last bytes through a zero-padded copy, so no load passes
-             * buf + buflen; the padding candidates are masked off below. */
-            memset(ws.tail, 0, sizeof ws.tail);
+            /* The last bytes through a copy padded with 0xff, so no load
+             * passes buf + buflen: nibble 15 is rejected for both eta, so
+             * the padding candidates are never accepted. */
+            memset(ws.tail, 0xff, sizeof ws.tail);
             memcpy(ws.tail, p, nb);
             p = ws.tail;
         }
         __m512i w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p));
         __m512i nib = _mm512_or_si512(_mm512_and_si512(w, low4),
                                       _mm512_slli_epi16(_mm512_srli_epi16(w, 4), 8));
-        /* The real candidates (2 nb of them; nb is a public length). */
-        uint64_t real = nb == 32 ? ~(uint64_t)0 : ((uint64_t)1 << (2 * nb)) - 1;
-        __mmask64 k = _mm512_cmplt_epu8_mask(nib, bound) & real;
+        __mmask64 k = _mm512_cmplt_epu8_mask(nib, bound);
         __m512i frag = _mm512_maskz_compress_epi8(k, _mm512_shuffle_epi8(vtab, nib));
         int64_t cnt = (int64_t)_mm_popcnt_u64(k);
         /* Output byte p (0 <= p < 256) takes frag[p - base] for base <= p <
