@@ -1,0 +1,56 @@
+/*
+ * Small products c s (small.h) through ML-KEM's kernels: the ring of
+ * ML-KEM, Z_3329[X]/(X^256 + 1), is ML-DSA's ring with a smaller modulus,
+ * and |c s| <= 196 < 3329 / 2, so c s = Barrett(NTT^-1(NTT(c) o NTT(s)))
+ * exactly, coefficient by coefficient (FIPS 203 Algorithms 9-12 with the
+ * bounds of mlkem/poly.h):
+ *   ntt: the int32 coefficients (|a| <= 4) narrowed to int16, then ML-KEM's
+ *        NTT (Pre |a| < q_kem; Post |r| <= q_kem / 2);
+ *   mul: basemul_acc with one term (Pre |a| < 4096, |b| <= q_kem / 2 + 1:
+ *        both are ntt outputs; Post R^-1 a o b, |.| <= q_kem / 2),
+ *        invntt_tomont (cancels R^-1; |.| < q_kem), Barrett (the centred
+ *        residue, |.| <= 1664, equal to the exact product by the bound of
+ *        the contract), widened to int32.
+ * The ML-KEM backend is the AVX2 one (its coefficient order in the NTT
+ * domain is its own, hence ntt and mul must come from the same table).
+ * This file also holds the dispatch vg_mldsa_small_get.
+ */
+#include <string.h>
+
+#include "common.h"
+#include "../small.h"
+
+static void small_kem_ntt(vg_mldsa_spoly *r, const vg_mldsa_poly *a)
+{
+    for (unsigned i = 0; i < VG_MLDSA_N; i++)
+        r->coeffs[i] = (int16_t)a->coeffs[i];
+    vg_mlkem_avx2_get()->ntt(r);
+}
+
+static void small_kem_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
+{
+    const struct vg_mlkem_backend *k = vg_mlkem_avx2_get();
+    vg_mlkem_poly t;
+    k->basemul_acc(&t, a, b, 1);
+    k->invntt_tomont(&t);
+    k->poly_reduce(&t);
+    for (unsigned i = 0; i < VG_MLDSA_N; i++)
+        r->coeffs[i] = t.coeffs[i];
+    vg_wipe(&t, sizeof t);
+}
+
+static const struct vg_mldsa_small g_small_kem = {"kem-avx2", small_kem_ntt, small_kem_mul};
+
+const struct vg_mldsa_small *vg_mldsa_small_kem_get(void)
+{
+    return vg_mlkem_avx2_get() ? &g_small_kem : NULL;
+}
+
+const struct vg_mldsa_small *vg_mldsa_small_get(const struct vg_mldsa_backend *be)
+{
+    const struct vg_mldsa_small *s;
+    if (be == NULL || be != vg_mldsa_avx2_get())
+        return NULL; /* portable: its 32-bit NTT path is the faster there */
+    s = vg_mldsa_small_avx512_get();
+    return s ? s : vg_mldsa_small_kem_get();
+}
