@@ -22,6 +22,9 @@
  *  - the four-way samplers (A-hat: uniform_x4 / uniform_many; ExpandMask:
  *    uniform_gamma1_many; ExpandS: uniform_eta_many) against the single
  *    ones, under both dispatches;
+ *  - the packing kernels (vg_mldsa_pack_get: t1, t0, s, w1 encodings and
+ *    t1 2^d) against the portable functions on random and extreme inputs,
+ *    nothing written or read outside the encoding;
  *  - the fused operations (vg_mldsa_fused_get: verification's row) against
  *    the portable routines run one after the other, on random and extreme
  *    inputs within their preconditions, both gamma2;
@@ -715,6 +718,173 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
               "verdict mix too one-sided: %u pass, %u fail", verdicts[0], verdicts[1]);
 }
 
+/* ---- bit packing kernels (struct vg_mldsa_pack) ---------------------------
+ * Each kernel of vg_mldsa_pack_get(be) against the portable function of
+ * the same name (the vg_mldsa_poly* call with every CPU feature off) on
+ * random inputs, on the ends of each field's range (every coefficient at
+ * the minimum, at the maximum, alternating in patterns) and, for the
+ * unpacking kernels, on random, all-zero and all-0xff bytes and, for
+ * BitUnpack of s, valid encodings with one field set above 2 eta (the
+ * range verdict must match). Packed outputs go to a buffer with guard
+ * bytes on both sides (nothing may be written outside); unpacking inputs
+ * sit at the end of a heap block of exactly their size (an
+ * AddressSanitizer build catches a read past it). */
+
+/* Coefficient k of pattern `kind` in [lo, hi]: 0 random, 1 all lo, 2 all
+ * hi, 3.. lo and hi alternating in runs of 1, 2, 4, ... */
+static int32_t pack_coeff(uint64_t *rs, unsigned kind, unsigned k, int32_t lo, int32_t hi)
+{
+    if (kind == 0)
+        return rand_range(rs, lo, hi);
+    if (kind == 1)
+        return lo;
+    if (kind == 2)
+        return hi;
+    return (k >> ((kind - 3) % 6)) & 1 ? hi : lo;
+}
+
+static void pack_poly(vg_mldsa_poly *a, uint64_t *rs, unsigned kind, int32_t lo, int32_t hi)
+{
+    for (unsigned k = 0; k < VG_MLDSA_N; k++)
+        a->coeffs[k] = pack_coeff(rs, kind, k, lo, hi);
+}
+
+#define PACK_GUARD 16
+#define PACK_MAX 416 /* the longest encoding here (t0) */
+
+/* 1 when the len bytes at out + PACK_GUARD differ from those at ref +
+ * PACK_GUARD, or a guard byte of out (0xa5) was overwritten. */
+static int pack_differs(const uint8_t *ref, const uint8_t *out, size_t len)
+{
+    int bad = memcmp(ref + PACK_GUARD, out + PACK_GUARD, len) != 0;
+    for (size_t i = 0; i < PACK_GUARD; i++)
+        bad |= out[i] != 0xa5 || out[PACK_GUARD + len + i] != 0xa5;
+    return bad;
+}
+
+static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned reps)
+{
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(be);
+    uint64_t rs = 0x5eed3001;
+    unsigned bad_t1 = 0, bad_t1u = 0, bad_t0 = 0, bad_t0u = 0, bad_eta = 0, bad_etau = 0;
+    unsigned bad_w1 = 0, bad_sh = 0, verdicts[2] = {0, 0};
+    uint8_t ref[PACK_MAX + 2 * PACK_GUARD], out[PACK_MAX + 2 * PACK_GUARD];
+    if (!pk) {
+        printf("backend %s: no packing kernels\n", be->name);
+        return;
+    }
+    printf("backend %s: packing kernels %s vs portable\n", be->name, pk->name);
+    for (unsigned rep = 0; rep < reps; rep++) {
+        unsigned kind = rep % 10;
+        unsigned eta = (rep / 10) % 2 ? 4 : 2;
+        int32_t g2 = (rep / 20) % 2 ? VG_MLDSA_GAMMA2_32 : VG_MLDSA_GAMMA2_88;
+        vg_mldsa_poly a, b, c;
+        memset(ref, 0xa5, sizeof ref);
+        memset(out, 0xa5, sizeof out);
+
+        /* t1: SimpleBitPack(t1, 2^10 - 1), then t1 2^d. */
+        pack_poly(&a, &rs, kind, 0, (1 << 10) - 1);
+        vg_cpu_force(0);
+        vg_mldsa_polyt1_pack(ref + PACK_GUARD, &a);
+        b = a;
+        vg_mldsa_poly_shiftl(&b);
+        vg_cpu_force(mask);
+        pk->t1_pack(out + PACK_GUARD, &a);
+        bad_t1 += pack_differs(ref, out, VG_MLDSA_POLYT1_BYTES);
+        c = a;
+        pk->shiftl(&c);
+        bad_sh += memcmp(&b, &c, sizeof b) != 0;
+
+        /* t0: BitPack(t0, 2^12 - 1, 2^12). */
+        pack_poly(&a, &rs, kind, -(1 << 12) + 1, 1 << 12);
+        memset(ref, 0xa5, sizeof ref);
+        memset(out, 0xa5, sizeof out);
+        vg_cpu_force(0);
+        vg_mldsa_polyt0_pack(ref + PACK_GUARD, &a);
+        vg_cpu_force(mask);
+        pk->t0_pack(out + PACK_GUARD, &a);
+        bad_t0 += pack_differs(ref, out, VG_MLDSA_POLYT0_BYTES);
+
+        /* s: BitPack(s, eta, eta). */
+        pack_poly(&a, &rs, kind, -(int32_t)eta, (int32_t)eta);
+        memset(ref, 0xa5, sizeof ref);
+        memset(out, 0xa5, sizeof out);
+        vg_cpu_force(0);
+        vg_mldsa_polyeta_pack(ref + PACK_GUARD, &a, eta);
+        vg_cpu_force(mask);
+        pk->eta_pack(out + PACK_GUARD, &a, eta);
+        bad_eta += pack_differs(ref, out, vg_mldsa_polyeta_bytes(eta));
+
+        /* w1: SimpleBitPack(w1, (q - 1) / (2 gamma2) - 1). */
+        pack_poly(&a, &rs, kind, 0, (VG_MLDSA_Q - 1) / (2 * g2) - 1);
+        memset(ref, 0xa5, sizeof ref);
+        memset(out, 0xa5, sizeof out);
+        vg_cpu_force(0);
+        vg_mldsa_polyw1_pack(ref + PACK_GUARD, &a, g2);
+        vg_cpu_force(mask);
+        pk->w1_pack(out + PACK_GUARD, &a, g2);
+        bad_w1 += pack_differs(ref, out, vg_mldsa_polyw1_bytes(g2));
+
+        /* Unpacking: every byte string decodes. kind 1: all zero, 2: all
+         * 0xff, else random; for s also (kind >= 5) a valid encoding,
+         * with (kind odd) one field at its maximum 2^b - 1 > 2 eta. */
+        size_t elen = vg_mldsa_polyeta_bytes(eta);
+        uint8_t *in1 = malloc(VG_MLDSA_POLYT1_BYTES), *in0 = malloc(VG_MLDSA_POLYT0_BYTES);
+        uint8_t *ine = malloc(elen);
+        if (!in1 || !in0 || !ine)
+            abort();
+        for (size_t i = 0; i < VG_MLDSA_POLYT0_BYTES; i++) {
+            uint8_t v = kind == 1 ? 0 : kind == 2 ? 0xff : (uint8_t)(vgtest_rand64(&rs) >> 56);
+            in0[i] = v;
+            if (i < VG_MLDSA_POLYT1_BYTES)
+                in1[i] = (uint8_t)(v ^ 0x5a * (kind > 2));
+            if (i < elen)
+                ine[i] = v;
+        }
+        if (kind >= 5) {
+            pack_poly(&a, &rs, 0, -(int32_t)eta, (int32_t)eta);
+            vg_cpu_force(0);
+            vg_mldsa_polyeta_pack(ine, &a, eta);
+            vg_cpu_force(mask);
+            if (kind % 2) {
+                /* Field j (bits b j ..) at its maximum. */
+                unsigned bits = eta == 2 ? 3 : 4, j = (unsigned)(vgtest_rand64(&rs) % VG_MLDSA_N);
+                for (unsigned t = 0; t < bits; t++)
+                    ine[(bits * j + t) / 8] |= (uint8_t)(1u << ((bits * j + t) % 8));
+            }
+        }
+        vg_cpu_force(0);
+        vg_mldsa_polyt1_unpack(&a, in1);
+        vg_cpu_force(mask);
+        memset(&b, 0x55, sizeof b);
+        pk->t1_unpack(&b, in1);
+        bad_t1u += memcmp(&a, &b, sizeof a) != 0;
+        vg_cpu_force(0);
+        vg_mldsa_polyt0_unpack(&a, in0);
+        vg_cpu_force(mask);
+        memset(&b, 0x55, sizeof b);
+        pk->t0_unpack(&b, in0);
+        bad_t0u += memcmp(&a, &b, sizeof a) != 0;
+        vg_cpu_force(0);
+        unsigned v1 = vg_mldsa_polyeta_unpack(&a, ine, eta);
+        vg_cpu_force(mask);
+        memset(&b, 0x55, sizeof b);
+        unsigned v2 = pk->eta_unpack(&b, ine, eta);
+        bad_etau += v1 != v2 || memcmp(&a, &b, sizeof a) != 0;
+        verdicts[v1 & 1]++;
+        free(in1);
+        free(in0);
+        free(ine);
+    }
+    CHECK_MSG(bad_t1 + bad_t1u + bad_t0 + bad_t0u + bad_eta + bad_etau + bad_w1 + bad_sh == 0,
+              "packing kernels %s differ from portable (of %u): t1 pack %u, unpack %u; t0 pack "
+              "%u, unpack %u; eta pack %u, unpack %u; w1 pack %u; shiftl %u",
+              pk->name, reps, bad_t1, bad_t1u, bad_t0, bad_t0u, bad_eta, bad_etau, bad_w1, bad_sh);
+    CHECK_MSG(verdicts[0] > reps / 8 && verdicts[1] > reps / 8,
+              "eta unpack verdict mix too one-sided: %u in range, %u not", verdicts[0],
+              verdicts[1]);
+}
+
 static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
 {
     vg_cpu_force(mask);
@@ -728,6 +898,7 @@ static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
     test_passes(be, 20000);
     test_unpack_z(be, 4000);
     test_fused(be, mask, 20000);
+    test_pack(be, mask, 20000);
 }
 
 int main(int argc, char **argv)
@@ -760,6 +931,7 @@ int main(int argc, char **argv)
     test_acc24(g_ref, 500);
     test_unpack_z(g_ref, 100);
     CHECK(vg_mldsa_fused_get(g_ref) == NULL); /* portable: the separate routines */
+    CHECK(vg_mldsa_pack_get(g_ref) == NULL);  /* portable: the portable packing */
     if (avx2) {
         test_backend(avx2, mask);
         /* The pure AVX2 backend too, when the dispatch chose the AVX-512

@@ -632,6 +632,11 @@ void vg_mldsa_poly_caddq(vg_mldsa_poly *a) { vg_mldsa_active()->caddq(a); }
 
 void vg_mldsa_poly_shiftl(vg_mldsa_poly *a)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->shiftl(a);
+        return;
+    }
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a->coeffs[j] = (int32_t)((uint32_t)a->coeffs[j] << VG_MLDSA_D);
 }
@@ -1267,8 +1272,16 @@ void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t cti
 
 /* ---- bit packing ------------------------------------------------------- */
 
+/* Each function below runs the active backend's kernel when it has one
+ * (struct vg_mldsa_pack: the same bytes or coefficients, faster), looked
+ * up once per call, else the portable code that follows. */
 void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->t1_pack(r, a);
+        return;
+    }
     vg_mldsa_pack_bits(r, a->coeffs, 10, 0, 1);
 }
 
@@ -1277,17 +1290,32 @@ void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly 
  * array to copy or wipe. */
 void vg_mldsa_polyt1_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->t1_unpack(a, r);
+        return;
+    }
     vg_mldsa_unpack_bits((uint32_t *)a->coeffs, r, 10);
 }
 
 void vg_mldsa_polyt0_pack(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->t0_pack(r, a);
+        return;
+    }
     vg_mldsa_pack_bits(r, a->coeffs, VG_MLDSA_D, 1 << (VG_MLDSA_D - 1), -1);
 }
 
 void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
     uint32_t *v = (uint32_t *)a->coeffs;
+    if (pk) {
+        pk->t0_unpack(a, r);
+        return;
+    }
     vg_mldsa_unpack_bits(v, r, VG_MLDSA_D);
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a->coeffs[j] = (1 << (VG_MLDSA_D - 1)) - (int32_t)v[j];
@@ -1297,6 +1325,11 @@ size_t vg_mldsa_polyeta_bytes(unsigned eta) { return eta == 2 ? 96 : 128; }
 
 void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->eta_pack(r, a, eta);
+        return;
+    }
     if (eta == 2)
         vg_mldsa_pack_bits(r, a->coeffs, 3, 2, -1);
     else
@@ -1305,8 +1338,11 @@ void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
 
 unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
     uint32_t *v = (uint32_t *)a->coeffs;
     uint32_t bad = 0;
+    if (pk)
+        return pk->eta_unpack(a, r, eta);
     vg_mldsa_unpack_bits(v, r, eta == 2 ? 3 : 4);
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
         /* Field > 2 eta: the top bit of 2 eta - field is set. */
@@ -1346,5 +1382,10 @@ size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_
 
 void vg_mldsa_polyw1_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->w1_pack(r, a, gamma2);
+        return;
+    }
     vg_mldsa_pack_bits(r, a->coeffs, gamma2 == VG_MLDSA_GAMMA2_88 ? 6 : 4, 0, 1);
 }

@@ -210,6 +210,45 @@ static inline const struct vg_mldsa_fused *vg_mldsa_fused_get(const struct vg_ml
 }
 #endif
 
+/* ---- bit packing kernels (optional) ---------------------------------------
+ * The byte encodings of FIPS 204 section 7.1 for the fixed widths, with the
+ * contracts of the vg_mldsa_poly* functions of the same names below, which
+ * dispatch to them (poly.c: the table is looked up once per call; NULL:
+ * the portable code). Each kernel returns exactly the portable bytes or
+ * coefficients on every input the portable function accepts, reads and
+ * writes exactly the encoding's bytes, and is constant time (t0 and s are
+ * secret). A table of its own, as struct vg_mldsa_fused, so that the
+ * portable backend needs no entries. */
+struct vg_mldsa_pack {
+    const char *name;
+    /* vg_mldsa_polyt1_pack, _polyt1_unpack, _polyt0_pack, _polyt0_unpack
+     * (Algorithms 16-19 with the widths of pkEncode / skEncode). */
+    void (*t1_pack)(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a);
+    void (*t1_unpack)(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES]);
+    void (*t0_pack)(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a);
+    void (*t0_unpack)(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES]);
+    /* vg_mldsa_polyeta_pack / _polyeta_unpack (eta in {2, 4}; unpack's
+     * range verdict included). */
+    void (*eta_pack)(uint8_t *r, const vg_mldsa_poly *a, unsigned eta);
+    unsigned (*eta_unpack)(vg_mldsa_poly *a, const uint8_t *r, unsigned eta);
+    /* vg_mldsa_polyw1_pack (gamma2 one of VG_MLDSA_GAMMA2_88/_32). */
+    void (*w1_pack)(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2);
+    /* vg_mldsa_poly_shiftl. */
+    void (*shiftl)(vg_mldsa_poly *a);
+};
+
+/* The packing kernels for backend be, or NULL (portable, or no x86-64
+ * code in the build). x86-64 builds: src/mldsa/x86_64/pack_avx2.c. */
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
+const struct vg_mldsa_pack *vg_mldsa_pack_get(const struct vg_mldsa_backend *be);
+#else
+static inline const struct vg_mldsa_pack *vg_mldsa_pack_get(const struct vg_mldsa_backend *be)
+{
+    (void)be;
+    return 0;
+}
+#endif
+
 /* The portable rej_eta (poly.c), which backends without their own use. */
 unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
                                    unsigned eta);
