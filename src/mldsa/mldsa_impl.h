@@ -259,9 +259,8 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
     /* The one-pass sequences of poly.h where the backend has them, else the
      * separate passes; the same values either way. */
     const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be);
-    /* c s1 and c s2 as exact products through a 16-bit NTT where the
-     * backend has one (small.h: |c s| <= tau eta <= 196); NULL: the 32-bit
-     * NTT. Either way the same values. */
+    /* c s1 and c s2 as exact products through a 16-bit NTT (small.h:
+     * |c s| <= tau eta <= 196), the 32-bit NTT only for c t0. */
     const struct vg_mldsa_small *sm = vg_mldsa_small_get(be);
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
@@ -269,17 +268,8 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         uint8_t rhopp[VG_MLDSA_CRHBYTES];
         uint8_t w1enc[K * POLYW1_BYTES];
         uint8_t ctilde[CTILDEBYTES];
-        /* s1 and s2 transformed: by the 32-bit NTT (s1, s2), or by the
-         * small-product one (ss1, ss2, with c there as sc) where the backend
-         * has it (small.h). */
-        union {
-            struct {
-                vg_mldsa_poly s1[L], s2[K];
-            } q;
-            struct {
-                _Alignas(64) vg_mldsa_spoly s1[L], s2[K], c;
-            } m;
-        } s;
+        /* s1, s2 and c transformed for the small products (small.h). */
+        _Alignas(64) vg_mldsa_spoly ss1[L], ss2[K], sc;
         vg_mldsa_poly t0[K];
         /* y[0..L) this attempt's y; y[L..L + 3) room for the rest of a
          * four-way pass, kept for the next attempt (see below). */
@@ -301,22 +291,12 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
      * below and the transforms' values do not matter) and t0-hat
      * (|t0| <= 2^12 < q). */
     for (unsigned j = 0; j < L; j++) {
-        if (sm) {
-            bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
-            sm->ntt(&ws.s.m.s1[j], &ws.t);
-        } else {
-            bad |= vg_mldsa_polyeta_unpack(&ws.s.q.s1[j], sk + SK_S1 + j * POLYETA_BYTES, ETA);
-            be->ntt(&ws.s.q.s1[j]);
-        }
+        bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+        sm->ntt(&ws.ss1[j], &ws.t);
     }
     for (unsigned i = 0; i < K; i++) {
-        if (sm) {
-            bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S2 + i * POLYETA_BYTES, ETA);
-            sm->ntt(&ws.s.m.s2[i], &ws.t);
-        } else {
-            bad |= vg_mldsa_polyeta_unpack(&ws.s.q.s2[i], sk + SK_S2 + i * POLYETA_BYTES, ETA);
-            be->ntt(&ws.s.q.s2[i]);
-        }
+        bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S2 + i * POLYETA_BYTES, ETA);
+        sm->ntt(&ws.ss2[i], &ws.t);
         vg_mldsa_polyt0_unpack(&ws.t0[i], sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
         be->ntt(&ws.t0[i]);
     }
@@ -381,19 +361,12 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         vg_keccak_squeeze(&ctx, ws.ctilde, CTILDEBYTES);
         /* c = SampleInBall(c-tilde), c-hat = NTT(c) (lines 16-17). */
         vg_mldsa_poly_challenge(&ws.c, ws.ctilde, CTILDEBYTES, TAU);
-        if (sm)
-            sm->ntt(&ws.s.m.c, &ws.c); /* |c| <= 1 */
+        sm->ntt(&ws.sc, &ws.c); /* |c| <= 1 */
         be->ntt(&ws.c);
-        /* z = y + <<c s1>> (lines 18, 20): |cs1| < q after invntt (exact,
-         * |cs1| <= 196, by sm), |y| <= gamma1, the sum is reduce32'd; check
-         * ||z|| >= gamma1 - beta (line 23). */
+        /* z = y + c s1 (lines 18, 20): exact, |cs1| <= 196; |y| <= gamma1,
+         * the sum is reduce32'd; check ||z|| >= gamma1 - beta (line 23). */
         for (unsigned j = 0; j < L; j++) {
-            if (sm) {
-                sm->mul(&ws.z[j], &ws.s.m.c, &ws.s.m.s1[j]);
-            } else {
-                be->pointwise(&ws.z[j], &ws.c, &ws.s.q.s1[j]);
-                be->invntt_tomont(&ws.z[j]);
-            }
+            sm->mul(&ws.z[j], &ws.sc, &ws.ss1[j]);
             if (fu) {
                 reject |= fu->sign_z_pass(&ws.z[j], &ws.y[j], GAMMA1 - BETA);
                 continue;
@@ -405,12 +378,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         for (unsigned i = 0; i < K; i++) {
             /* r = w - <<c s2>> (lines 19, 21): r0 = LowBits(r), check
              * ||r0|| >= gamma2 - beta (line 23). t keeps r in [0, q). */
-            if (sm) {
-                sm->mul(&ws.t, &ws.s.m.c, &ws.s.m.s2[i]); /* exact, |.| <= 196 */
-            } else {
-                be->pointwise(&ws.t, &ws.c, &ws.s.q.s2[i]);
-                be->invntt_tomont(&ws.t);
-            }
+            sm->mul(&ws.t, &ws.sc, &ws.ss2[i]); /* exact, |.| <= 196 */
             if (fu) {
                 /* The passes below in two (poly.h, sign_r_pass and
                  * sign_h_pass): r in t, HighBits(r) kept in h[i] (not
@@ -540,7 +508,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         vg_mldsa_poly w[K];
         vg_mldsa_poly y[4]; /* a group of y / NTT(y); scratch elsewhere */
         vg_mldsa_poly c, t;
-        /* c and one of s1, s2 transformed for sm (small.h), if used. */
+        /* c and one of s1, s2 transformed for the small products (small.h). */
         _Alignas(64) vg_mldsa_spoly sc, ss;
     } ws;
     vg_keccak_ctx ctx;
@@ -621,12 +589,9 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         vg_keccak_finalize(&ctx);
         vg_keccak_squeeze(&ctx, ws.ctilde, CTILDEBYTES);
         vg_mldsa_poly_challenge(&ws.c, ws.ctilde, CTILDEBYTES, TAU);
-        /* c-hat for the products with s1 and s2: by sm (|c| <= 1) if there
-         * is one, and then the 32-bit one (for t0) only after the z loop. */
-        if (sm)
-            sm->ntt(&ws.sc, &ws.c);
-        else
-            be->ntt(&ws.c);
+        /* c transformed for the products with s1 and s2 (|c| <= 1); the
+         * 32-bit c-hat (for t0) only after the z loop. */
+        sm->ntt(&ws.sc, &ws.c);
         /* z = y + <<c s1>> (lines 18, 20), y again from ExpandMask; check
          * ||z|| >= gamma1 - beta (line 23); packed into sig at once
          * (sigEncode's z field; the whole of sig is zeroed if signing
@@ -637,14 +602,8 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             for (unsigned k = 0; k < n; k++) {
                 unsigned j = j0 + k;
                 (void)vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
-                if (sm) {
-                    sm->ntt(&ws.ss, &ws.t);
-                    sm->mul(&ws.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
-                } else {
-                    be->ntt(&ws.t);
-                    be->pointwise(&ws.t, &ws.c, &ws.t);
-                    be->invntt_tomont(&ws.t);
-                }
+                sm->ntt(&ws.ss, &ws.t);
+                sm->mul(&ws.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
                 if (fu) {
                     reject |= fu->sign_z_pass(&ws.t, &ws.y[k], GAMMA1 - BETA);
                 } else {
@@ -659,19 +618,12 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
          * r = w - <<c s2>> (lines 19, 21), ||LowBits(r)|| (line 23),
          * ct0 = <<c t0>> (line 25, check line 28), h = MakeHint(-ct0,
          * w - cs2 + ct0) (line 26) as in the fast layout. */
-        if (sm)
-            be->ntt(&ws.c); /* c-hat for t0 (|c| <= 1) */
+        be->ntt(&ws.c); /* c-hat for t0 (|c| <= 1) */
         for (unsigned i = 0; i < K; i++) {
             vg_mldsa_poly *r = &ws.y[0], *r1 = &ws.y[1], *lo = &ws.y[2], *ct0 = &ws.y[3];
             (void)vg_mldsa_polyeta_unpack(r, sk + SK_S2 + i * POLYETA_BYTES, ETA);
-            if (sm) {
-                sm->ntt(&ws.ss, r);
-                sm->mul(r, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
-            } else {
-                be->ntt(r);
-                be->pointwise(r, &ws.c, r);
-                be->invntt_tomont(r);
-            }
+            sm->ntt(&ws.ss, r);
+            sm->mul(r, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
             if (fu) {
                 unsigned nh;
                 reject |= fu->sign_r_pass(r, r1, &ws.w[i], GAMMA2, GAMMA2 - BETA);

@@ -44,22 +44,18 @@ struct vg_mldsa_small {
     void (*mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
 };
 
-/* The small-product table to use with ML-DSA backend be, or NULL (the
- * portable backend, where the 32-bit NTT path is faster; builds without
- * x86-64 code). */
-#if defined(__x86_64__) && !defined(VG_PORTABLE)
+/* The small-product table to use with ML-DSA backend be (never NULL): on
+ * x86-64 with the x86-64 backend, AVX-512 (small_avx512.c) or ML-KEM's
+ * AVX2 kernels (x86_64/small.c), else the portable one (small_portable.c).
+ * ntt and mul of one signature must come from one table. */
 const struct vg_mldsa_small *vg_mldsa_small_get(const struct vg_mldsa_backend *be);
-/* The implementations (tests): through ML-KEM's AVX2 kernels (NULL unless
- * AVX2 is active), and AVX-512 (NULL unless built and AVX-512F/BW/VL are
- * active). */
+/* The implementations (tests): portable C, never NULL; x86-64 builds: through
+ * ML-KEM's AVX2 kernels (NULL unless AVX2 is active), and AVX-512 (NULL
+ * unless built and AVX-512F/BW/VL are active). */
+const struct vg_mldsa_small *vg_mldsa_small_portable_get(void);
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
 const struct vg_mldsa_small *vg_mldsa_small_kem_get(void);
 const struct vg_mldsa_small *vg_mldsa_small_avx512_get(void);
-#else
-static inline const struct vg_mldsa_small *vg_mldsa_small_get(const struct vg_mldsa_backend *be)
-{
-    (void)be;
-    return 0;
-}
 #endif
 
 #endif

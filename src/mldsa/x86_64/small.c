@@ -13,7 +13,6 @@
  *        the contract), widened to int32.
  * The ML-KEM backend is the AVX2 one (its coefficient order in the NTT
  * domain is its own, hence ntt and mul must come from the same table).
- * This file also holds the dispatch vg_mldsa_small_get.
  */
 #include <string.h>
 
@@ -44,13 +43,4 @@ static const struct vg_mldsa_small g_small_kem = {"kem-avx2", small_kem_ntt, sma
 const struct vg_mldsa_small *vg_mldsa_small_kem_get(void)
 {
     return vg_mlkem_avx2_get() ? &g_small_kem : NULL;
-}
-
-const struct vg_mldsa_small *vg_mldsa_small_get(const struct vg_mldsa_backend *be)
-{
-    const struct vg_mldsa_small *s;
-    if (be == NULL || be != vg_mldsa_avx2_get())
-        return NULL; /* portable: its 32-bit NTT path is the faster there */
-    s = vg_mldsa_small_avx512_get();
-    return s ? s : vg_mldsa_small_kem_get();
 }
