@@ -724,7 +724,8 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
  * random inputs, on the ends of each field's range (every coefficient at
  * the minimum, at the maximum, alternating in patterns) and, for the
  * unpacking kernels, on random, all-zero and all-0xff bytes and, for
- * BitUnpack of s, valid encodings with one field set above 2 eta (the
+ * BitUnpack of s, valid encodings (fields up to 2 eta) and valid
+ * encodings with one field set to 2 eta + 1, to 2^b - 1 or between (the
  * range verdict must match). Packed outputs go to a buffer with guard
  * bytes on both sides (nothing may be written outside); unpacking inputs
  * sit at the end of a heap block of exactly their size (an
@@ -827,7 +828,7 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
 
         /* Unpacking: every byte string decodes. kind 1: all zero, 2: all
          * 0xff, else random; for s also (kind >= 5) a valid encoding,
-         * with (kind odd) one field at its maximum 2^b - 1 > 2 eta. */
+         * with (kind odd) one field above 2 eta. */
         size_t elen = vg_mldsa_polyeta_bytes(eta);
         uint8_t *in1 = malloc(VG_MLDSA_POLYT1_BYTES), *in0 = malloc(VG_MLDSA_POLYT0_BYTES);
         uint8_t *ine = malloc(elen);
@@ -847,10 +848,16 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
             vg_mldsa_polyeta_pack(ine, &a, eta);
             vg_cpu_force(mask);
             if (kind % 2) {
-                /* Field j (bits b j ..) at its maximum. */
+                /* Field j (bits b j ..) out of range: 2 eta + 1 (the
+                 * smallest), 2^b - 1 (the largest) or between. */
                 unsigned bits = eta == 2 ? 3 : 4, j = (unsigned)(vgtest_rand64(&rs) % VG_MLDSA_N);
-                for (unsigned t = 0; t < bits; t++)
-                    ine[(bits * j + t) / 8] |= (uint8_t)(1u << ((bits * j + t) % 8));
+                unsigned hi = (1u << bits) - 1, lo = 2 * eta + 1;
+                unsigned f = kind == 5 ? lo : kind == 7 ? hi : (unsigned)rand_range(&rs, lo, hi);
+                for (unsigned t = 0; t < bits; t++) {
+                    uint8_t bit = (uint8_t)(1u << ((bits * j + t) % 8));
+                    ine[(bits * j + t) / 8] = (uint8_t)((ine[(bits * j + t) / 8] & ~bit) |
+                                                        ((f >> t) & 1 ? bit : 0));
+                }
             }
         }
         vg_cpu_force(0);

@@ -130,9 +130,9 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
 }
 
 /* ---- RejNTTPoly (FIPS 204, Algorithm 30 with Algorithm 14) ----------------
- * 16 candidates per step: one VPERMB with zero masking spreads the 48
- * bytes of 16 candidates into 32-bit lanes (byte 4 j + i from byte 3 j + i,
- * i < 3; the fourth byte zero), an AND drops bit 23; a compare with q gives
+ * 16 candidates per step: one VPERMB spreads the 48 bytes of 16
+ * candidates into 32-bit lanes (byte 4 j + i from byte 3 j + i, i < 3), an
+ * AND keeps their low 23 bits; a compare with q gives
  * the accept mask, VPCOMPRESSD (register form; the memory form is slow on
  * Zen 4) packs the accepted lanes to the front and one 64-byte store writes
  * them at r + ctr, which advances by the mask's popcount. (The VPERMB
@@ -156,12 +156,11 @@ unsigned vg_mldsa_rej_uniform_avx512(int32_t *r, unsigned len, const uint8_t *bu
     const __m512i mask23 = _mm512_set1_epi32(0x7fffff);
     const __m512i q = _mm512_set1_epi32(VG_MLDSA_Q);
     /* Byte 4 j + i of the spread form is byte 3 j + i of the input (i < 3;
-     * byte 3 zeroed by the mask m3). */
+     * byte 4 j + 3 takes byte 0, cleared by the AND with mask23). */
     const __m512i spb = _mm512_set_epi32(0x002f2e2d, 0x002c2b2a, 0x00292827, 0x00262524,
                                          0x00232221, 0x00201f1e, 0x001d1c1b, 0x001a1918,
                                          0x00171615, 0x00141312, 0x0011100f, 0x000e0d0c,
                                          0x000b0a09, 0x00080706, 0x00050403, 0x00020100);
-    const __mmask64 m3 = 0x7777777777777777ull;
     unsigned ctr = 0;
     size_t pos = 0;
     /* Reads buf[pos .. pos + 112) (uses 96); writes r[ctr .. ctr + 32) at
@@ -169,8 +168,8 @@ unsigned vg_mldsa_rej_uniform_avx512(int32_t *r, unsigned len, const uint8_t *bu
     while (ctr + 32 <= len && pos + 112 <= buflen) {
         __m512i v0 = _mm512_loadu_si512((const void *)(buf + pos));
         __m512i v1 = _mm512_loadu_si512((const void *)(buf + pos + 48));
-        v0 = _mm512_and_si512(_mm512_maskz_permutexvar_epi8(m3, spb, v0), mask23);
-        v1 = _mm512_and_si512(_mm512_maskz_permutexvar_epi8(m3, spb, v1), mask23);
+        v0 = _mm512_and_si512(_mm512_permutexvar_epi8(spb, v0), mask23);
+        v1 = _mm512_and_si512(_mm512_permutexvar_epi8(spb, v1), mask23);
         __mmask16 k0 = _mm512_cmplt_epi32_mask(v0, q), k1 = _mm512_cmplt_epi32_mask(v1, q);
         _mm512_storeu_si512((void *)(r + ctr), _mm512_maskz_compress_epi32(k0, v0));
         ctr += (unsigned)_mm_popcnt_u32(k0);
@@ -185,7 +184,7 @@ unsigned vg_mldsa_rej_uniform_avx512(int32_t *r, unsigned len, const uint8_t *bu
         size_t nb = buflen - pos < 48 ? buflen - pos : 48;
         unsigned nc = (unsigned)(nb / 3);
         __m512i v = _mm512_maskz_loadu_epi8((__mmask64)(((uint64_t)1 << nb) - 1), buf + pos);
-        v = _mm512_and_si512(_mm512_maskz_permutexvar_epi8(m3, spb, v), mask23);
+        v = _mm512_and_si512(_mm512_permutexvar_epi8(spb, v), mask23);
         __mmask16 k = _mm512_mask_cmplt_epi32_mask((__mmask16)((1u << nc) - 1), v, q);
         unsigned cnt = (unsigned)_mm_popcnt_u32(k);
         cnt = cnt < len - ctr ? cnt : len - ctr;
