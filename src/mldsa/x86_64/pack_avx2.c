@@ -29,8 +29,19 @@
  * Constant time: no branch or address depends on the coefficients or the
  * bytes (the loops and the last-group cases depend only on the widths,
  * which are public parameters); the eta range verdict is folded with
- * VPMOVMSKB and arithmetic. Compiled with -mavx2; used only when
- * vg_cpu_has(VG_CPU_AVX2) (vg_mldsa_pack_get).
+ * VMOVMSKPS (or from a mask register) and arithmetic. Compiled with -mavx2;
+ * used only when vg_cpu_has(VG_CPU_AVX2) (vg_mldsa_pack_get).
+ *
+ * The second half of the file has the same kernels for AVX-512 VBMI
+ * (VPERMB: any byte of a zmm register to any place, so no reordering
+ * shuffles, and masked loads and stores cut to the encoding's bytes),
+ * compiled for those features through the target attribute and used when
+ * they are active. TSC ticks a call, AVX2 -> AVX-512, gcc 12, Zen 4 (the
+ * table's functions called directly; portable in parentheses): t1 pack
+ * 32 -> 16 (143), unpack 32-48 -> 23 (461), t0 pack 52 -> 32 (201),
+ * unpack 39 -> 26 (520), s pack (eta 2 / 4) 29 / 16 -> 19 / 13 (175 / 91),
+ * unpack 61 / 48 -> 40 / 39 (494 / 468), w1 pack (6 / 4 bits) 26 / 16 ->
+ * 16 / 13 (123 / 78), t1 2^d 29 -> 27 (110).
  */
 #include <immintrin.h>
 
@@ -81,7 +92,8 @@ static void vg_mldsa_t1_pack_avx2(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mld
 {
     for (unsigned g = 0; g < VG_MLDSA_N / 16; g++) {
         uint8_t *o = r + 20 * g;
-        __m256i v = vg_pack10x16(vg_words16(vg_ld(a->coeffs + 16 * g), vg_ld(a->coeffs + 16 * g + 8)));
+        const int32_t *c = a->coeffs + 16 * g;
+        __m256i v = vg_pack10x16(vg_words16(vg_ld(c), vg_ld(c + 8)));
         __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
         _mm_storeu_si128((__m128i *)o, lo);
         if (g < VG_MLDSA_N / 16 - 1)
@@ -94,8 +106,8 @@ static void vg_mldsa_t1_pack_avx2(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mld
 /* Fields 0-7 of the 8-field group whose bytes are at index d.. of the
  * broadcast bytes (bytes floor(10 j / 8) + d, +1; shift 10 j mod 8). */
 #define VG_IDX10(d)                                                                                \
-    _mm256_setr_epi8(0 + (d), 1 + (d), -1, -1, 1 + (d), 2 + (d), -1, -1, 2 + (d), 3 + (d), -1, -1,    \
-                     3 + (d), 4 + (d), -1, -1, 5 + (d), 6 + (d), -1, -1, 6 + (d), 7 + (d), -1, -1,    \
+    _mm256_setr_epi8(0 + (d), 1 + (d), -1, -1, 1 + (d), 2 + (d), -1, -1, 2 + (d), 3 + (d), -1, -1, \
+                     3 + (d), 4 + (d), -1, -1, 5 + (d), 6 + (d), -1, -1, 6 + (d), 7 + (d), -1, -1, \
                      7 + (d), 8 + (d), -1, -1, 8 + (d), 9 + (d), -1, -1)
 
 /* Post: 0 <= a < 2^10. Reads exactly the 320 bytes at r. */
@@ -126,8 +138,9 @@ static void vg_mldsa_t0_pack_avx2(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mld
      * from one, the high from the other). */
     const __m256i ia = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                         0, 1, 2, 3, 4, 5, 6, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-    const __m256i ib = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, -1, -1, -1,
-                                        -1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, -1, -1, -1);
+    const __m256i ib =
+        _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, -1, -1, -1,
+                         -1, -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, -1, -1, -1);
     for (unsigned g = 0; g < VG_MLDSA_N / 16; g++) {
         uint8_t *o = r + 26 * g;
         __m256i f0 = _mm256_sub_epi32(off, vg_ld(a->coeffs + 16 * g));
@@ -150,9 +163,10 @@ static void vg_mldsa_t0_pack_avx2(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mld
 /* As VG_IDX10 for 13 bits: field j at bytes floor(13 j / 8) + d (two or
  * three), shift 13 j mod 8. */
 #define VG_IDX13(d)                                                                                \
-    _mm256_setr_epi8(0 + (d), 1 + (d), -1, -1, 1 + (d), 2 + (d), 3 + (d), -1, 3 + (d), 4 + (d), -1,  \
-                     -1, 4 + (d), 5 + (d), 6 + (d), -1, 6 + (d), 7 + (d), 8 + (d), -1, 8 + (d),       \
-                     9 + (d), -1, -1, 9 + (d), 10 + (d), 11 + (d), -1, 11 + (d), 12 + (d), -1, -1)
+    _mm256_setr_epi8(0 + (d), 1 + (d), -1, -1, 1 + (d), 2 + (d), 3 + (d), -1, 3 + (d), 4 + (d),    \
+                     -1, -1, 4 + (d), 5 + (d), 6 + (d), -1, 6 + (d), 7 + (d), 8 + (d), -1,         \
+                     8 + (d), 9 + (d), -1, -1, 9 + (d), 10 + (d), 11 + (d), -1, 11 + (d),          \
+                     12 + (d), -1, -1)
 
 /* Post: -2^12 < a <= 2^12. Reads exactly the 416 bytes at r. Secret:
  * constant time. */
@@ -164,11 +178,13 @@ static void vg_mldsa_t0_unpack_avx2(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_P
     const __m256i off = _mm256_set1_epi32(1 << 12);
     for (unsigned g = 0; g < VG_MLDSA_N / 8 - 1; g++) {
         __m256i x = _mm256_shuffle_epi8(vg_bcast16(r + 13 * g), idx);
-        vg_st(a->coeffs + 8 * g, _mm256_sub_epi32(off, _mm256_and_si256(_mm256_srlv_epi32(x, sh), m)));
+        x = _mm256_and_si256(_mm256_srlv_epi32(x, sh), m);
+        vg_st(a->coeffs + 8 * g, _mm256_sub_epi32(off, x));
     }
     /* The last group: bytes 400..415, the group's at 3..15. */
     __m256i x = _mm256_shuffle_epi8(vg_bcast16(r + 400), idx_last);
-    vg_st(a->coeffs + 248, _mm256_sub_epi32(off, _mm256_and_si256(_mm256_srlv_epi32(x, sh), m)));
+    x = _mm256_and_si256(_mm256_srlv_epi32(x, sh), m);
+    vg_st(a->coeffs + 248, _mm256_sub_epi32(off, x));
 }
 
 /* ---- 3, 4 and 6 bits: s1, s2 (eta), w1 ------------------------------------ */
@@ -261,7 +277,8 @@ static unsigned vg_mldsa_eta_unpack_avx2(vg_mldsa_poly *a, const uint8_t *r, uns
         for (unsigned g = 0; g < VG_MLDSA_N / 8; g++) {
             /* Bytes 3g..3g+2; the last group's 32-bit load ends at the
              * buffer's end instead. */
-            uint32_t w = g < VG_MLDSA_N / 8 - 1 ? vg_load32_le(r + 3 * g) : vg_load32_le(r + 92) >> 8;
+            uint32_t w = g < VG_MLDSA_N / 8 - 1 ? vg_load32_le(r + 3 * g)
+                                                : vg_load32_le(r + 92) >> 8;
             __m256i f = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)w), sh), m);
             bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(f, lim));
             vg_st(a->coeffs + 8 * g, _mm256_sub_epi32(e, f));
@@ -299,6 +316,309 @@ static void vg_mldsa_shiftl_avx2(vg_mldsa_poly *a)
         vg_st(a->coeffs + j, _mm256_slli_epi32(vg_ld(a->coeffs + j), VG_MLDSA_D));
 }
 
+/* ---- AVX-512 VBMI unpacking ------------------------------------------------
+ * Sixteen fields a step in a zmm register: one VPERMB gathers bytes
+ * floor(b j / 8) .. + 3 of the group into 32-bit lane j (the bytes past
+ * those the field needs land above bit b after the shift: masked), then
+ * VPSRLVD by b j mod 8 and a mask, as in the AVX2 kernels. Loads of 32
+ * bytes (the group's 2 b bytes and what follows), the last group's cut to
+ * its bytes with a masked load (no read past the end); for 3 and 4 bits
+ * one masked load of 48 or 64 bytes serves eight groups, the VPERMB
+ * indices moving up by 2 b a group. Same results as the AVX2 kernels
+ * (timings in the header). Compiled for AVX-512 F, BW, VL and VBMI through
+ * the target attribute (gcc and clang; the file's other functions stay
+ * AVX2); used only when vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512BW |
+ * VG_CPU_AVX512VL | VG_CPU_AVX512VBMI2) (VBMI2 implies VBMI there). */
+#define VG_TARGET_VBMI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+
+/* VPERMB indices: lane j gets bytes floor(b j / 8) + 0..3 (b = 10, 13, 3,
+ * 4), and the VPSRLVD shifts b j mod 8. */
+#define VG_IDX512_10                                                                               \
+    _mm512_set_epi32(0x15141312, 0x14131211, 0x13121110, 0x1211100f, 0x100f0e0d, 0x0f0e0d0c,       \
+                     0x0e0d0c0b, 0x0d0c0b0a, 0x0b0a0908, 0x0a090807, 0x09080706, 0x08070605,       \
+                     0x06050403, 0x05040302, 0x04030201, 0x03020100)
+#define VG_SH512_10 _mm512_set_epi32(6, 4, 2, 0, 6, 4, 2, 0, 6, 4, 2, 0, 6, 4, 2, 0)
+#define VG_IDX512_13                                                                               \
+    _mm512_set_epi32(0x1b1a1918, 0x19181716, 0x18171615, 0x16151413, 0x14131211, 0x13121110,       \
+                     0x11100f0e, 0x100f0e0d, 0x0e0d0c0b, 0x0c0b0a09, 0x0b0a0908, 0x09080706,       \
+                     0x07060504, 0x06050403, 0x04030201, 0x03020100)
+#define VG_SH512_13 _mm512_set_epi32(3, 6, 1, 4, 7, 2, 5, 0, 3, 6, 1, 4, 7, 2, 5, 0)
+#define VG_IDX512_3                                                                                \
+    _mm512_set_epi32(0x08070605, 0x08070605, 0x07060504, 0x07060504, 0x07060504, 0x06050403,       \
+                     0x06050403, 0x06050403, 0x05040302, 0x05040302, 0x04030201, 0x04030201,       \
+                     0x04030201, 0x03020100, 0x03020100, 0x03020100)
+#define VG_SH512_3 _mm512_set_epi32(5, 2, 7, 4, 1, 6, 3, 0, 5, 2, 7, 4, 1, 6, 3, 0)
+#define VG_IDX512_4                                                                                \
+    _mm512_set_epi32(0x0a090807, 0x0a090807, 0x09080706, 0x09080706, 0x08070605, 0x08070605,       \
+                     0x07060504, 0x07060504, 0x06050403, 0x06050403, 0x05040302, 0x05040302,       \
+                     0x04030201, 0x04030201, 0x03020100, 0x03020100)
+#define VG_SH512_4 _mm512_set_epi32(4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0)
+
+/* The 16 fields of b bits (mask m) in the bytes of x picked by idx. */
+VG_TARGET_VBMI static inline __m512i vg_fields16(__m512i x, __m512i idx, __m512i sh, __m512i m)
+{
+    return _mm512_and_si512(_mm512_srlv_epi32(_mm512_permutexvar_epi8(idx, x), sh), m);
+}
+
+/* Post: 0 <= a < 2^10. Reads exactly the 320 bytes at r. */
+VG_TARGET_VBMI static void vg_mldsa_t1_unpack_avx512(vg_mldsa_poly *a,
+                                                     const uint8_t r[VG_MLDSA_POLYT1_BYTES])
+{
+    const __m512i idx = VG_IDX512_10, sh = VG_SH512_10, m = _mm512_set1_epi32(0x3ff);
+    for (unsigned g = 0; g < VG_MLDSA_N / 16 - 1; g++) {
+        __m512i x = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(r + 20 * g)));
+        _mm512_storeu_si512((void *)(a->coeffs + 16 * g), vg_fields16(x, idx, sh, m));
+    }
+    __m512i x = _mm512_maskz_loadu_epi8((__mmask64)0xfffff, r + 300); /* bytes 300..319 */
+    _mm512_storeu_si512((void *)(a->coeffs + 240), vg_fields16(x, idx, sh, m));
+}
+
+/* Post: -2^12 < a <= 2^12. Reads exactly the 416 bytes at r. Secret:
+ * constant time. */
+VG_TARGET_VBMI static void vg_mldsa_t0_unpack_avx512(vg_mldsa_poly *a,
+                                                     const uint8_t r[VG_MLDSA_POLYT0_BYTES])
+{
+    const __m512i idx = VG_IDX512_13, sh = VG_SH512_13, m = _mm512_set1_epi32(0x1fff);
+    const __m512i off = _mm512_set1_epi32(1 << 12);
+    for (unsigned g = 0; g < VG_MLDSA_N / 16 - 1; g++) {
+        __m512i x = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(r + 26 * g)));
+        _mm512_storeu_si512((void *)(a->coeffs + 16 * g),
+                            _mm512_sub_epi32(off, vg_fields16(x, idx, sh, m)));
+    }
+    __m512i x = _mm512_maskz_loadu_epi8((__mmask64)0x3ffffff, r + 390); /* bytes 390..415 */
+    _mm512_storeu_si512((void *)(a->coeffs + 240),
+                        _mm512_sub_epi32(off, vg_fields16(x, idx, sh, m)));
+}
+
+/* vg_mldsa_eta_unpack_avx2's contract. Secret: constant time (the verdict
+ * is folded from the mask register by arithmetic). */
+VG_TARGET_VBMI static unsigned vg_mldsa_eta_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r,
+                                                          unsigned eta)
+{
+    const unsigned bits = eta == 2 ? 3 : 4;
+    const __m512i idx0 = eta == 2 ? VG_IDX512_3 : VG_IDX512_4;
+    const __m512i sh = eta == 2 ? VG_SH512_3 : VG_SH512_4;
+    const __m512i m = _mm512_set1_epi32((1 << bits) - 1);
+    const __m512i e = _mm512_set1_epi32((int)eta), lim = _mm512_set1_epi32(2 * (int)eta);
+    const __m512i step = _mm512_set1_epi8((char)(2 * bits)); /* bytes per 16 fields */
+    __mmask16 bad = 0;
+    /* Two halves of 128 fields: 16 bits bytes each. */
+    for (unsigned h = 0; h < 2; h++) {
+        __m512i x = _mm512_maskz_loadu_epi8((__mmask64)(~(uint64_t)0 >> (64 - 16 * bits)),
+                                            r + 16 * bits * h);
+        __m512i idx = idx0;
+        for (unsigned g = 0; g < 8; g++) {
+            __m512i f = vg_fields16(x, idx, sh, m);
+            bad |= _mm512_cmpgt_epi32_mask(f, lim);
+            _mm512_storeu_si512((void *)(a->coeffs + 128 * h + 16 * g), _mm512_sub_epi32(e, f));
+            idx = _mm512_add_epi8(idx, step);
+        }
+    }
+    return (0u - (uint32_t)bad) >> 31; /* 1 when some lane was above 2 eta */
+}
+
+/* ---- AVX-512 VBMI packing ---------------------------------------------------
+ * The AVX2 kernels' arithmetic on zmm registers (VPACKSSDW / VPACKSSWB to
+ * 16- or 8-bit lanes, VPMADDUBSW / VPMADDWD and shifts joining neighbours),
+ * skipping the reordering shuffles: each 128-bit lane keeps runs of four
+ * consecutive coefficients, which is all the joins need, and one VPERMB
+ * per output (two, zero-masked and ORed, where a byte is shared by two
+ * groups: its low nibble from one, its high from the other, shifted up by
+ * 4) takes the bytes to their places; a masked store writes exactly the
+ * output bytes. Where coefficient n = 16 x + 4 i + t (x the source
+ * register, i the 128-bit lane, t < 4) lands: byte 16 i + 4 x + t after
+ * the byte packing of four registers, word 16 i + 8 x + 2 t (as a byte
+ * offset) after the word packing of two. The index tables below follow
+ * from that (generated, and checked by test_mldsa_backend against the
+ * portable code). */
+
+/* 4 bits: output byte n / 2 (fields n, n + 1) from the word of VPMADDUBSW */
+static const uint8_t vg_perm_pack4[64] = {
+     0,  2, 16, 18, 32, 34, 48, 50,  4,  6, 20, 22, 36, 38, 52, 54,
+     8, 10, 24, 26, 40, 42, 56, 58, 12, 14, 28, 30, 44, 46, 60, 62,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 3 bits, even groups of 4 fields (12 bits): bytes 0-1 of the group's dword */
+static const uint8_t vg_perm_pack3a[64] = {
+     0,  1,  0, 32, 33,  0,  4,  5,  0, 36, 37,  0,  8,  9,  0, 40,
+    41,  0, 12, 13,  0, 44, 45,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 3 bits, odd groups: bytes 0-1 of the dword shifted up by 4 */
+static const uint8_t vg_perm_pack3b[64] = {
+     0, 16, 17,  0, 48, 49,  0, 20, 21,  0, 52, 53,  0, 24, 25,  0,
+    56, 57,  0, 28, 29,  0, 60, 61,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 6 bits, even pairs of fields (12 bits): bytes 0-1 of the pair's word */
+static const uint8_t vg_perm_pack6a[64] = {
+     0,  1,  0, 16, 17,  0, 32, 33,  0, 48, 49,  0,  4,  5,  0, 20,
+    21,  0, 36, 37,  0, 52, 53,  0,  8,  9,  0, 24, 25,  0, 40, 41,
+     0, 56, 57,  0, 12, 13,  0, 28, 29,  0, 44, 45,  0, 60, 61,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 6 bits, odd pairs: bytes 0-1 of the word shifted up by 4 */
+static const uint8_t vg_perm_pack6b[64] = {
+     0,  2,  3,  0, 18, 19,  0, 34, 35,  0, 50, 51,  0,  6,  7,  0,
+    22, 23,  0, 38, 39,  0, 54, 55,  0, 10, 11,  0, 26, 27,  0, 42,
+    43,  0, 58, 59,  0, 14, 15,  0, 30, 31,  0, 46, 47,  0, 62, 63,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 10 bits: bytes 0-4 of the 64-bit lane of fields 4 G .. 4 G + 3 to 5 G */
+static const uint8_t vg_perm_pack10[64] = {
+     0,  1,  2,  3,  4, 16, 17, 18, 19, 20, 32, 33, 34, 35, 36, 48,
+    49, 50, 51, 52,  8,  9, 10, 11, 12, 24, 25, 26, 27, 28, 40, 41,
+    42, 43, 44, 56, 57, 58, 59, 60,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 13 bits, even groups of 4 fields (52 bits): bytes 0-6 to 13 m */
+static const uint8_t vg_perm_pack13a[64] = {
+     0,  1,  2,  3,  4,  5,  6,  0,  0,  0,  0,  0,  0, 32, 33, 34,
+    35, 36, 37, 38,  0,  0,  0,  0,  0,  0,  8,  9, 10, 11, 12, 13,
+    14,  0,  0,  0,  0,  0,  0, 40, 41, 42, 43, 44, 45, 46,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 13 bits, odd groups: bytes 0-6 of the lane shifted up by 4 to 13 m + 6 */
+static const uint8_t vg_perm_pack13b[64] = {
+     0,  0,  0,  0,  0,  0, 16, 17, 18, 19, 20, 21, 22,  0,  0,  0,
+     0,  0,  0, 48, 49, 50, 51, 52, 53, 54,  0,  0,  0,  0,  0,  0,
+    24, 25, 26, 27, 28, 29, 30,  0,  0,  0,  0,  0,  0, 56, 57, 58,
+    59, 60, 61, 62,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 64 coefficients (each in [-128, 127]) as bytes, coefficient 16 x + 4 i +
+ * t at byte 16 i + 4 x + t. */
+VG_TARGET_VBMI static inline __m512i vg_bytes64(const int32_t *a)
+{
+    __m512i w01 = _mm512_packs_epi32(_mm512_loadu_si512((const void *)a),
+                                     _mm512_loadu_si512((const void *)(a + 16)));
+    __m512i w23 = _mm512_packs_epi32(_mm512_loadu_si512((const void *)(a + 32)),
+                                     _mm512_loadu_si512((const void *)(a + 48)));
+    return _mm512_packs_epi16(w01, w23);
+}
+
+/* 64 fields of 4 bits (f = the bytes of vg_bytes64) into 32 bytes at o. */
+VG_TARGET_VBMI static inline void vg_pack4x64_512(uint8_t *o, __m512i f)
+{
+    __m512i m = _mm512_maddubs_epi16(f, _mm512_set1_epi16(16 << 8 | 1)); /* f0 + 16 f1 */
+    m = _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)vg_perm_pack4), m);
+    _mm256_storeu_si256((__m256i *)o, _mm512_castsi512_si256(m));
+}
+
+/* 64 fields of 3 bits into 24 bytes at o. */
+VG_TARGET_VBMI static inline void vg_pack3x64_512(uint8_t *o, __m512i f)
+{
+    __m512i d = _mm512_maddubs_epi16(f, _mm512_set1_epi16(8 << 8 | 1));    /* 6 bits */
+    d = _mm512_madd_epi16(d, _mm512_set1_epi32(64 << 16 | 1));             /* 12 bits */
+    __m512i lo = _mm512_maskz_permutexvar_epi8(
+        (__mmask64)0x6db6db, _mm512_loadu_si512((const void *)vg_perm_pack3a), d);
+    __m512i hi = _mm512_maskz_permutexvar_epi8(
+        (__mmask64)0xdb6db6, _mm512_loadu_si512((const void *)vg_perm_pack3b),
+        _mm512_slli_epi32(d, 4));
+    _mm512_mask_storeu_epi8(o, (__mmask64)0xffffff, _mm512_or_si512(lo, hi));
+}
+
+/* 64 fields of 6 bits into 48 bytes at o. */
+VG_TARGET_VBMI static inline void vg_pack6x64_512(uint8_t *o, __m512i f)
+{
+    __m512i w = _mm512_maddubs_epi16(f, _mm512_set1_epi16(64 << 8 | 1)); /* 12 bits */
+    __m512i lo = _mm512_maskz_permutexvar_epi8(
+        (__mmask64)0x6db6db6db6dbull, _mm512_loadu_si512((const void *)vg_perm_pack6a), w);
+    __m512i hi = _mm512_maskz_permutexvar_epi8(
+        (__mmask64)0xdb6db6db6db6ull, _mm512_loadu_si512((const void *)vg_perm_pack6b),
+        _mm512_slli_epi16(w, 4));
+    _mm512_mask_storeu_epi8(o, (__mmask64)0xffffffffffffull, _mm512_or_si512(lo, hi));
+}
+
+/* vg_mldsa_eta_pack_avx2's contract. Secret: constant time. */
+VG_TARGET_VBMI static void vg_mldsa_eta_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
+                                                    unsigned eta)
+{
+    const __m512i e = _mm512_set1_epi8((char)eta);
+    for (unsigned g = 0; g < 4; g++) {
+        __m512i f = _mm512_sub_epi8(e, vg_bytes64(a->coeffs + 64 * g));
+        if (eta == 2)
+            vg_pack3x64_512(r + 24 * g, f);
+        else
+            vg_pack4x64_512(r + 32 * g, f);
+    }
+}
+
+/* vg_mldsa_w1_pack_avx2's contract. */
+VG_TARGET_VBMI static void vg_mldsa_w1_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
+                                                   int32_t gamma2)
+{
+    for (unsigned g = 0; g < 4; g++) {
+        __m512i f = vg_bytes64(a->coeffs + 64 * g);
+        if (gamma2 == VG_MLDSA_GAMMA2_88)
+            vg_pack6x64_512(r + 48 * g, f);
+        else
+            vg_pack4x64_512(r + 32 * g, f);
+    }
+}
+
+/* Pre: 0 <= a < 2^10. Writes exactly the 320 bytes at r. */
+VG_TARGET_VBMI static void vg_mldsa_t1_pack_avx512(uint8_t r[VG_MLDSA_POLYT1_BYTES],
+                                                   const vg_mldsa_poly *a)
+{
+    const __m512i sh = _mm512_set1_epi64(12);
+    const __m512i perm = _mm512_loadu_si512((const void *)vg_perm_pack10);
+    for (unsigned g = 0; g < VG_MLDSA_N / 32; g++) {
+        const int32_t *c = a->coeffs + 32 * g;
+        __m512i w = _mm512_packs_epi32(_mm512_loadu_si512((const void *)c),
+                                       _mm512_loadu_si512((const void *)(c + 16)));
+        /* 20 bits per 32-bit lane, 40 per 64-bit lane (the low half shifted
+         * up by 12, the whole lane down by 12). */
+        __m512i d = _mm512_madd_epi16(w, _mm512_set1_epi32((1 << 10) << 16 | 1));
+        d = _mm512_srli_epi64(_mm512_sllv_epi32(d, sh), 12);
+        _mm512_mask_storeu_epi8(r + 40 * g, (__mmask64)0xffffffffffull,
+                                _mm512_permutexvar_epi8(perm, d));
+    }
+}
+
+/* Pre: -2^12 < a <= 2^12. Writes exactly the 416 bytes at r. Secret:
+ * constant time. */
+VG_TARGET_VBMI static void vg_mldsa_t0_pack_avx512(uint8_t r[VG_MLDSA_POLYT0_BYTES],
+                                                   const vg_mldsa_poly *a)
+{
+    const __m512i off = _mm512_set1_epi32(1 << 12);
+    const __m512i sh = _mm512_set1_epi64(6);
+    const __m512i pa = _mm512_loadu_si512((const void *)vg_perm_pack13a);
+    const __m512i pb = _mm512_loadu_si512((const void *)vg_perm_pack13b);
+    for (unsigned g = 0; g < VG_MLDSA_N / 32; g++) {
+        const int32_t *c = a->coeffs + 32 * g;
+        __m512i f0 = _mm512_sub_epi32(off, _mm512_loadu_si512((const void *)c));
+        __m512i f1 = _mm512_sub_epi32(off, _mm512_loadu_si512((const void *)(c + 16)));
+        __m512i w = _mm512_packs_epi32(f0, f1);
+        /* 26 bits per 32-bit lane, 52 per 64-bit lane. */
+        __m512i d = _mm512_madd_epi16(w, _mm512_set1_epi32((1 << 13) << 16 | 1));
+        d = _mm512_srli_epi64(_mm512_sllv_epi32(d, sh), 6);
+        __m512i lo = _mm512_maskz_permutexvar_epi8((__mmask64)0x3f81fc0fe07full, pa, d);
+        __m512i hi = _mm512_maskz_permutexvar_epi8((__mmask64)0xfe07f03f81fc0ull, pb,
+                                                   _mm512_slli_epi64(d, 4));
+        _mm512_mask_storeu_epi8(r + 52 * g, (__mmask64)0xfffffffffffffull, _mm512_or_si512(lo, hi));
+    }
+}
+
+/* a = a 2^13 (vg_mldsa_poly_shiftl). Pre: 0 <= a < 2^10. */
+VG_TARGET_VBMI static void vg_mldsa_shiftl_avx512(vg_mldsa_poly *a)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 16)
+        _mm512_storeu_si512((void *)(a->coeffs + j),
+                            _mm512_slli_epi32(_mm512_loadu_si512((const void *)(a->coeffs + j)),
+                                              VG_MLDSA_D));
+}
+
 static const struct vg_mldsa_pack vg_mldsa_pack_avx2 = {
     "avx2",
     vg_mldsa_t1_pack_avx2,
@@ -311,12 +631,27 @@ static const struct vg_mldsa_pack vg_mldsa_pack_avx2 = {
     vg_mldsa_shiftl_avx2,
 };
 
-/* The AVX2 kernels for every backend but the portable one: the others
- * come from vg_mldsa_avx2_get, which returns them only when AVX2 is
- * active. */
+/* The AVX-512 VBMI kernels. */
+static const struct vg_mldsa_pack vg_mldsa_pack_avx512 = {
+    "avx512vbmi",
+    vg_mldsa_t1_pack_avx512,
+    vg_mldsa_t1_unpack_avx512,
+    vg_mldsa_t0_pack_avx512,
+    vg_mldsa_t0_unpack_avx512,
+    vg_mldsa_eta_pack_avx512,
+    vg_mldsa_eta_unpack_avx512,
+    vg_mldsa_w1_pack_avx512,
+    vg_mldsa_shiftl_avx512,
+};
+
+/* The kernels for every backend but the portable one (the others come
+ * from vg_mldsa_avx2_get, which returns them only when AVX2 is active):
+ * with AVX-512 VBMI the table above, else the AVX2 one. */
 const struct vg_mldsa_pack *vg_mldsa_pack_get(const struct vg_mldsa_backend *be)
 {
     if (be == NULL || be == vg_mldsa_portable_get())
         return NULL;
+    if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512BW | VG_CPU_AVX512VL | VG_CPU_AVX512VBMI2))
+        return &vg_mldsa_pack_avx512;
     return &vg_mldsa_pack_avx2;
 }
