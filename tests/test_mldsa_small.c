@@ -15,8 +15,9 @@
  *  - the zero polynomial, and +-1 at position 0 and 255 (X^255 X = -1:
  *    rotation and negation wrap);
  *  - ntt is deterministic and mul symmetric in its two inputs;
- *  - for the AVX-512 kernel also its wider range (ntt inputs |a| <= 64,
- *    products up to 3840, what c t0 through t0 = 64 hi + lo needs).
+ *  - for the tables over 7681 (portable, AVX-512) also the wider range
+ *    (ntt inputs |a| <= 64, products up to 3840) and c t0 through the
+ *    split t0 = 64 hi + lo (vg_mldsa_small_t0_*), what signing uses.
  * Usage: test_mldsa_small [random pairs per (tau, eta), default 2000].
  * The x86-64 implementations are reported as skipped where they are not
  * available (VG_PORTABLE builds, other architectures, masked CPUs); the
@@ -118,8 +119,8 @@ static void check_pair(const struct vg_mldsa_small *s, const vg_mldsa_poly *a,
     check_pair_bound(s, a, b, what, VG_MLDSA_SMALL_BOUND);
 }
 
-/* The AVX-512 kernel's wider contract (small_avx512.c: ntt inputs |a| <=
- * 64, exact products up to 3840 = (7681 - 1) / 2), which c t0 through the
+/* The wider contract of the tables over 7681 (ntt inputs |a| <= 64, exact
+ * products up to 3840 = (7681 - 1) / 2), which c t0 through the
  * split t0 = 64 hi + lo needs: c (tau <= 60) times |b| <= 64, and the
  * extremes +-3840. */
 static void test_wide(const struct vg_mldsa_small *s, unsigned reps)
@@ -288,6 +289,48 @@ static void test_impl(const struct vg_mldsa_small *s, unsigned reps)
             }
 }
 
+/* c t0 through the split t0 = 64 hi + lo (small.h: vg_mldsa_small_t0_ntt,
+ * vg_mldsa_small_t0_mul) against the schoolbook product: c with tau = 60
+ * (random signs, all +1, all -1), t0 random in (-2^12, 2^12], at the ends
+ * (all 2^12, all -2^12 + 1, alternating), and values next to multiples of
+ * 64 (where the split's parts change). */
+static void test_t0(const struct vg_mldsa_small *s, unsigned reps)
+{
+    uint64_t rs = 0x7040;
+    static _Alignas(64) vg_mldsa_spoly ch, lo, hi;
+    static vg_mldsa_poly c, t0, t, r, scratch;
+    int64_t ref[VG_MLDSA_N];
+    for (unsigned rep = 0; rep < reps; rep++) {
+        unsigned kind = rep % 8;
+        rand_ball(&c, &rs, 60, kind == 1 ? 1 : kind == 2 ? -1 : 0);
+        for (int i = 0; i < VG_MLDSA_N; i++) {
+            int32_t v = rand_range(&rs, -4095, 4096);
+            if (kind == 3)
+                v = 4096;
+            else if (kind == 4)
+                v = -4095;
+            else if (kind == 5)
+                v = i & 1 ? 4096 : -4095;
+            else if (kind == 6)
+                v = 64 * rand_range(&rs, -63, 63) + rand_range(&rs, -33, 33);
+            if (v > 4096 || v < -4095)
+                v = 0;
+            t0.coeffs[i] = v;
+        }
+        schoolbook(ref, &c, &t0);
+        s->ntt(&ch, &c);
+        t = t0;
+        vg_mldsa_small_t0_ntt(s, &lo, &hi, &t, &scratch);
+        vg_mldsa_small_t0_mul(s, &r, &ch, &lo, &hi, &scratch);
+        unsigned bad = 0;
+        for (int i = 0; i < VG_MLDSA_N; i++)
+            bad += r.coeffs[i] != ref[i];
+        CHECK_MSG(bad == 0, "%s c t0 (kind %u, rep %u): %u coefficients differ", s->name, kind, rep,
+                  bad);
+        g_products++;
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned reps = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 2000;
@@ -318,12 +361,19 @@ int main(int argc, char **argv)
                impls[i]->name, g_products - before, g_general, g_at_bound);
         /* The groups that keep only products within the bound did run. */
         CHECK(g_general >= reps && g_at_bound >= 8);
-        if (i == 2) {
+        /* The tables over 7681 (portable, AVX-512) take c t0; the ML-KEM
+         * route (3329) does not. */
+        CHECK(vg_mldsa_small_t0_ok(impls[i]) == (i != 1));
+        if (vg_mldsa_small_t0_ok(impls[i])) {
             before = g_products;
             test_wide(impls[i], reps);
-            printf("test_mldsa_small: %s: %lu products in its wider range (|a| <= 64, "
+            printf("test_mldsa_small: %s: %lu products in the wider range (|a| <= 64, "
                    "|a b| <= 3840)\n",
                    impls[i]->name, g_products - before);
+            before = g_products;
+            test_t0(impls[i], reps);
+            printf("test_mldsa_small: %s: %lu products c t0 (split t0)\n", impls[i]->name,
+                   g_products - before);
         }
     }
     return vgtest_done("test_mldsa_small");

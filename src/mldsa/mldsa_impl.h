@@ -262,6 +262,9 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
     /* c s1 and c s2 as exact products through a 16-bit NTT (small.h:
      * |c s| <= tau eta <= 196), the 32-bit NTT only for c t0. */
     const struct vg_mldsa_small *sm = vg_mldsa_small_get(be);
+    /* c t0 the same way where the table allows it (small.h), else by the
+     * 32-bit NTT. */
+    const int st0 = vg_mldsa_small_t0_ok(sm);
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
@@ -270,7 +273,10 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         uint8_t ctilde[CTILDEBYTES];
         /* s1, s2 and c transformed for the small products (small.h). */
         _Alignas(64) vg_mldsa_spoly ss1[L], ss2[K], sc;
-        vg_mldsa_poly t0[K];
+        _Alignas(64) union {
+            vg_mldsa_poly q[K]; /* 32-bit t0-hat */
+            vg_mldsa_st0 m[K];  /* split small transforms */
+        } t0;
         /* y[0..L) this attempt's y; y[L..L + 3) room for the rest of a
          * four-way pass, kept for the next attempt (see below). */
         vg_mldsa_poly y[L + 3], z[L];
@@ -297,8 +303,13 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
     for (unsigned i = 0; i < K; i++) {
         bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S2 + i * POLYETA_BYTES, ETA);
         sm->ntt(&ws.ss2[i], &ws.t);
-        vg_mldsa_polyt0_unpack(&ws.t0[i], sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-        be->ntt(&ws.t0[i]);
+        if (st0) {
+            vg_mldsa_polyt0_unpack(&ws.t, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            vg_mldsa_small_t0_ntt(sm, &ws.t0.m[i].lo, &ws.t0.m[i].hi, &ws.t, &ws.u);
+        } else {
+            vg_mldsa_polyt0_unpack(&ws.t0.q[i], sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            be->ntt(&ws.t0.q[i]);
+        }
     }
     /* Declassify: the verdict on the key, which is the function's result
      * (public output: VG_ERR_INPUT). */
@@ -362,7 +373,8 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         /* c = SampleInBall(c-tilde), c-hat = NTT(c) (lines 16-17). */
         vg_mldsa_poly_challenge(&ws.c, ws.ctilde, CTILDEBYTES, TAU);
         sm->ntt(&ws.sc, &ws.c); /* |c| <= 1 */
-        be->ntt(&ws.c);
+        if (!st0)
+            be->ntt(&ws.c); /* else ws.c is scratch from here */
         /* z = y + c s1 (lines 18, 20): exact, |cs1| <= 196; |y| <= gamma1,
          * the sum is reduce32'd; check ||z|| >= gamma1 - beta (line 23). */
         for (unsigned j = 0; j < L; j++) {
@@ -385,8 +397,12 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
                  * computed twice), ct0 in u, the hints over h[i]. */
                 unsigned nh;
                 reject |= fu->sign_r_pass(&ws.t, &ws.h[i], &ws.w[i], GAMMA2, GAMMA2 - BETA);
-                be->pointwise(&ws.u, &ws.c, &ws.t0[i]);
-                be->invntt_tomont(&ws.u);
+                if (st0) {
+                    vg_mldsa_small_t0_mul(sm, &ws.u, &ws.sc, &ws.t0.m[i].lo, &ws.t0.m[i].hi, &ws.c);
+                } else {
+                    be->pointwise(&ws.u, &ws.c, &ws.t0.q[i]);
+                    be->invntt_tomont(&ws.u);
+                }
                 reject |= fu->sign_h_pass(&ws.h[i], &nh, &ws.u, &ws.t, &ws.h[i], GAMMA2, GAMMA2);
                 nhints += nh;
                 continue;
@@ -397,8 +413,12 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
             be->decompose(&ws.u, &ws.h[i], &ws.t, GAMMA2); /* h[i]: scratch r0 */
             reject |= be->chknorm(&ws.h[i], GAMMA2 - BETA);
             /* ct0 = <<c t0>> (line 25), check ||ct0|| >= gamma2 (line 28). */
-            be->pointwise(&ws.u, &ws.c, &ws.t0[i]);
-            be->invntt_tomont(&ws.u);
+            if (st0) {
+                vg_mldsa_small_t0_mul(sm, &ws.u, &ws.sc, &ws.t0.m[i].lo, &ws.t0.m[i].hi, &ws.c);
+            } else {
+                be->pointwise(&ws.u, &ws.c, &ws.t0.q[i]);
+                be->invntt_tomont(&ws.u);
+            }
             be->reduce(&ws.u); /* the range chknorm needs */
             reject |= be->chknorm(&ws.u, GAMMA2);
             /* h = MakeHint(-ct0, w - cs2 + ct0) (line 26) =
@@ -497,6 +517,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
     const struct vg_mldsa_backend *be = vg_mldsa_active();
     const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be); /* as in the fast layout */
     const struct vg_mldsa_small *sm = vg_mldsa_small_get(be); /* as well */
+    const int st0 = vg_mldsa_small_t0_ok(sm);                 /* c t0 too */
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
@@ -507,8 +528,15 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         uint8_t apk[K * L][3 * VG_MLDSA_N];
         vg_mldsa_poly w[K];
         vg_mldsa_poly y[4]; /* a group of y / NTT(y); scratch elsewhere */
-        vg_mldsa_poly c, t;
-        /* c and one of s1, s2 transformed for the small products (small.h). */
+        vg_mldsa_poly c;
+        /* t: scratch; its storage holds the transform of t0's high part
+         * in the hint loop (shi), where t is not used. */
+        _Alignas(64) union {
+            vg_mldsa_poly t;
+            vg_mldsa_spoly shi;
+        } tu;
+        /* c and one of s1, s2 (or t0's low part) transformed for the small
+         * products (small.h). */
         _Alignas(64) vg_mldsa_spoly sc, ss;
     } ws;
     vg_keccak_ctx ctx;
@@ -520,7 +548,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
     /* skDecode's range check of s1 and s2 (line 1); the values are
      * unpacked again where used. */
     for (unsigned j = 0; j < L + K; j++)
-        bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+        bad |= vg_mldsa_polyeta_unpack(&ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
     /* Declassify: the verdict on the key, which is the function's result
      * (public output: VG_ERR_INPUT). */
     VG_CT_DECLASSIFY(&bad, sizeof bad);
@@ -578,12 +606,12 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         for (unsigned i = 0; i < K; i++) {
             be->invntt_tomont(&ws.w[i]);
             if (fu) {
-                fu->sign_w_pass(&ws.w[i], &ws.t, GAMMA2);
+                fu->sign_w_pass(&ws.w[i], &ws.tu.t, GAMMA2);
             } else {
                 be->caddq(&ws.w[i]);
-                be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
+                be->decompose(&ws.tu.t, NULL, &ws.w[i], GAMMA2);
             }
-            vg_mldsa_polyw1_pack(ws.w1row, &ws.t, GAMMA2);
+            vg_mldsa_polyw1_pack(ws.w1row, &ws.tu.t, GAMMA2);
             vg_keccak_absorb(&ctx, ws.w1row, sizeof ws.w1row);
         }
         vg_keccak_finalize(&ctx);
@@ -601,24 +629,25 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             vg_mldsa_poly_uniform_gamma1_4(ws.y, ws.rhopp, (uint16_t)(kappa + j0), n, GAMMA1);
             for (unsigned k = 0; k < n; k++) {
                 unsigned j = j0 + k;
-                (void)vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
-                sm->ntt(&ws.ss, &ws.t);
-                sm->mul(&ws.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
+                (void)vg_mldsa_polyeta_unpack(&ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+                sm->ntt(&ws.ss, &ws.tu.t);
+                sm->mul(&ws.tu.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
                 if (fu) {
-                    reject |= fu->sign_z_pass(&ws.t, &ws.y[k], GAMMA1 - BETA);
+                    reject |= fu->sign_z_pass(&ws.tu.t, &ws.y[k], GAMMA1 - BETA);
                 } else {
-                    be->add(&ws.t, &ws.t, &ws.y[k]);
-                    be->reduce(&ws.t);
-                    reject |= be->chknorm(&ws.t, GAMMA1 - BETA);
+                    be->add(&ws.tu.t, &ws.tu.t, &ws.y[k]);
+                    be->reduce(&ws.tu.t);
+                    reject |= be->chknorm(&ws.tu.t, GAMMA1 - BETA);
                 }
-                vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.t, GAMMA1);
+                vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.tu.t, GAMMA1);
             }
         }
         /* Per row, with ws.y[0..3] as scratch (named r, r1, r0/r1', ct0):
          * r = w - <<c s2>> (lines 19, 21), ||LowBits(r)|| (line 23),
          * ct0 = <<c t0>> (line 25, check line 28), h = MakeHint(-ct0,
          * w - cs2 + ct0) (line 26) as in the fast layout. */
-        be->ntt(&ws.c); /* c-hat for t0 (|c| <= 1) */
+        if (!st0)
+            be->ntt(&ws.c); /* c-hat for t0 (|c| <= 1) */
         for (unsigned i = 0; i < K; i++) {
             vg_mldsa_poly *r = &ws.y[0], *r1 = &ws.y[1], *lo = &ws.y[2], *ct0 = &ws.y[3];
             (void)vg_mldsa_polyeta_unpack(r, sk + SK_S2 + i * POLYETA_BYTES, ETA);
@@ -628,9 +657,14 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 unsigned nh;
                 reject |= fu->sign_r_pass(r, r1, &ws.w[i], GAMMA2, GAMMA2 - BETA);
                 vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-                be->ntt(ct0);
-                be->pointwise(ct0, &ws.c, ct0);
-                be->invntt_tomont(ct0);
+                if (st0) { /* lo: scratch until sign_h_pass */
+                    vg_mldsa_small_t0_ntt(sm, &ws.ss, &ws.tu.shi, ct0, lo);
+                    vg_mldsa_small_t0_mul(sm, ct0, &ws.sc, &ws.ss, &ws.tu.shi, lo);
+                } else {
+                    be->ntt(ct0);
+                    be->pointwise(ct0, &ws.c, ct0);
+                    be->invntt_tomont(ct0);
+                }
                 reject |= fu->sign_h_pass(lo, &nh, ct0, r, r1, GAMMA2, GAMMA2);
                 nhints += nh;
             } else {
@@ -640,9 +674,14 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 be->decompose(r1, lo, r, GAMMA2);
                 reject |= be->chknorm(lo, GAMMA2 - BETA);
                 vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-                be->ntt(ct0);
-                be->pointwise(ct0, &ws.c, ct0);
-                be->invntt_tomont(ct0);
+                if (st0) { /* lo: scratch until make_hint (r0 checked) */
+                    vg_mldsa_small_t0_ntt(sm, &ws.ss, &ws.tu.shi, ct0, lo);
+                    vg_mldsa_small_t0_mul(sm, ct0, &ws.sc, &ws.ss, &ws.tu.shi, lo);
+                } else {
+                    be->ntt(ct0);
+                    be->pointwise(ct0, &ws.c, ct0);
+                    be->invntt_tomont(ct0);
+                }
                 be->reduce(ct0);
                 reject |= be->chknorm(ct0, GAMMA2);
                 be->add(ct0, r, ct0);

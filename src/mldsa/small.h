@@ -14,7 +14,8 @@
  * wherever the 32-bit path's NTT^-1(c-hat o s-hat) was used.
  *
  * Contract, for every implementation:
- *   ntt(r, a): Pre: |a_i| <= 4. r = the transform of a, in a form that only
+ *   ntt(r, a): Pre: |a_i| <= 4 (<= 64 for the tables of vg_mldsa_small_t0_ok,
+ *              below). r = the transform of a, in a form that only
  *              the same implementation's mul reads (order and modulus are
  *              the implementation's own choice).
  *   mul(r, a, b): a, b outputs of ntt of polynomials A, B with
@@ -43,6 +44,27 @@ struct vg_mldsa_small {
     void (*ntt)(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
     void (*mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
 };
+
+/* c t0 through the same tables (FIPS 204 Algorithm 7 line 25), where the
+ * table recovers products up to 3840 (modulus 7681: vg_mldsa_small_t0_ok):
+ * t0 (|t0| <= 2^12) is split as t0 = 64 hi + lo with -32 <= lo < 32 and
+ * |hi| <= 64, so |c hi| <= 60 * 64 = 3840 and |c lo| <= 1920, and
+ * c t0 = 64 (c hi) + c lo exactly (|c t0| <= 245760). The transforms of
+ * lo and hi need the ntt precondition |a| <= 64 (met by the tables for
+ * which vg_mldsa_small_t0_ok holds). */
+typedef struct {
+    vg_mldsa_spoly lo, hi;
+} vg_mldsa_st0;
+int vg_mldsa_small_t0_ok(const struct vg_mldsa_small *s);
+/* (lo, hi) = the split transforms of t (Pre |t| <= 2^12); t is overwritten
+ * (with hi), and scratch. */
+void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
+                           vg_mldsa_poly *t, vg_mldsa_poly *scratch);
+/* r = c t0 exactly, from the transforms of c and of t0's two parts;
+ * scratch is overwritten. */
+void vg_mldsa_small_t0_mul(const struct vg_mldsa_small *s, vg_mldsa_poly *r,
+                           const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
+                           const vg_mldsa_spoly *hi, vg_mldsa_poly *scratch);
 
 /* The small-product table to use with ML-DSA backend be (never NULL): on
  * x86-64 with the x86-64 backend, AVX-512 (small_avx512.c) or ML-KEM's

@@ -28,9 +28,9 @@
  *   barrett(a): a - round(a / p) p (or one p more or less) for any int16
  *     a, |r| <= (p - 1) / 2 = 3840 (checked for all 65536 inputs when
  *     written, as the fqmul bound on a grid of inputs).
- * Bounds (|w| <= 3840): forward, |in| <= 4: after the layers of lengths
- *   128, 64, 32, 16: 3845, 7911, 12216, 16773 (each adds |fqmul| <=
- *   |x| 3840 / 2^16 + 3841); barrett (<= 3841); lengths 8, 4, 2, 1: 7907,
+ * Bounds (|w| <= 3840): forward, |in| <= 64: after the layers of lengths
+ *   128, 64, 32, 16: 3909, 7979, 12288, 16849 (each adds |fqmul| <=
+ *   |x| 3840 / 2^16 + 3841); barrett (<= 3840); lengths 8, 4, 2, 1: 7907,
  *   12211, 16768, 21592 < 2^15; barrett at the end (<= 3840, what mul
  *   needs). mul: the product of two forward outputs is < 2^24 < p 2^15,
  *   |r| <= 4066. Inverse (Gentleman-Sande: sums add, differences go
@@ -206,6 +206,41 @@ static const struct vg_mldsa_small g_small_portable = {"portable", small_portabl
                                                        small_portable_mul};
 
 const struct vg_mldsa_small *vg_mldsa_small_portable_get(void) { return &g_small_portable; }
+
+int vg_mldsa_small_t0_ok(const struct vg_mldsa_small *s)
+{
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
+    /* The ML-KEM route works modulo 3329: products up to 1664 only. */
+    if (s == vg_mldsa_small_kem_get())
+        return 0;
+#endif
+    return s != NULL;
+}
+
+void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
+                           vg_mldsa_poly *t, vg_mldsa_poly *scratch)
+{
+    for (unsigned i = 0; i < VG_MLDSA_N; i++) {
+        /* lo = t mod+- 64 in [-32, 32), hi = (t - lo) / 64 exactly (an
+         * arithmetic shift of a multiple of 64): |t| <= 2^12 gives
+         * -64 <= hi <= 64. */
+        int32_t l = (int32_t)(((uint32_t)t->coeffs[i] + 32u) & 63u) - 32;
+        scratch->coeffs[i] = l;
+        t->coeffs[i] = (t->coeffs[i] - l) >> 6;
+    }
+    s->ntt(lo, scratch);
+    s->ntt(hi, t);
+}
+
+void vg_mldsa_small_t0_mul(const struct vg_mldsa_small *s, vg_mldsa_poly *r,
+                           const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
+                           const vg_mldsa_spoly *hi, vg_mldsa_poly *scratch)
+{
+    s->mul(r, c, hi);       /* |c hi| <= 3840 */
+    s->mul(scratch, c, lo); /* |c lo| <= 1920 */
+    for (unsigned i = 0; i < VG_MLDSA_N; i++)
+        r->coeffs[i] = r->coeffs[i] * 64 + scratch->coeffs[i];
+}
 
 /* The x86-64 implementations where the backend is the x86-64 one (their
  * order: AVX-512, then ML-KEM's AVX2 kernels), else this file's. */
