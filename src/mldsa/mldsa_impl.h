@@ -653,18 +653,19 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             (void)vg_mldsa_polyeta_unpack(r, sk + SK_S2 + i * POLYETA_BYTES, ETA);
             sm->ntt(&ws.ss, r);
             sm->mul(r, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
+            /* ct0 (ws.ss and lo are free here: scratch). */
+            vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            if (st0) {
+                vg_mldsa_small_t0_ntt(sm, &ws.ss, &ws.tu.shi, ct0, lo);
+                vg_mldsa_small_t0_mul(sm, ct0, &ws.sc, &ws.ss, &ws.tu.shi, lo);
+            } else {
+                be->ntt(ct0);
+                be->pointwise(ct0, &ws.c, ct0);
+                be->invntt_tomont(ct0);
+            }
             if (fu) {
                 unsigned nh;
                 reject |= fu->sign_r_pass(r, r1, &ws.w[i], GAMMA2, GAMMA2 - BETA);
-                vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-                if (st0) { /* lo: scratch until sign_h_pass */
-                    vg_mldsa_small_t0_ntt(sm, &ws.ss, &ws.tu.shi, ct0, lo);
-                    vg_mldsa_small_t0_mul(sm, ct0, &ws.sc, &ws.ss, &ws.tu.shi, lo);
-                } else {
-                    be->ntt(ct0);
-                    be->pointwise(ct0, &ws.c, ct0);
-                    be->invntt_tomont(ct0);
-                }
                 reject |= fu->sign_h_pass(lo, &nh, ct0, r, r1, GAMMA2, GAMMA2);
                 nhints += nh;
             } else {
@@ -673,15 +674,6 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 be->caddq(r);
                 be->decompose(r1, lo, r, GAMMA2);
                 reject |= be->chknorm(lo, GAMMA2 - BETA);
-                vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-                if (st0) { /* lo: scratch until make_hint (r0 checked) */
-                    vg_mldsa_small_t0_ntt(sm, &ws.ss, &ws.tu.shi, ct0, lo);
-                    vg_mldsa_small_t0_mul(sm, ct0, &ws.sc, &ws.ss, &ws.tu.shi, lo);
-                } else {
-                    be->ntt(ct0);
-                    be->pointwise(ct0, &ws.c, ct0);
-                    be->invntt_tomont(ct0);
-                }
                 be->reduce(ct0);
                 reject |= be->chknorm(ct0, GAMMA2);
                 be->add(ct0, r, ct0);
