@@ -363,6 +363,7 @@ int main(int argc, char **argv)
         CHECK(g_general >= reps && g_at_bound >= 8);
         /* The tables over 7681 (portable, AVX-512) take c t0; the ML-KEM
          * route (3329) does not. */
+        CHECK(impls[i]->bound == (i == 1 ? 1664 : 3840));
         CHECK(vg_mldsa_small_t0_ok(impls[i]) == (i != 1));
         if (vg_mldsa_small_t0_ok(impls[i])) {
             before = g_products;

@@ -14,12 +14,12 @@
  * wherever the 32-bit path's NTT^-1(c-hat o s-hat) was used.
  *
  * Contract, for every implementation:
- *   ntt(r, a): Pre: |a_i| <= 4 (<= 64 for the tables of vg_mldsa_small_t0_ok,
+ *   ntt(r, a): Pre: |a_i| <= 4 (<= 64 for the tables with bound 3840,
  *              below). r = the transform of a, in a form that only
  *              the same implementation's mul reads (order and modulus are
  *              the implementation's own choice).
  *   mul(r, a, b): a, b outputs of ntt of polynomials A, B with
- *              |(A B)_i| <= VG_MLDSA_SMALL_BOUND for every i. Post: r = A B
+ *              |(A B)_i| <= bound (the table's) for every i. Post: r = A B
  *              in Z[X]/(X^256 + 1), exactly (int32 coefficients, centred).
  * Constant time: no branch, memory index or division depending on the
  * coefficients.
@@ -30,10 +30,11 @@
 #include "../mlkem/poly.h"
 #include "poly.h"
 
-/* The bound on the product's coefficients the contract guarantees: the
+/* The bound on the product's coefficients every table guarantees: the
  * implementation over ML-KEM's q = 3329 recovers centred residues, |r| <=
- * (3329 - 1) / 2. */
+ * (3329 - 1) / 2; the tables over 7681 recover up to 3840 (their bound). */
 #define VG_MLDSA_SMALL_BOUND 1664
+#define VG_MLDSA_SMALL_BOUND_7681 3840
 
 /* 256 int16 coefficients (the type ML-KEM's kernels take). Callers align
  * instances to 64 bytes. */
@@ -43,10 +44,14 @@ struct vg_mldsa_small {
     const char *name;
     void (*ntt)(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
     void (*mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
+    /* The largest |(A B)_i| that mul recovers exactly: VG_MLDSA_SMALL_BOUND
+     * or VG_MLDSA_SMALL_BOUND_7681. */
+    int32_t bound;
 };
 
 /* c t0 through the same tables (FIPS 204 Algorithm 7 line 25), where the
- * table recovers products up to 3840 (modulus 7681: vg_mldsa_small_t0_ok):
+ * table recovers products up to 3840 (bound VG_MLDSA_SMALL_BOUND_7681:
+ * vg_mldsa_small_t0_ok):
  * t0 (|t0| <= 2^12) is split as t0 = 64 hi + lo with -32 <= lo < 32 and
  * |hi| <= 64, so |c hi| <= 60 * 64 = 3840 and |c lo| <= 1920, and
  * c t0 = 64 (c hi) + c lo exactly (|c t0| <= 245760). The transforms of

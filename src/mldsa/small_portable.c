@@ -203,18 +203,15 @@ static void small_portable_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *pa, const
 }
 
 static const struct vg_mldsa_small g_small_portable = {"portable", small_portable_ntt,
-                                                       small_portable_mul};
+                                                       small_portable_mul,
+                                                       VG_MLDSA_SMALL_BOUND_7681};
 
 const struct vg_mldsa_small *vg_mldsa_small_portable_get(void) { return &g_small_portable; }
 
 int vg_mldsa_small_t0_ok(const struct vg_mldsa_small *s)
 {
-#if defined(__x86_64__) && !defined(VG_PORTABLE)
-    /* The ML-KEM route works modulo 3329: products up to 1664 only. */
-    if (s == vg_mldsa_small_kem_get())
-        return 0;
-#endif
-    return s != NULL;
+    /* |c hi| <= 60 * 64 = 3840 (the ML-KEM route, modulo 3329, stops at 1664). */
+    return s != NULL && s->bound >= VG_MLDSA_SMALL_BOUND_7681;
 }
 
 void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,

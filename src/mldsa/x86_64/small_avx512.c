@@ -793,7 +793,8 @@ static void vg_small_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *a, const vg_m
     }
 }
 
-static const struct vg_mldsa_small g_small_avx512 = {"avx512", vg_small_ntt, vg_small_mul};
+static const struct vg_mldsa_small g_small_avx512 = {"avx512", vg_small_ntt, vg_small_mul,
+                                                     VG_MLDSA_SMALL_BOUND_7681};
 
 const struct vg_mldsa_small *vg_mldsa_small_avx512_get(void)
 {
