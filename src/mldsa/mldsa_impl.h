@@ -242,6 +242,29 @@ void VG_MLDSA_INTERNAL(keypair_expanded)(uint8_t *pk, uint8_t *sk, const uint8_t
 /* ---- signing ----------------------------------------------------------- */
 
 #if !VG_MLDSA_SMALL_SIGN /* ML-DSA-87 signs with vg_mldsa_sign_mu_small below */
+/* One row of t0 for the fast signing layout: its 32-bit NTT (q) or its
+ * split small transforms (m, small.h), as vg_mldsa_small_t0_ok decides. */
+typedef union {
+    vg_mldsa_poly q;
+    vg_mldsa_st0 m;
+} vg_mldsa_t0hat;
+
+/* ct0 = c t0 (FIPS 204 Algorithm 7 line 25), exactly (st0: c from sc, the
+ * small transform; scratch overwritten) or as NTT^-1(c-hat o t0-hat) with
+ * |.| < q (c-hat = chat; scratch unused). */
+static void vg_mldsa_sign_ct0(const struct vg_mldsa_backend *be, const struct vg_mldsa_small *sm,
+                              int st0, vg_mldsa_poly *r, const vg_mldsa_poly *chat,
+                              const vg_mldsa_spoly *sc, const vg_mldsa_t0hat *t0,
+                              vg_mldsa_poly *scratch)
+{
+    if (st0) {
+        vg_mldsa_small_t0_mul(sm, r, sc, &t0->m.lo, &t0->m.hi, scratch);
+    } else {
+        be->pointwise(r, chat, &t0->q);
+        be->invntt_tomont(r);
+    }
+}
+
 /* ML-DSA.Sign_internal from mu on (Algorithm 7 lines 7-33; lines 1-6 are
  * skDecode and the precomputations, done here too). Returns VG_OK, or
  * VG_ERR_INPUT for a secret key whose s1/s2 fields are out of range
@@ -260,10 +283,9 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
      * separate passes; the same values either way. */
     const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be);
     /* c s1 and c s2 as exact products through a 16-bit NTT (small.h:
-     * |c s| <= tau eta <= 196), the 32-bit NTT only for c t0. */
+     * |c s| <= tau eta <= 196); c t0 the same way where the table allows
+     * it (small.h), else by the 32-bit NTT. */
     const struct vg_mldsa_small *sm = vg_mldsa_small_get(be);
-    /* c t0 the same way where the table allows it (small.h), else by the
-     * 32-bit NTT. */
     const int st0 = vg_mldsa_small_t0_ok(sm);
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
@@ -273,10 +295,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         uint8_t ctilde[CTILDEBYTES];
         /* s1, s2 and c transformed for the small products (small.h). */
         _Alignas(64) vg_mldsa_spoly ss1[L], ss2[K], sc;
-        _Alignas(64) union {
-            vg_mldsa_poly q[K]; /* 32-bit t0-hat */
-            vg_mldsa_st0 m[K];  /* split small transforms */
-        } t0;
+        _Alignas(64) vg_mldsa_t0hat t0[K];
         /* y[0..L) this attempt's y; y[L..L + 3) room for the rest of a
          * four-way pass, kept for the next attempt (see below). */
         vg_mldsa_poly y[L + 3], z[L];
@@ -305,10 +324,10 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         sm->ntt(&ws.ss2[i], &ws.t);
         if (st0) {
             vg_mldsa_polyt0_unpack(&ws.t, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-            vg_mldsa_small_t0_ntt(sm, &ws.t0.m[i].lo, &ws.t0.m[i].hi, &ws.t, &ws.u);
+            vg_mldsa_small_t0_ntt(sm, &ws.t0[i].m.lo, &ws.t0[i].m.hi, &ws.t, &ws.u);
         } else {
-            vg_mldsa_polyt0_unpack(&ws.t0.q[i], sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-            be->ntt(&ws.t0.q[i]);
+            vg_mldsa_polyt0_unpack(&ws.t0[i].q, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            be->ntt(&ws.t0[i].q);
         }
     }
     /* Declassify: the verdict on the key, which is the function's result
@@ -397,12 +416,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
                  * computed twice), ct0 in u, the hints over h[i]. */
                 unsigned nh;
                 reject |= fu->sign_r_pass(&ws.t, &ws.h[i], &ws.w[i], GAMMA2, GAMMA2 - BETA);
-                if (st0) {
-                    vg_mldsa_small_t0_mul(sm, &ws.u, &ws.sc, &ws.t0.m[i].lo, &ws.t0.m[i].hi, &ws.c);
-                } else {
-                    be->pointwise(&ws.u, &ws.c, &ws.t0.q[i]);
-                    be->invntt_tomont(&ws.u);
-                }
+                vg_mldsa_sign_ct0(be, sm, st0, &ws.u, &ws.c, &ws.sc, &ws.t0[i], &ws.c);
                 reject |= fu->sign_h_pass(&ws.h[i], &nh, &ws.u, &ws.t, &ws.h[i], GAMMA2, GAMMA2);
                 nhints += nh;
                 continue;
@@ -413,12 +427,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
             be->decompose(&ws.u, &ws.h[i], &ws.t, GAMMA2); /* h[i]: scratch r0 */
             reject |= be->chknorm(&ws.h[i], GAMMA2 - BETA);
             /* ct0 = <<c t0>> (line 25), check ||ct0|| >= gamma2 (line 28). */
-            if (st0) {
-                vg_mldsa_small_t0_mul(sm, &ws.u, &ws.sc, &ws.t0.m[i].lo, &ws.t0.m[i].hi, &ws.c);
-            } else {
-                be->pointwise(&ws.u, &ws.c, &ws.t0.q[i]);
-                be->invntt_tomont(&ws.u);
-            }
+            vg_mldsa_sign_ct0(be, sm, st0, &ws.u, &ws.c, &ws.sc, &ws.t0[i], &ws.c);
             be->reduce(&ws.u); /* the range chknorm needs */
             reject |= be->chknorm(&ws.u, GAMMA2);
             /* h = MakeHint(-ct0, w - cs2 + ct0) (line 26) =
