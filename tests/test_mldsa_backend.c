@@ -462,6 +462,34 @@ static void test_x4_sampler(const char *label)
         }
     }
     CHECK_MSG(bad == 0, "uniform_gamma1_many (%s): %u of %u differ", label, bad, total);
+    /* ExpandMask's bytes four at a time (mask_bytes_4): decoded, the
+     * single sampler's entries; nothing written outside out[k]'s bytes. */
+    bad = total = 0;
+    for (unsigned rep = 0; rep < 40; rep++) {
+        uint8_t rhopp[64];
+        static uint8_t buf[4][640 + 32];
+        uint8_t *out[4];
+        unsigned n = 1 + rep % 4;
+        int32_t gamma1 = (rep / 4) % 2 ? 1 << 19 : 1 << 17;
+        size_t len = vg_mldsa_polyz_bytes(gamma1);
+        uint16_t nonce0 = (uint16_t)vgtest_rand64(&rs);
+        vgtest_randbytes(&rs, rhopp, 64);
+        memset(buf, 0xa5, sizeof buf);
+        for (unsigned l = 0; l < 4; l++)
+            out[l] = buf[l] + 16;
+        vg_mldsa_poly_mask_bytes_4(out, rhopp, nonce0, n, gamma1);
+        for (unsigned l = 0; l < 4; l++) {
+            for (size_t i = 0; i < sizeof buf[l]; i++)
+                bad += (i < 16 || i >= 16 + (l < n ? len : 0)) && buf[l][i] != 0xa5;
+            if (l >= n)
+                continue;
+            vg_mldsa_polyz_unpack(&a[0], out[l], gamma1);
+            vg_mldsa_poly_uniform_gamma1(&b, rhopp, (uint16_t)(nonce0 + l), gamma1);
+            bad += memcmp(&a[0], &b, sizeof b) != 0;
+            total++;
+        }
+    }
+    CHECK_MSG(bad == 0, "mask_bytes_4 (%s): %u of %u differ or wrote outside", label, bad, total);
     /* ExpandS four at a time against the single sampler, both eta. */
     bad = total = 0;
     for (unsigned rep = 0; rep < 40; rep++) {
@@ -892,6 +920,55 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
               verdicts[1]);
 }
 
+/* The packing kernels of signing's low-stack layout (pack24, bits, z_pack)
+ * against the portable routines, with guard bytes around the output. */
+static void test_pack_sign(const struct vg_mldsa_backend *be, uint32_t mask, unsigned reps)
+{
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(be);
+    uint64_t rs = 0x5eed3002;
+    unsigned bad24 = 0, badb = 0, badz = 0;
+    static uint8_t ref[768 + 2 * PACK_GUARD], out[768 + 2 * PACK_GUARD];
+    if (!pk)
+        return;
+    for (unsigned rep = 0; rep < reps; rep++) {
+        unsigned kind = rep % 10;
+        int32_t gamma1 = (rep / 10) % 2 ? 1 << 19 : 1 << 17;
+        vg_mldsa_poly a;
+        uint8_t rb[VG_MLDSA_N / 8], ob[VG_MLDSA_N / 8];
+
+        /* pack24: 0 <= a < 2^24 (A-hat entries: < q). */
+        pack_poly(&a, &rs, kind, 0, (1 << 24) - 1);
+        memset(ref, 0xa5, sizeof ref);
+        memset(out, 0xa5, sizeof out);
+        vg_cpu_force(0);
+        vg_mldsa_poly_pack24(ref + PACK_GUARD, &a);
+        vg_cpu_force(mask);
+        pk->pack24(out + PACK_GUARD, &a);
+        bad24 += pack_differs(ref, out, 3 * VG_MLDSA_N);
+
+        /* bits: a in {0, 1}. */
+        pack_poly(&a, &rs, kind, 0, 1);
+        vg_cpu_force(0);
+        vg_mldsa_poly_bits(rb, &a);
+        vg_cpu_force(mask);
+        pk->bits(ob, &a);
+        badb += memcmp(rb, ob, sizeof rb) != 0;
+
+        /* z: -gamma1 < z <= gamma1. */
+        pack_poly(&a, &rs, kind, -gamma1 + 1, gamma1);
+        memset(ref, 0xa5, sizeof ref);
+        memset(out, 0xa5, sizeof out);
+        vg_cpu_force(0);
+        vg_mldsa_polyz_pack(ref + PACK_GUARD, &a, gamma1);
+        vg_cpu_force(mask);
+        pk->z_pack(out + PACK_GUARD, &a, gamma1);
+        badz += pack_differs(ref, out, vg_mldsa_polyz_bytes(gamma1));
+    }
+    CHECK_MSG(bad24 + badb + badz == 0,
+              "packing kernels %s differ from portable (of %u): pack24 %u, bits %u, z pack %u",
+              pk->name, reps, bad24, badb, badz);
+}
+
 static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
 {
     vg_cpu_force(mask);
@@ -906,6 +983,7 @@ static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
     test_unpack_z(be, 4000);
     test_fused(be, mask, 20000);
     test_pack(be, mask, 20000);
+    test_pack_sign(be, mask, 20000);
 }
 
 int main(int argc, char **argv)

@@ -509,12 +509,17 @@ out:
  *                                    (42 KiB), unpacked one entry at a time;
  *   s1-hat, s2-hat, t0-hat (23 KiB)  unpacked from sk and transformed again
  *                                    where each attempt uses them;
- *   y, NTT(y) (7 KiB)                ExpandMask four entries at a time, run
- *                                    twice an attempt: once for w (as NTT(y),
- *                                    accumulated column by column into w),
- *                                    once for z;
- *   z, h (15 KiB)                    z packed into sig as computed, the hints
- *                                    kept as bits (256 bytes).
+ *   y, NTT(y) (7 KiB)                kept as ExpandMask's bytes (the
+ *                                    encoding of z) in sig's z field, four
+ *                                    entries at a time unpacked and
+ *                                    transformed for w (accumulated column
+ *                                    by column), one at a time for z;
+ *   z, h (15 KiB)                    z packed into sig over y's bytes as
+ *                                    computed, the hints kept as bits (256
+ *                                    bytes).
+ * (sig holds y between the passes of an attempt and the z of a rejected
+ * attempt until the next one overwrites it, as the fast layout's stack
+ * does; it is zeroed if signing fails.)
  * Same bytes as the fast layout (test_mldsa's ACVP and Wycheproof vectors,
  * test_mldsa_backend's cross-checks). Same constant-time structure: every
  * check is computed in full and only the combined verdict of an attempt
@@ -602,9 +607,14 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         memset(ws.w, 0, sizeof ws.w);
         for (unsigned j0 = 0; j0 < L; j0 += 4) {
             unsigned n = L - j0 < 4 ? L - j0 : 4;
-            vg_mldsa_poly_uniform_gamma1_4(ws.y, ws.rhopp, (uint16_t)(kappa + j0), n, GAMMA1);
-            for (unsigned k = 0; k < n; k++)
+            uint8_t *yb[4];
+            for (unsigned k = 0; k < 4; k++)
+                yb[k] = sig + CTILDEBYTES + (j0 + (k < n ? k : 0)) * POLYZ_BYTES;
+            vg_mldsa_poly_mask_bytes_4(yb, ws.rhopp, (uint16_t)(kappa + j0), n, GAMMA1);
+            for (unsigned k = 0; k < n; k++) {
+                vg_mldsa_polyz_unpack(&ws.y[k], yb[k], GAMMA1);
                 be->ntt(&ws.y[k]);
+            }
             for (unsigned i = 0; i < K; i++)
                 be->pointwise_acc24(&ws.w[i], &ws.apk[i * L + j0], ws.y, n);
         }
@@ -629,27 +639,23 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         /* c transformed for the products with s1 and s2 (|c| <= 1); the
          * 32-bit c-hat (for t0) only after the z loop. */
         sm->ntt(&ws.sc, &ws.c);
-        /* z = y + <<c s1>> (lines 18, 20), y again from ExpandMask; check
-         * ||z|| >= gamma1 - beta (line 23); packed into sig at once
-         * (sigEncode's z field; the whole of sig is zeroed if signing
-         * fails). */
-        for (unsigned j0 = 0; j0 < L; j0 += 4) {
-            unsigned n = L - j0 < 4 ? L - j0 : 4;
-            vg_mldsa_poly_uniform_gamma1_4(ws.y, ws.rhopp, (uint16_t)(kappa + j0), n, GAMMA1);
-            for (unsigned k = 0; k < n; k++) {
-                unsigned j = j0 + k;
-                (void)vg_mldsa_polyeta_unpack(&ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
-                sm->ntt(&ws.ss, &ws.tu.t);
-                sm->mul(&ws.tu.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
-                if (fu) {
-                    reject |= fu->sign_z_pass(&ws.tu.t, &ws.y[k], GAMMA1 - BETA);
-                } else {
-                    be->add(&ws.tu.t, &ws.tu.t, &ws.y[k]);
-                    be->reduce(&ws.tu.t);
-                    reject |= be->chknorm(&ws.tu.t, GAMMA1 - BETA);
-                }
-                vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.tu.t, GAMMA1);
+        /* z = y + <<c s1>> (lines 18, 20), y unpacked from sig again;
+         * check ||z|| >= gamma1 - beta (line 23); packed into sig over y
+         * (sigEncode's z field). */
+        for (unsigned j = 0; j < L; j++) {
+            uint8_t *zb = sig + CTILDEBYTES + j * POLYZ_BYTES;
+            vg_mldsa_polyz_unpack(&ws.y[0], zb, GAMMA1);
+            (void)vg_mldsa_polyeta_unpack(&ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+            sm->ntt(&ws.ss, &ws.tu.t);
+            sm->mul(&ws.tu.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
+            if (fu) {
+                reject |= fu->sign_z_pass(&ws.tu.t, &ws.y[0], GAMMA1 - BETA);
+            } else {
+                be->add(&ws.tu.t, &ws.tu.t, &ws.y[0]);
+                be->reduce(&ws.tu.t);
+                reject |= be->chknorm(&ws.tu.t, GAMMA1 - BETA);
             }
+            vg_mldsa_polyz_pack(zb, &ws.tu.t, GAMMA1);
         }
         /* Per row, with ws.y[0..3] as scratch (named r, r1, r0/r1', ct0):
          * r = w - <<c s2>> (lines 19, 21), ||LowBits(r)|| (line 23),
@@ -690,12 +696,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 be->caddq(ct0);
                 nhints += be->make_hint(lo, ct0, r1, GAMMA2);
             }
-            for (unsigned b = 0; b < VG_MLDSA_N / 8; b++) {
-                uint32_t v = 0;
-                for (unsigned q = 0; q < 8; q++)
-                    v |= (uint32_t)lo->coeffs[8 * b + q] << q;
-                ws.hbits[i][b] = (uint8_t)v;
-            }
+            vg_mldsa_poly_bits(ws.hbits[i], lo);
         }
         reject |= (unsigned)(OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
         /* Declassify: the verdict of this attempt, as in the fast layout. */

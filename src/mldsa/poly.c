@@ -1199,8 +1199,58 @@ void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_M
     vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
 }
 
+void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                uint16_t nonce0, unsigned n, int32_t gamma1)
+{
+    /* 576 or 640 bytes: four whole blocks straight into out[k], the rest
+     * through ws.last (a whole fifth block would pass the end of out[k]).
+     * Lanes k >= n repeat nonce n - 1 into ws.spare. */
+    const size_t len = vg_mldsa_polyz_bytes(gamma1);
+    const size_t full = len / VG_SHAKE256_RATE, rest = len % VG_SHAKE256_RATE;
+    struct {
+        uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
+        uint8_t spare[4 * VG_SHAKE256_RATE];
+        uint8_t last[4][VG_SHAKE256_RATE];
+        vg_keccak4x_ctx ctx;
+    } ws;
+    uint8_t *o[4];
+    for (unsigned k = 0; k < 4; k++) {
+        uint16_t nonce = (uint16_t)(nonce0 + (k < n ? k : n - 1));
+        memcpy(ws.in[k], rhopp, VG_MLDSA_CRHBYTES);
+        ws.in[k][VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
+        ws.in[k][VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+        o[k] = k < n ? out[k] : ws.spare;
+    }
+    vg_shake256x4_absorb_once(&ws.ctx, ws.in[0], ws.in[1], ws.in[2], ws.in[3], sizeof ws.in[0]);
+    vg_shake256x4_squeezeblocks(o[0], o[1], o[2], o[3], full, &ws.ctx);
+    vg_shake256x4_squeezeblocks(ws.last[0], ws.last[1], ws.last[2], ws.last[3], 1, &ws.ctx);
+    for (unsigned k = 0; k < n; k++)
+        memcpy(out[k] + full * VG_SHAKE256_RATE, ws.last[k], rest);
+    vg_wipe(&ws, sizeof ws);
+}
+
+void vg_mldsa_poly_bits(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+{
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->bits(r, a);
+        return;
+    }
+    for (unsigned b = 0; b < VG_MLDSA_N / 8; b++) {
+        uint32_t v = 0;
+        for (unsigned t = 0; t < 8; t++)
+            v |= (uint32_t)a->coeffs[8 * b + t] << t;
+        r[b] = (uint8_t)v;
+    }
+}
+
 void vg_mldsa_poly_pack24(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->pack24(r, a);
+        return;
+    }
     /* Eight coefficients (24 bytes) as three 64-bit little-endian words
      * instead of 24 byte stores (ML-DSA-87 signing packs 56 polynomials:
      * ~340 -> ~160 TSC ticks each, gcc 12). */
@@ -1362,6 +1412,11 @@ size_t vg_mldsa_polyz_bytes(int32_t gamma1) { return 32u * vg_mldsa_gamma1_bits(
 
 void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
 {
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
+    if (pk) {
+        pk->z_pack(r, a, gamma1);
+        return;
+    }
     if (gamma1 == (1 << 17))
         vg_mldsa_pack_bits(r, a->coeffs, 18, 1 << 17, -1);
     else

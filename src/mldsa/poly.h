@@ -235,6 +235,12 @@ struct vg_mldsa_pack {
     void (*w1_pack)(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2);
     /* vg_mldsa_poly_shiftl. */
     void (*shiftl)(vg_mldsa_poly *a);
+    /* vg_mldsa_poly_pack24 (writes exactly 768 bytes) and
+     * vg_mldsa_poly_bits. */
+    void (*pack24)(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a);
+    void (*bits)(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a);
+    /* vg_mldsa_polyz_pack (gamma1 2^17 or 2^19). */
+    void (*z_pack)(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1);
 };
 
 /* The packing kernels for backend be, or NULL (portable, or no x86-64
@@ -437,6 +443,18 @@ void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_
  * uniform_gamma1. Constant time. Specification: FIPS 204, Algorithm 34. */
 void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                     uint16_t nonce0, unsigned n, int32_t gamma1);
+/* ExpandMask's bytes without unpacking them: out[k] (k < n, 1 <= n <= 4)
+ * receives the vg_mldsa_polyz_bytes(gamma1) bytes of
+ * H(rho'' || IntegerToBytes(nonce0 + k, 2)), so vg_mldsa_polyz_unpack of
+ * out[k] is the entry vg_mldsa_poly_uniform_gamma1 gives for that nonce
+ * (FIPS 204, Algorithm 34: y = BitUnpack(v, gamma1 - 1, gamma1), the
+ * decoding of z, whose encoding this is). out[n..4) are not used. Writes
+ * exactly those bytes. Constant time. */
+void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                uint16_t nonce0, unsigned n, int32_t gamma1);
+/* A polynomial of bits as 32 bytes: bit t of r[b] = a[8 b + t].
+ * Pre: every coefficient 0 or 1. Constant time. */
+void vg_mldsa_poly_bits(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a);
 /* A coefficient array in 3 bytes a coefficient, little-endian (storage
  * for A-hat where stack is short; not a FIPS 204 encoding).
  * pack24: Pre 0 <= a < 2^24. unpack24: Post 0 <= a < 2^24, the packed

@@ -417,6 +417,74 @@ VG_TARGET_VBMI static unsigned vg_mldsa_eta_unpack_avx512(vg_mldsa_poly *a, cons
     return (0u - (uint32_t)bad) >> 31; /* 1 when some lane was above 2 eta */
 }
 
+/* vg_mldsa_poly_pack24: per 8 coefficients, VPSHUFB drops byte 3 of each
+ * 32-bit lane (12 bytes at the start of each 128-bit lane) and VPERMD puts
+ * the two runs together (24 bytes); the 32-byte stores overlap in
+ * ascending order, the last is cut to its 24 bytes. Writes exactly 768
+ * bytes. Secret: constant time. */
+static void vg_mldsa_pack24_avx2(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
+{
+    const __m256i shuf = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                          0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m256i perm = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
+    __m256i v = _mm256_setzero_si256();
+    for (unsigned g = 0; g < VG_MLDSA_N / 8; g++) {
+        v = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(vg_ld(a->coeffs + 8 * g), shuf), perm);
+        if (g + 1 < VG_MLDSA_N / 8)
+            _mm256_storeu_si256((__m256i *)(r + 24 * g), v);
+    }
+    _mm_storeu_si128((__m128i *)(r + 24 * 31), _mm256_castsi256_si128(v));
+    _mm_storel_epi64((__m128i *)(r + 24 * 31 + 16), _mm256_extracti128_si256(v, 1));
+}
+
+/* vg_mldsa_polyz_pack (BitPack(z, gamma1 - 1, gamma1), b = 18 or 20
+ * bits): per 8 coefficients f = gamma1 - z, VPSLLVD by (b' , 0) and
+ * VPSRLQ by b' (b' = 32 - b) join each pair into 2 b bits of a 64-bit lane;
+ * VPSHUFB gathers each 128-bit lane's 2 b / 8 * 2 bytes (b = 18: the odd
+ * lane's bytes shifted up by 4 bits first, sharing byte 4 with the even
+ * one) at its start; two 16-byte stores, overlapping in ascending order,
+ * the last cut to its bytes. Writes exactly 32 b bytes. Secret: constant
+ * time. */
+static void vg_mldsa_z_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
+{
+    const int b = gamma1 == (1 << 17) ? 18 : 20;
+    const size_t half = (size_t)b / 2; /* bytes per 128-bit lane: 9 or 10 */
+    const __m256i g = _mm256_set1_epi32(gamma1);
+    const __m256i sh = _mm256_set1_epi64x(32 - b);
+    const __m256i s20 = _mm256_setr_epi8(0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1,
+                                         0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1);
+    const __m256i s18a = _mm256_setr_epi8(0, 1, 2, 3, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                          -1, 0, 1, 2, 3, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                          -1, -1);
+    const __m256i s18b = _mm256_setr_epi8(-1, -1, -1, -1, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1,
+                                          -1, -1, -1, -1, -1, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1,
+                                          -1, -1);
+    for (unsigned gi = 0; gi < VG_MLDSA_N / 8; gi++) {
+        __m256i f = _mm256_sub_epi32(g, vg_ld(a->coeffs + 8 * gi));
+        __m256i d = _mm256_srli_epi64(_mm256_sllv_epi32(f, sh), 32 - b);
+        __m256i v;
+        if (b == 20)
+            v = _mm256_shuffle_epi8(d, s20);
+        else
+            v = _mm256_or_si256(_mm256_shuffle_epi8(d, s18a),
+                                _mm256_shuffle_epi8(_mm256_slli_epi64(d, 4), s18b));
+        uint8_t *o = r + 2 * half * gi;
+        _mm_storeu_si128((__m128i *)o, _mm256_castsi256_si128(v));
+        if (gi + 1 < VG_MLDSA_N / 8)
+            _mm_storeu_si128((__m128i *)(o + half), _mm256_extracti128_si256(v, 1));
+        else
+            vg_store_n(o + half, _mm256_extracti128_si256(v, 1), half);
+    }
+}
+
+/* vg_mldsa_poly_bits: bit 0 of each coefficient to the sign bit, VMOVMSKPS. */
+static void vg_mldsa_bits_avx2(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+{
+    for (unsigned b = 0; b < VG_MLDSA_N / 8; b++)
+        r[b] = (uint8_t)_mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_slli_epi32(vg_ld(a->coeffs + 8 * b), 31)));
+}
+
 /* ---- AVX-512 VBMI packing ---------------------------------------------------
  * The AVX2 kernels' arithmetic on zmm registers (VPACKSSDW / VPACKSSWB to
  * 16- or 8-bit lanes, VPMADDUBSW / VPMADDWD and shifts joining neighbours),
@@ -610,6 +678,90 @@ VG_TARGET_VBMI static void vg_mldsa_t0_pack_avx512(uint8_t r[VG_MLDSA_POLYT0_BYT
     }
 }
 
+/* 24 bits: bytes 0-2 of each 32-bit lane, output byte t from 4 (t / 3) + t % 3 */
+static const uint8_t vg_perm_pack24[64] = {
+     0,  1,  2,  4,  5,  6,  8,  9, 10, 12, 13, 14, 16, 17, 18, 20,
+    21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 36, 37, 38, 40, 41,
+    42, 44, 45, 46, 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 20 bits: bytes 0-4 of each 64-bit lane (two fields) to 5 G */
+static const uint8_t vg_perm_pack20[64] = {
+     0,  1,  2,  3,  4,  8,  9, 10, 11, 12, 16, 17, 18, 19, 20, 24,
+    25, 26, 27, 28, 32, 33, 34, 35, 36, 40, 41, 42, 43, 44, 48, 49,
+    50, 51, 52, 56, 57, 58, 59, 60,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 18 bits, even 64-bit lanes 2m (36 bits): bytes 0-4 to 9 m */
+static const uint8_t vg_perm_pack18a[64] = {
+     0,  1,  2,  3,  4,  0,  0,  0,  0, 16, 17, 18, 19, 20,  0,  0,
+     0,  0, 32, 33, 34, 35, 36,  0,  0,  0,  0, 48, 49, 50, 51, 52,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* 18 bits, odd lanes shifted up by 4: bytes 0-4 to 9 m + 4 */
+static const uint8_t vg_perm_pack18b[64] = {
+     0,  0,  0,  0,  8,  9, 10, 11, 12,  0,  0,  0,  0, 24, 25, 26,
+    27, 28,  0,  0,  0,  0, 40, 41, 42, 43, 44,  0,  0,  0,  0, 56,
+    57, 58, 59, 60,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/* vg_mldsa_z_pack_avx2's contract, 16 coefficients a step: the pairs
+ * joined as there, one VPERMB (b = 20) or two zero-masked and ORed (b =
+ * 18, as for 13 bits) to the output bytes, a masked store. */
+VG_TARGET_VBMI static void vg_mldsa_z_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
+                                                  int32_t gamma1)
+{
+    const int b = gamma1 == (1 << 17) ? 18 : 20;
+    const __m512i g = _mm512_set1_epi32(gamma1);
+    const __m512i sh = _mm512_set1_epi64(32 - b);
+    const __m512i p20 = _mm512_loadu_si512((const void *)vg_perm_pack20);
+    const __m512i p18a = _mm512_loadu_si512((const void *)vg_perm_pack18a);
+    const __m512i p18b = _mm512_loadu_si512((const void *)vg_perm_pack18b);
+    for (unsigned gi = 0; gi < VG_MLDSA_N / 16; gi++) {
+        __m512i f = _mm512_sub_epi32(g, _mm512_loadu_si512((const void *)(a->coeffs + 16 * gi)));
+        __m512i d = _mm512_srli_epi64(_mm512_sllv_epi32(f, sh), (unsigned)(32 - b));
+        if (b == 20) {
+            _mm512_mask_storeu_epi8(r + 40 * gi, (__mmask64)0xffffffffffull,
+                                    _mm512_permutexvar_epi8(p20, d));
+        } else {
+            __m512i lo = _mm512_maskz_permutexvar_epi8((__mmask64)0xf87c3e1full, p18a, d);
+            __m512i hi = _mm512_maskz_permutexvar_epi8((__mmask64)0xf87c3e1f0ull, p18b,
+                                                       _mm512_slli_epi64(d, 4));
+            _mm512_mask_storeu_epi8(r + 36 * gi, (__mmask64)0xfffffffffull,
+                                    _mm512_or_si512(lo, hi));
+        }
+    }
+}
+
+/* vg_mldsa_pack24_avx2's contract: per 16 coefficients one VPERMB takes
+ * bytes 0-2 of each 32-bit lane together and a masked store writes those
+ * 48 bytes. */
+VG_TARGET_VBMI static void vg_mldsa_pack24_avx512(uint8_t r[3 * VG_MLDSA_N],
+                                                  const vg_mldsa_poly *a)
+{
+    const __m512i perm = _mm512_loadu_si512((const void *)vg_perm_pack24);
+    for (unsigned g = 0; g < VG_MLDSA_N / 16; g++)
+        _mm512_mask_storeu_epi8(
+            r + 48 * g, (__mmask64)0xffffffffffffull,
+            _mm512_permutexvar_epi8(perm, _mm512_loadu_si512((const void *)(a->coeffs + 16 * g))));
+}
+
+/* vg_mldsa_poly_bits: VPTESTMD, 16 coefficients to a 16-bit mask. */
+VG_TARGET_VBMI static void vg_mldsa_bits_avx512(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+{
+    for (unsigned g = 0; g < VG_MLDSA_N / 16; g++) {
+        __m512i v = _mm512_loadu_si512((const void *)(a->coeffs + 16 * g));
+        unsigned m = _mm512_test_epi32_mask(v, _mm512_set1_epi32(1));
+        r[2 * g] = (uint8_t)m;
+        r[2 * g + 1] = (uint8_t)(m >> 8);
+    }
+}
+
 /* a = a 2^13 (vg_mldsa_poly_shiftl). Pre: 0 <= a < 2^10. */
 VG_TARGET_VBMI static void vg_mldsa_shiftl_avx512(vg_mldsa_poly *a)
 {
@@ -629,6 +781,9 @@ static const struct vg_mldsa_pack vg_mldsa_pack_avx2 = {
     vg_mldsa_eta_unpack_avx2,
     vg_mldsa_w1_pack_avx2,
     vg_mldsa_shiftl_avx2,
+    vg_mldsa_pack24_avx2,
+    vg_mldsa_bits_avx2,
+    vg_mldsa_z_pack_avx2,
 };
 
 /* The AVX-512 VBMI kernels. */
@@ -642,6 +797,9 @@ static const struct vg_mldsa_pack vg_mldsa_pack_avx512 = {
     vg_mldsa_eta_unpack_avx512,
     vg_mldsa_w1_pack_avx512,
     vg_mldsa_shiftl_avx512,
+    vg_mldsa_pack24_avx512,
+    vg_mldsa_bits_avx512,
+    vg_mldsa_z_pack_avx512,
 };
 
 /* The kernels for every backend but the portable one (the others come
