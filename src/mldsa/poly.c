@@ -1436,7 +1436,12 @@ static void vg_mldsa_unpack_z_portable(vg_mldsa_poly *a, const uint8_t *r, int32
 
 void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
 {
-    vg_mldsa_active()->unpack_z(a, r, gamma1);
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
+    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(be);
+    if (pk && pk->z_unpack)
+        pk->z_unpack(a, r, gamma1);
+    else
+        be->unpack_z(a, r, gamma1);
 }
 
 size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_88 ? 192 : 128; }

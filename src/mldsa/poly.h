@@ -241,6 +241,8 @@ struct vg_mldsa_pack {
     void (*bits)(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a);
     /* vg_mldsa_polyz_pack (gamma1 2^17 or 2^19). */
     void (*z_pack)(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1);
+    /* vg_mldsa_polyz_unpack; NULL: the backend's unpack_z. */
+    void (*z_unpack)(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 };
 
 /* The packing kernels for backend be, or NULL (portable, or no x86-64

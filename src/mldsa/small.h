@@ -47,6 +47,11 @@ struct vg_mldsa_small {
     /* The largest |(A B)_i| that mul recovers exactly: VG_MLDSA_SMALL_BOUND
      * or VG_MLDSA_SMALL_BOUND_7681. */
     int32_t bound;
+    /* Optional (NULL: vg_mldsa_small_t0_ntt / _t0_mul compose ntt and
+     * mul): the same results as those, in one call each. */
+    void (*t0_ntt)(vg_mldsa_spoly *lo, vg_mldsa_spoly *hi, const vg_mldsa_poly *t);
+    void (*t0_mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
+                   const vg_mldsa_spoly *hi);
 };
 
 /* c t0 through the same tables (FIPS 204 Algorithm 7 line 25), where the
@@ -61,8 +66,8 @@ typedef struct {
     vg_mldsa_spoly lo, hi;
 } vg_mldsa_st0;
 int vg_mldsa_small_t0_ok(const struct vg_mldsa_small *s);
-/* (lo, hi) = the split transforms of t (Pre |t| <= 2^12); t is overwritten
- * (with hi), and scratch. */
+/* (lo, hi) = the split transforms of t (Pre |t| <= 2^12); t and scratch
+ * may be overwritten. */
 void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
                            vg_mldsa_poly *t, vg_mldsa_poly *scratch);
 /* r = c t0 exactly, from the transforms of c and of t0's two parts;

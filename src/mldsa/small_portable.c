@@ -202,9 +202,8 @@ static void small_portable_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *pa, const
     vg_wipe(a, sizeof a);
 }
 
-static const struct vg_mldsa_small g_small_portable = {"portable", small_portable_ntt,
-                                                       small_portable_mul,
-                                                       VG_MLDSA_SMALL_BOUND_7681};
+static const struct vg_mldsa_small g_small_portable = {
+    "portable", small_portable_ntt, small_portable_mul, VG_MLDSA_SMALL_BOUND_7681, NULL, NULL};
 
 const struct vg_mldsa_small *vg_mldsa_small_portable_get(void) { return &g_small_portable; }
 
@@ -217,6 +216,10 @@ int vg_mldsa_small_t0_ok(const struct vg_mldsa_small *s)
 void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
                            vg_mldsa_poly *t, vg_mldsa_poly *scratch)
 {
+    if (s->t0_ntt) {
+        s->t0_ntt(lo, hi, t);
+        return;
+    }
     for (unsigned i = 0; i < VG_MLDSA_N; i++) {
         /* lo = t mod+- 64 in [-32, 32), hi = (t - lo) / 64 exactly (an
          * arithmetic shift of a multiple of 64): |t| <= 2^12 gives
@@ -233,6 +236,10 @@ void vg_mldsa_small_t0_mul(const struct vg_mldsa_small *s, vg_mldsa_poly *r,
                            const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
                            const vg_mldsa_spoly *hi, vg_mldsa_poly *scratch)
 {
+    if (s->t0_mul) {
+        s->t0_mul(r, c, lo, hi);
+        return;
+    }
     s->mul(r, c, hi);       /* |c hi| <= 3840 */
     s->mul(scratch, c, lo); /* |c lo| <= 1920 */
     for (unsigned i = 0; i < VG_MLDSA_N; i++)

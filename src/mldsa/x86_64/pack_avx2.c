@@ -738,6 +738,46 @@ VG_TARGET_VBMI static void vg_mldsa_z_pack_avx512(uint8_t *r, const vg_mldsa_pol
     }
 }
 
+/* 20 bits: field k (< 16) of a 40-byte group from bytes 5 k / 2 .. + 2 to
+ * its 32-bit lane (the fourth byte repeats the third: shifted out) */
+static const uint8_t vg_perm_unpack20[64] = {
+     0,  1,  2,  2,  2,  3,  4,  4,  5,  6,  7,  7,  7,  8,  9,  9,
+    10, 11, 12, 12, 12, 13, 14, 14, 15, 16, 17, 17, 17, 18, 19, 19,
+    20, 21, 22, 22, 22, 23, 24, 24, 25, 26, 27, 27, 27, 28, 29, 29,
+    30, 31, 32, 32, 32, 33, 34, 34, 35, 36, 37, 37, 37, 38, 39, 39,
+};
+
+/* 18 bits: field k of a 36-byte group from bytes 9 k / 4 .. + 2 */
+static const uint8_t vg_perm_unpack18[64] = {
+     0,  1,  2,  2,  2,  3,  4,  4,  4,  5,  6,  6,  6,  7,  8,  8,
+     9, 10, 11, 11, 11, 12, 13, 13, 13, 14, 15, 15, 15, 16, 17, 17,
+    18, 19, 20, 20, 20, 21, 22, 22, 22, 23, 24, 24, 24, 25, 26, 26,
+    27, 28, 29, 29, 29, 30, 31, 31, 31, 32, 33, 33, 33, 34, 35, 35,
+};
+
+/* vg_mldsa_polyz_unpack (BitUnpack(., gamma1 - 1, gamma1), b = 18 or 20
+ * bits; contract in poly.h): 16 fields a step from a masked load of their
+ * 2 b bytes (nothing read past the encoding), one VPERMB putting each
+ * field's three bytes in its 32-bit lane, a variable shift (b k mod 8) and
+ * a mask; a = gamma1 - field. Secret: constant time. */
+VG_TARGET_VBMI static void vg_mldsa_z_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r,
+                                                    int32_t gamma1)
+{
+    const int b18 = gamma1 == (1 << 17);
+    const unsigned bytes = b18 ? 36u : 40u;
+    const __mmask64 in = b18 ? (__mmask64)0xfffffffffull : (__mmask64)0xffffffffffull;
+    const __m512i perm = _mm512_loadu_si512(b18 ? (const void *)vg_perm_unpack18
+                                                : (const void *)vg_perm_unpack20);
+    const __m512i sh = b18 ? _mm512_set4_epi32(6, 4, 2, 0) : _mm512_set4_epi32(4, 0, 4, 0);
+    const __m512i mask = _mm512_set1_epi32(b18 ? (1 << 18) - 1 : (1 << 20) - 1);
+    const __m512i g1 = _mm512_set1_epi32(gamma1);
+    for (unsigned g = 0; g < VG_MLDSA_N / 16; g++) {
+        __m512i x = _mm512_permutexvar_epi8(perm, _mm512_maskz_loadu_epi8(in, r + bytes * g));
+        x = _mm512_and_si512(_mm512_srlv_epi32(x, sh), mask);
+        _mm512_storeu_si512((void *)(a->coeffs + 16 * g), _mm512_sub_epi32(g1, x));
+    }
+}
+
 /* vg_mldsa_pack24_avx2's contract: per 16 coefficients one VPERMB takes
  * bytes 0-2 of each 32-bit lane together and a masked store writes those
  * 48 bytes. */
@@ -784,6 +824,7 @@ static const struct vg_mldsa_pack vg_mldsa_pack_avx2 = {
     vg_mldsa_pack24_avx2,
     vg_mldsa_bits_avx2,
     vg_mldsa_z_pack_avx2,
+    NULL, /* the backend's unpack_z */
 };
 
 /* The AVX-512 VBMI kernels. */
@@ -800,6 +841,7 @@ static const struct vg_mldsa_pack vg_mldsa_pack_avx512 = {
     vg_mldsa_pack24_avx512,
     vg_mldsa_bits_avx512,
     vg_mldsa_z_pack_avx512,
+    vg_mldsa_z_unpack_avx512,
 };
 
 /* The kernels for every backend but the portable one (the others come

@@ -38,8 +38,9 @@ static void small_kem_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_ml
     vg_wipe(&t, sizeof t);
 }
 
-static const struct vg_mldsa_small g_small_kem = {"kem-avx2", small_kem_ntt, small_kem_mul,
-                                                  VG_MLDSA_SMALL_BOUND};
+static const struct vg_mldsa_small g_small_kem = {"kem-avx2",           small_kem_ntt,
+                                                  small_kem_mul,        VG_MLDSA_SMALL_BOUND,
+                                                  NULL /* no c t0 */, NULL};
 
 const struct vg_mldsa_small *vg_mldsa_small_kem_get(void)
 {

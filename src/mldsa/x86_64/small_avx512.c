@@ -680,7 +680,22 @@ VG_AI void vg_small_inv_layer(__m512i r[8], int d, const int16_t tw[4][2][32], _
 /* Pre: |a_i| <= 64 (small.h asks |a| <= 4; 64 covers the split parts of
  * t0 for c t0, see small.h). Post: the transform, |.| <= 3840, in the
  * layout above. */
-static void vg_small_ntt(vg_mldsa_spoly *out, const vg_mldsa_poly *a)
+/* Narrow: the low halves of the 32 int32 of a register pair, in order
+ * (lane i <- word 2i of the concatenation): r[m] = a[32 m .. 32 m + 31]. */
+VG_AI void vg_small_narrow(__m512i r[8], const vg_mldsa_poly *a)
+{
+    const __m512i lo = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36,
+                                        34, 32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6,
+                                        4, 2, 0);
+    VG_UNROLL
+    for (int m = 0; m < 8; m++)
+        r[m] = _mm512_permutex2var_epi16(_mm512_loadu_si512(&a->coeffs[32 * m]), lo,
+                                         _mm512_loadu_si512(&a->coeffs[32 * m + 16]));
+}
+
+/* The transform of r[8] (coefficient 32 m + i in lane i of r[m]) in place,
+ * stored at out. Pre: |r| <= 64. Post: out as vg_small_ntt's. */
+VG_AI void vg_small_ntt_regs(vg_mldsa_spoly *out, __m512i r[8])
 {
     const __m512i p = vg_small_opaque(VG_SMALL_P);
     const __m512i c361 = vg_small_opaque(361);
@@ -689,16 +704,6 @@ static void vg_small_ntt(vg_mldsa_spoly *out, const vg_mldsa_poly *a)
      * (two instructions) instead of reading them as memory operands. */
     const int16_t(*tw)[4][2][32] = vg_small_fwd_tw;
     __asm__("" : "+r"(tw));
-    __m512i r[8];
-    /* Narrow: the low halves of the 32 int32 of a register pair, in
-     * order (lane i <- word 2i of the concatenation). */
-    const __m512i lo = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36,
-                                        34, 32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6,
-                                        4, 2, 0);
-    VG_UNROLL
-    for (int m = 0; m < 8; m++)
-        r[m] = _mm512_permutex2var_epi16(_mm512_loadu_si512(&a->coeffs[32 * m]), lo,
-                                         _mm512_loadu_si512(&a->coeffs[32 * m + 16]));
     /* Layer 1 (bit 7), exact and scaled by 16: x, y = 16 x +- 361 y
      * (361 = 16 zeta^128 mod p), |.| <= 16 * 64 + 361 * 64 = 24128 (1508
      * for |a| <= 4). */
@@ -737,18 +742,25 @@ static void vg_small_ntt(vg_mldsa_spoly *out, const vg_mldsa_poly *a)
         _mm512_storeu_si512(&out->coeffs[32 * m], vg_small_barrett(r[m], p));
 }
 
+static void vg_small_ntt(vg_mldsa_spoly *out, const vg_mldsa_poly *a)
+{
+    __m512i r[8];
+    vg_small_narrow(r, a);
+    vg_small_ntt_regs(out, r);
+}
+
 /* Pre: a, b outputs of vg_small_ntt of A, B with |(A B)_i| <= 3840 =
  * (p - 1) / 2 (small.h asks 1664; 3840 covers c t0's parts). Post: r =
- * A B exactly: the centred residue (vg_small_barrett) of a representative
- * is the product itself. (Unaligned loads and stores throughout: no cost
+ * A B exactly (in r[8], coefficient 32 m + i in lane i of r[m]; vg_small_mul
+ * stores it widened): the centred residue (vg_small_barrett) of a
+ * representative is the product itself. (Unaligned loads and stores throughout: no cost
  * on aligned data, and no fault if a caller forgets the alignment.) */
-static void vg_small_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
+VG_AI void vg_small_mul_regs(__m512i r[8], const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
 {
     const __m512i p = vg_small_opaque(VG_SMALL_P);
     const __m512i pinv = vg_small_opaque(VG_SMALL_PINV);
     const int16_t(*tw)[4][2][32] = vg_small_inv_tw; /* opaque: see vg_small_ntt */
     __asm__("" : "+r"(tw));
-    __m512i r[8];
     /* |a|, |b| <= 3840: |a b R^-1| <= 3840^2 / 2^16 + 3840.5 < 4066, so
      * that three doublings stay below 2^15. */
     VG_UNROLL
@@ -785,16 +797,64 @@ static void vg_small_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *a, const vg_m
     r[0] = vg_small_reduce(r[0], p);    /* <= 5110 */
     vg_small_inv_layer(r, 4, tw[7], p); /* bit 7: all <= 25582 */
     VG_UNROLL
+    for (int m = 0; m < 8; m++)
+        r[m] = vg_small_barrett(r[m], p); /* the product, coefficient 32 m + i in lane i */
+}
+
+static void vg_small_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
+{
+    __m512i r[8];
+    vg_small_mul_regs(r, a, b);
+    VG_UNROLL
     for (int m = 0; m < 8; m++) {
-        __m512i y = vg_small_barrett(r[m], p);
-        _mm512_storeu_si512(&out->coeffs[32 * m], _mm512_cvtepi16_epi32(_mm512_castsi512_si256(y)));
+        _mm512_storeu_si512(&out->coeffs[32 * m],
+                            _mm512_cvtepi16_epi32(_mm512_castsi512_si256(r[m])));
         _mm512_storeu_si512(&out->coeffs[32 * m + 16],
-                            _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(y, 1)));
+                            _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(r[m], 1)));
     }
 }
 
-static const struct vg_mldsa_small g_small_avx512 = {"avx512", vg_small_ntt, vg_small_mul,
-                                                     VG_MLDSA_SMALL_BOUND_7681};
+/* small.h's t0_ntt member: t split as 64 hi + lo (lo = t mod+- 64 in
+ * [-32, 32), hi = (t - lo) / 64 by an arithmetic shift, |hi| <= 64) in
+ * 16-bit lanes (|t| <= 2^12), both transformed; t is only read. */
+static void vg_small_t0_ntt(vg_mldsa_spoly *lo, vg_mldsa_spoly *hi, const vg_mldsa_poly *t)
+{
+    __m512i rl[8], rh[8];
+    vg_small_narrow(rh, t);
+    VG_UNROLL
+    for (int m = 0; m < 8; m++) {
+        rl[m] = _mm512_sub_epi16(
+            _mm512_and_si512(_mm512_add_epi16(rh[m], _mm512_set1_epi16(32)), _mm512_set1_epi16(63)),
+            _mm512_set1_epi16(32));
+        rh[m] = _mm512_srai_epi16(_mm512_sub_epi16(rh[m], rl[m]), 6);
+    }
+    vg_small_ntt_regs(lo, rl);
+    vg_small_ntt_regs(hi, rh);
+}
+
+/* small.h's t0_mul member: r = 64 (c hi) + c lo, recombined in 32-bit
+ * lanes (|c t0| <= 245760). */
+static void vg_small_t0_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
+                            const vg_mldsa_spoly *hi)
+{
+    __m512i rh[8], rl[8];
+    vg_small_mul_regs(rh, c, hi); /* |c hi| <= 3840 */
+    vg_small_mul_regs(rl, c, lo); /* |c lo| <= 1920 */
+    VG_UNROLL
+    for (int m = 0; m < 8; m++) {
+        __m512i h0 = _mm512_cvtepi16_epi32(_mm512_castsi512_si256(rh[m]));
+        __m512i h1 = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(rh[m], 1));
+        __m512i l0 = _mm512_cvtepi16_epi32(_mm512_castsi512_si256(rl[m]));
+        __m512i l1 = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(rl[m], 1));
+        _mm512_storeu_si512(&out->coeffs[32 * m], _mm512_add_epi32(_mm512_slli_epi32(h0, 6), l0));
+        _mm512_storeu_si512(&out->coeffs[32 * m + 16],
+                            _mm512_add_epi32(_mm512_slli_epi32(h1, 6), l1));
+    }
+}
+
+static const struct vg_mldsa_small g_small_avx512 = {"avx512",        vg_small_ntt,
+                                                     vg_small_mul,    VG_MLDSA_SMALL_BOUND_7681,
+                                                     vg_small_t0_ntt, vg_small_t0_mul};
 
 const struct vg_mldsa_small *vg_mldsa_small_avx512_get(void)
 {
