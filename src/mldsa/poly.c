@@ -1116,27 +1116,35 @@ void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA
  * nonce[l]. Five SHAKE256 blocks (680 bytes) cover the 576 or 640 bytes
  * needed, and the first bytes of the stream are the single sponge's, so the
  * values are those of vg_mldsa_poly_uniform_gamma1. Constant time. */
+/* ExpandMask's four sponges: H(rho'' || IntegerToBytes(nonce[l], 2))
+ * absorbed into ctx, ready to squeeze (FIPS 204, Algorithm 34). */
+static void vg_mldsa_mask_absorb_x4(vg_keccak4x_ctx *ctx, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+                                    const uint16_t nonce[4])
+{
+    uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
+    for (unsigned l = 0; l < 4; l++) {
+        memcpy(in[l], rhopp, VG_MLDSA_CRHBYTES);
+        in[l][VG_MLDSA_CRHBYTES] = (uint8_t)nonce[l];
+        in[l][VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce[l] >> 8);
+    }
+    vg_shake256x4_absorb_once(ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
+    vg_wipe(in, sizeof in);
+}
+
 static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
                                             const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                             const uint16_t nonce[4], int32_t gamma1)
 {
     struct {
-        uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
         uint8_t buf[4][5 * VG_SHAKE256_RATE];
         vg_keccak4x_ctx ctx;
     } ws;
-    for (unsigned l = 0; l < 4; l++) {
-        memcpy(ws.in[l], rhopp, VG_MLDSA_CRHBYTES);
-        ws.in[l][VG_MLDSA_CRHBYTES] = (uint8_t)nonce[l];
-        ws.in[l][VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce[l] >> 8);
-    }
-    vg_shake256x4_absorb_once(&ws.ctx, ws.in[0], ws.in[1], ws.in[2], ws.in[3], sizeof ws.in[0]);
+    vg_mldsa_mask_absorb_x4(&ws.ctx, rhopp, nonce);
     vg_shake256x4_squeezeblocks(ws.buf[0], ws.buf[1], ws.buf[2], ws.buf[3], 5, &ws.ctx);
     /* The fields straight into r[l] (no scratch: signing's stack is
      * short). */
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     for (unsigned l = 0; l < 4; l++)
-        be->unpack_z(r[l], ws.buf[l], gamma1);
+        vg_mldsa_polyz_unpack(r[l], ws.buf[l], gamma1);
     vg_wipe(&ws, sizeof ws);
 }
 
@@ -1208,20 +1216,17 @@ void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_ML
     const size_t len = vg_mldsa_polyz_bytes(gamma1);
     const size_t full = len / VG_SHAKE256_RATE, rest = len % VG_SHAKE256_RATE;
     struct {
-        uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
         uint8_t spare[4 * VG_SHAKE256_RATE];
         uint8_t last[4][VG_SHAKE256_RATE];
         vg_keccak4x_ctx ctx;
     } ws;
     uint8_t *o[4];
+    uint16_t nonce[4];
     for (unsigned k = 0; k < 4; k++) {
-        uint16_t nonce = (uint16_t)(nonce0 + (k < n ? k : n - 1));
-        memcpy(ws.in[k], rhopp, VG_MLDSA_CRHBYTES);
-        ws.in[k][VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
-        ws.in[k][VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
+        nonce[k] = (uint16_t)(nonce0 + (k < n ? k : n - 1));
         o[k] = k < n ? out[k] : ws.spare;
     }
-    vg_shake256x4_absorb_once(&ws.ctx, ws.in[0], ws.in[1], ws.in[2], ws.in[3], sizeof ws.in[0]);
+    vg_mldsa_mask_absorb_x4(&ws.ctx, rhopp, nonce);
     vg_shake256x4_squeezeblocks(o[0], o[1], o[2], o[3], full, &ws.ctx);
     vg_shake256x4_squeezeblocks(ws.last[0], ws.last[1], ws.last[2], ws.last[3], 1, &ws.ctx);
     for (unsigned k = 0; k < n; k++)
