@@ -1,7 +1,8 @@
 /*
  * JSON helpers for the vector-driven tests (NIST ACVP and Wycheproof files
- * under VG_VECTORS_DIR), on cJSON. Header-only, static functions: include
- * after vgtest.h in a test program linked with cjson.
+ * under VG_VECTORS_DIR, which is tests/vectors; origins in its SOURCES.md),
+ * on cJSON. Header-only, static functions: include after vgtest.h in a test
+ * program linked with cjson.
  */
 #ifndef VGJSON_H
 #define VGJSON_H
@@ -27,8 +28,14 @@ static inline int all_zero(const uint8_t *p, size_t n)
 
 static inline cJSON *load_json(const char *rel)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", VG_VECTORS_DIR, rel);
+    /* The vectors are in the source tree (tests/vectors), so the path is as
+     * long as the clone's own; a truncated one must not look like a missing file. */
+    char path[4096];
+    int len = snprintf(path, sizeof path, "%s/%s", VG_VECTORS_DIR, rel);
+    if (len < 0 || (size_t)len >= sizeof path) {
+        fprintf(stderr, "vector path too long: %s/%s\n", VG_VECTORS_DIR, rel);
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "cannot open %s\n", path);
