@@ -1,0 +1,103 @@
+#!/bin/sh
+# Layering of src/ (DESIGN section 5): which area may not include which.
+#
+#   check_layering.sh [SRC_DIR]        (default: the src/ beside tests/)
+#
+# An area is a top-level directory of src/ (common, hash, curve25519, mlkem,
+# mldsa, cli, ...), its subdirectories (x86_64/) included. Each rule below
+# reads "files under src/A may not include anything under src/B"; B = "*"
+# means "anything in src/ outside src/A" (only the public include/ directory
+# and headers generated into the build tree, such as vg_config.h, stay
+# allowed).
+# Every #include "..." and #include <...> of every .c/.h/.S/.inc file is
+# resolved as the compiler would: a quoted name first beside the including
+# file, then, like an angle-bracket name, in the library's include path
+# (src/common, src/, include/). A quoted name with a directory part that
+# resolves nowhere (such as "../x/y.h" of a deleted file) is taken literally,
+# so it is judged by where it points.
+# Each offending include is printed as file:line; the exit status is 1 if
+# there is one, 0 otherwise.
+#
+# Rules, one a line: area, forbidden area, why.
+RULES='
+common  *       src/common is the bottom layer and depends on nothing above it
+mldsa   mlkem   no area uses another area'"'"'s private files (issue 13 item 3)
+mlkem   mldsa   no area uses another area'"'"'s private files (issue 13 item 3)
+'
+set -uf # -f: no pathname expansion, the rules contain "*"
+src=${1:-$(dirname "$0")/../src}
+cd "$src" || exit 2
+# From here on, paths are relative to src/ (so a clone path with spaces is
+# harmless): "common/info.c", "../include/vgcrypto.h".
+
+# area_of PATH: the area of a normalised path relative to src/ ("" for a file
+# directly in src/, or one outside it).
+area_of() {
+    case $1 in
+    ../*) echo "" ;;
+    */*) echo "${1%%/*}" ;;
+    *) echo "" ;;
+    esac
+}
+
+# resolve FILE KIND NAME: the path (relative to src/) that NAME refers to from
+# FILE, or nothing when it is no file of the tree (a system or generated
+# header).
+resolve() {
+    dir=$(dirname "$1")
+    if [ "$2" = q ] && [ -f "$dir/$3" ]; then
+        realpath -m --relative-to=. "$dir/$3"
+        return
+    fi
+    for d in common . ../include; do
+        if [ -f "$d/$3" ]; then
+            realpath -m --relative-to=. "$d/$3"
+            return
+        fi
+    done
+    case $2:$3 in
+    q:*/*) realpath -m --relative-to=. "$dir/$3" ;;
+    esac
+}
+
+tmp=$(mktemp) || exit 2
+trap 'rm -f "$tmp"' EXIT
+# The rules without blank lines, as "area forbidden" pairs.
+rules=$(printf '%s\n' "$RULES" | awk 'NF >= 2 { print $1, $2 }')
+bad=0
+checked=0
+for f in $(find . -type f \( -name '*.c' -o -name '*.h' -o -name '*.S' -o -name '*.inc' \) |
+    sed 's|^\./||' | sort); do
+    a=$(area_of "$f")
+    [ -n "$a" ] || continue
+    forbidden=$(printf '%s\n' "$rules" | awk -v a="$a" '$1 == a { print $2 }')
+    [ -n "$forbidden" ] || continue
+    checked=$((checked + 1))
+    # "line kind name" for each include (kind q = "...", a = <...>).
+    grep -n -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]' "$f" |
+        sed -E 's/^([0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1 q \2/
+                s/^([0-9]+):[[:space:]]*#[[:space:]]*include[[:space:]]*<([^>]*)>.*/\1 a \2/' >"$tmp"
+    while read -r line kind name; do
+        target=$(resolve "$f" "$kind" "$name")
+        case $target in
+        "" | ../*) continue ;; # include/ (public), generated or system headers
+        esac
+        ta=$(area_of "$target") # "" for a file directly in src/: outside every area
+        for b in $forbidden; do
+            if { [ "$b" = "*" ] && [ "$ta" != "$a" ]; } || [ "$b" = "$ta" ]; then
+                why=$(printf '%s\n' "$RULES" |
+                    awk -v a="$a" -v b="$b" '$1 == a && $2 == b { $1 = ""; $2 = ""; sub(/^ +/, ""); print }')
+                if [ "$kind" = q ]; then shown="\"$name\""; else shown="<$name>"; fi
+                if [ "$b" = "*" ]; then what="anything outside src/$a"; else what="src/$b"; fi
+                echo "src/$f:$line: #include $shown -> src/$target (src/$a may not include $what: $why)"
+                bad=$((bad + 1))
+            fi
+        done
+    done <"$tmp"
+done
+
+if [ "$bad" -gt 0 ]; then
+    echo "check_layering: FAIL: $bad forbidden include(s); $checked file(s) checked"
+    exit 1
+fi
+echo "check_layering: ok: $checked file(s) checked, no forbidden include"
