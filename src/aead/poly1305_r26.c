@@ -107,9 +107,12 @@ static void poly1305_finish_r26(vg_poly1305_state *st, uint8_t tag[16])
              h4 = st->r26.h[4];
     uint32_t c, g0, g1, g2, g3, g4, mask;
 
-    /* Full carry from h1 round to h1. h1 < 2^26 + 2^6, so c is 0 or 1, and
-     * each later c is 0 or 1 as well: h2, h3, h4 <= 2^26 before masking,
-     * h0 + 5c < 2^26 + 5. */
+    /* Full carry, h1 -> h2 -> h3 -> h4 -> h0 (times 5) -> h1. From the
+     * invariant: if the first c is 1, h1 < 2^6 afterwards and gains at most
+     * 1 at the end; if it is 0, h2, h3, h4 < 2^26 yield no carry and h1
+     * gains nothing. Every c below is 0 or 1 (h2, h3, h4 <= 2^26 after
+     * their adds, h0 + 5c < 2^26 + 5), and at the end every h_i < 2^26:
+     * the value V < 2^130 < 2p, limbs normalised. */
     c = h1 >> 26;
     h1 &= M26;
     h2 += c;
@@ -125,21 +128,9 @@ static void poly1305_finish_r26(vg_poly1305_state *st, uint8_t tag[16])
     c = h0 >> 26;
     h0 &= M26;
     h1 += c;
-    /* h1 <= 2^26 may still hold a carry: push it up once more. Afterwards
-     * h0..h3 < 2^26 and h4 <= 2^26, so the value V < 2^130 + 2^104 < 2p,
-     * and h4 = 2^26 only when V >= 2^130 > p. */
-    c = h1 >> 26;
-    h1 &= M26;
-    h2 += c;
-    c = h2 >> 26;
-    h2 &= M26;
-    h3 += c;
-    c = h3 >> 26;
-    h3 &= M26;
-    h4 += c;
 
-    /* g = V - p = V + 5 - 2^130; g4 = h4 + c - 2^26 lies in [-2^26, 1] (as a
-     * 32-bit two's complement word): its sign bit says V < p. */
+    /* g = V - p = V + 5 - 2^130; g4 = h4 + c - 2^26 lies in [-2^26, 0] (as
+     * a 32-bit two's complement word): its sign bit says V < p. */
     g0 = h0 + 5;
     c = g0 >> 26;
     g0 &= M26;
@@ -155,8 +146,8 @@ static void poly1305_finish_r26(vg_poly1305_state *st, uint8_t tag[16])
     g4 = h4 + c - (1u << 26);
 
     /* mask = all-ones when V >= p (take g), zero otherwise (keep h). Either
-     * way the chosen limbs are all < 2^26: when V >= p, g = V - p < 2^104 + 5;
-     * when V < p, h4 < 2^26 as noted above. */
+     * way the chosen limbs are all < 2^26: when V >= p, 0 <= g = V - p < 5,
+     * so g4 = 0. */
     mask = vg_barrier_u32((g4 >> 31) - 1);
     h0 = (h0 & ~mask) | (g0 & mask);
     h1 = (h1 & ~mask) | (g1 & mask);

@@ -96,26 +96,23 @@ static void poly1305_finish_r44(vg_poly1305_state *st, uint8_t tag[16])
     uint64_t h0 = st->r44.h[0], h1 = st->r44.h[1], h2 = st->r44.h[2];
     uint64_t c, g0, g1, g2, mask;
 
-    /* Full carry. h1 < 2^44 + 2^6, so c is 0 or 1 and h2 <= 2^42. */
+    /* Full carry, h1 -> h2 -> h0 (times 5) -> h1. From the invariant:
+     * if the first c is 1, h1 < 2^6 afterwards and gains at most 1 at the
+     * end; if it is 0, h2 < 2^42 yields no carry, h0 gains nothing and
+     * neither does h1. Every c below is 0 or 1 (h2 <= 2^42 after the add,
+     * h0 + 5c < 2^44 + 5), and at the end h0, h1 < 2^44 and h2 < 2^42:
+     * the value V = h0 + h1 2^44 + h2 2^88 < 2^130 < 2p, limbs normalised. */
     c = h1 >> 44;
     h1 &= M44;
     h2 += c;
-    /* c is 0 or 1; h0 + 5c < 2^44 + 5. */
     c = h2 >> 42;
     h2 &= M42;
     h0 += c * 5;
-    /* c is 0 or 1; h1 <= 2^44. */
     c = h0 >> 44;
     h0 &= M44;
     h1 += c;
-    /* c is 0 or 1; now h0, h1 < 2^44 and h2 <= 2^42, so the value
-     * V = h0 + h1 2^44 + h2 2^88 < 2^130 + 2^88 < 2p, and h2 = 2^42 only
-     * when V >= 2^130 > p. */
-    c = h1 >> 44;
-    h1 &= M44;
-    h2 += c;
 
-    /* g = V - p = V + 5 - 2^130. g2 = h2 + c - 2^42 lies in [-2^42, 1]:
+    /* g = V - p = V + 5 - 2^130. g2 = h2 + c - 2^42 lies in [-2^42, 0]:
      * its sign bit says V < p. */
     g0 = h0 + 5;
     c = g0 >> 44;
@@ -127,7 +124,7 @@ static void poly1305_finish_r44(vg_poly1305_state *st, uint8_t tag[16])
 
     /* mask = all-ones when V >= p (take g), zero otherwise (keep h). Either
      * way the chosen limbs are < 2^44, < 2^44, < 2^42: when V >= p,
-     * g = V - p < 2^88 + 5; when V < p, h2 < 2^42 as noted above. */
+     * 0 <= g = V - p < 5, so g2 = 0. */
     mask = vg_barrier_u64((g2 >> 63) - 1);
     h0 = (h0 & ~mask) | (g0 & mask);
     h1 = (h1 & ~mask) | (g1 & mask);
