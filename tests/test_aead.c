@@ -1119,6 +1119,91 @@ static void test_poly_states(void)
     mpz_clears(p, v, r, m, want, got, s, NULL);
 }
 
+/* The incremental core (aead.h): random splits into whole-block pieces plus
+ * a last piece of any length give the one-shot bytes; decrypt + verify
+ * accept them and reject a wrong tag; a piece after a partial one, and a
+ * total over P_MAX, are refused with nothing written. */
+static void test_stream(void)
+{
+    uint64_t seed = 0x73747265616d3135ULL;
+    static uint8_t pt[20000], ct[20000], ct2[20000], back[20000];
+    uint8_t key[32], nonce[24], ad[300], tag[16], tag2[16];
+    for (int i = 0; i < 400; i++) {
+        int x = i & 1;
+        const struct vg_chacha20_impl *ci = g_chacha[(size_t)i % (size_t)g_nchacha];
+        const struct vg_poly1305_impl *pi = g_poly[(size_t)(i / 2) % (size_t)g_npoly];
+        size_t len = (size_t)(vgtest_rand64(&seed) % (i < 200 ? 600 : sizeof pt));
+        size_t ad_len = (size_t)(vgtest_rand64(&seed) % sizeof ad);
+        vgtest_randbytes(&seed, key, 32);
+        vgtest_randbytes(&seed, nonce, 24);
+        vgtest_randbytes(&seed, ad, ad_len);
+        vgtest_randbytes(&seed, pt, len);
+        CHECK(vg_aead_seal_impl(ci, pi, x, ct, tag, pt, len, ad, ad_len, nonce, key) == VG_OK);
+        vg_aead_stream st;
+        vg_aead_stream_init(&st, ci, pi, x, nonce, key, ad, ad_len);
+        size_t off = 0;
+        while (off < len) {
+            /* 0 to 80 blocks, or the whole rest; empty pieces too. */
+            size_t m = 64 * (size_t)(vgtest_rand64(&seed) % 81);
+            if (m > len - off || vgtest_rand64(&seed) % 8 == 0)
+                m = len - off;
+            CHECK(vg_aead_stream_encrypt(&st, ct2 + off, pt + off, m) == VG_OK);
+            off += m;
+        }
+        vg_aead_stream_tag(&st, tag2);
+        CHECK_MSG(memcmp(ct2, ct, len) == 0 && memcmp(tag2, tag, 16) == 0,
+                  "stream seal len %zu on %s/%s", len, ci->name, pi->name);
+        /* Decrypt in place in pieces, then verify. */
+        memcpy(back, ct, len);
+        vg_aead_stream_init(&st, ci, pi, x, nonce, key, ad, ad_len);
+        for (off = 0; off < len;) {
+            size_t m = 64 * (size_t)(vgtest_rand64(&seed) % 81);
+            if (m > len - off)
+                m = len - off;
+            CHECK(vg_aead_stream_decrypt(&st, back + off, back + off, m) == VG_OK);
+            off += m;
+        }
+        CHECK(vg_aead_stream_verify(&st, tag) == VG_OK);
+        CHECK_MSG(memcmp(back, pt, len) == 0, "stream open len %zu", len);
+        vg_aead_stream_init(&st, ci, pi, x, nonce, key, ad, ad_len);
+        CHECK(vg_aead_stream_decrypt(&st, back, ct, len) == VG_OK);
+        tag2[0] = (uint8_t)(tag[0] ^ 0x40);
+        memcpy(tag2 + 1, tag + 1, 15);
+        CHECK(vg_aead_stream_verify(&st, tag2) == VG_ERR_VERIFY);
+    }
+    /* A piece after a partial one: refused, nothing written. */
+    vg_aead_stream st;
+    vg_aead_stream_init(&st, g_chacha[0], g_poly[0], 0, nonce, key, NULL, 0);
+    CHECK(vg_aead_stream_encrypt(&st, ct, pt, 100) == VG_OK);
+    memset(ct2, 0x77, 64);
+    CHECK(vg_aead_stream_encrypt(&st, ct2, pt, 64) == VG_ERR_INPUT);
+    CHECK(vg_aead_stream_encrypt(&st, ct2, pt, 0) == VG_OK);
+    CHECK(ct2[0] == 0x77 && ct2[63] == 0x77);
+    vg_aead_stream_tag(&st, tag);
+    CHECK(vg_aead_seal_impl(g_chacha[0], g_poly[0], 0, ct2, tag2, pt, 100, NULL, 0, nonce, key) ==
+          VG_OK);
+    CHECK(memcmp(ct, ct2, 100) == 0 && memcmp(tag, tag2, 16) == 0);
+    /* The total length: P_MAX bytes at most. The state is moved to just
+     * below the limit by hand (s.len and s.counter as after P_MAX - 128
+     * bytes). */
+    vg_aead_stream_init(&st, g_chacha[0], g_poly[0], 0, nonce, key, NULL, 0);
+    st.len = VG_AEAD_MAXLEN - 128;
+    st.counter = (uint32_t)(1 + st.len / 64);
+    memset(ct2, 0x77, 256);
+    CHECK(vg_aead_stream_encrypt(&st, ct2, pt, 129) == VG_ERR_INPUT);
+    CHECK(ct2[0] == 0x77 && ct2[128] == 0x77);
+    CHECK(vg_aead_stream_encrypt(&st, ct2, pt, 64) == VG_OK);
+    CHECK(vg_aead_stream_encrypt(&st, ct2 + 64, pt + 64, 64) == VG_OK);
+    CHECK(st.counter == 0); /* past block 2^32 - 1: the unused wrap */
+    CHECK(vg_aead_stream_encrypt(&st, ct2, pt, 1) == VG_ERR_INPUT);
+    /* The last two blocks are keystream blocks 2^32 - 2 and 2^32 - 1. */
+    uint8_t n12[12];
+    memcpy(n12, nonce, 12);
+    CHECK(crypto_stream_chacha20_ietf_xor_ic(back, pt, 128, n12, 0xfffffffeu, key) == 0);
+    CHECK(memcmp(back, ct2, 128) == 0);
+    vg_aead_stream_tag(&st, tag);
+}
+
 /* ---- wrong tags, NULL and length rules, the counter ------------------------------------ */
 
 static void test_reject(void)
@@ -1331,6 +1416,7 @@ int main(void)
     test_differential_aead();
     test_gmp_poly1305();
     test_poly_states();
+    test_stream();
     test_reject();
     test_api_rules();
     test_counter_limit();

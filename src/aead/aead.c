@@ -1,6 +1,7 @@
 /*
  * AEAD_CHACHA20_POLY1305 (RFC 8439 2.8) and AEAD_XChaCha20_Poly1305
- * (draft-irtf-cfrg-xchacha-03 sections 2 and 2.3), detached tag.
+ * (draft-irtf-cfrg-xchacha-03 sections 2 and 2.3), detached tag, one-shot
+ * (the public functions) over an incremental core (aead.h).
  *
  * One pass in chunks: seal encrypts a chunk and then authenticates its
  * ciphertext; open authenticates a chunk of ciphertext and then decrypts
@@ -42,38 +43,101 @@ static void aead_key_nonce(uint32_t k[8], uint32_t n[3], int extended, const uin
     }
 }
 
-/* RFC 8439 2.6: the Poly1305 key is the first 32 bytes of block 0; then the
- * MAC starts with AD || pad16(AD) (2.8). */
-static void aead_mac_start(vg_poly1305_ctx *mac, const struct vg_chacha20_impl *chacha,
-                           const struct vg_poly1305_impl *poly, const uint32_t k[8],
-                           const uint32_t n[3], const uint8_t *ad, size_t ad_len)
+/* ---- incremental (aead.h) ----------------------------------------------- */
+
+void vg_aead_stream_init(vg_aead_stream *s, const struct vg_chacha20_impl *chacha,
+                         const struct vg_poly1305_impl *poly, int extended,
+                         const uint8_t *nonce, const uint8_t key[32], const uint8_t *ad,
+                         size_t ad_len)
 {
     uint8_t block0[64] = {0};
-    chacha->blocks(block0, block0, 1, k, n, 0);
-    vg_poly1305_init(mac, poly, block0);
+    aead_key_nonce(s->k, s->n, extended, nonce, key);
+    s->chacha = chacha;
+    s->counter = 1; /* RFC 8439 2.8: encryption from block 1 */
+    s->len = 0;
+    s->ad_len = (uint64_t)ad_len;
+    s->closed = 0;
+    /* RFC 8439 2.6: the Poly1305 key is the first 32 bytes of block 0; the
+     * MAC starts with AD || pad16(AD) (2.8). */
+    chacha->blocks(block0, block0, 1, s->k, s->n, 0);
+    vg_poly1305_init(&s->mac, poly, block0);
     vg_wipe(block0, sizeof block0);
-    vg_poly1305_update(mac, ad, ad_len);
-    vg_poly1305_pad16(mac);
+    vg_poly1305_update(&s->mac, ad, ad_len);
+    vg_poly1305_pad16(&s->mac);
+}
+
+/* encrypt (decrypting = 0) or decrypt one piece, in chunks of AEAD_CHUNK:
+ * for each chunk the ciphertext is authenticated while intact, after
+ * encryption or before decryption, so out == in works. */
+static int aead_stream_xor(vg_aead_stream *s, uint8_t *out, const uint8_t *in, size_t len,
+                           int decrypting)
+{
+    if (len == 0)
+        return VG_OK;
+    if (s->closed || (uint64_t)len > VG_AEAD_MAXLEN - s->len)
+        return VG_ERR_INPUT;
+    for (size_t off = 0; off < len; off += AEAD_CHUNK) {
+        size_t m = len - off < AEAD_CHUNK ? len - off : AEAD_CHUNK;
+        if (decrypting)
+            vg_poly1305_update(&s->mac, in + off, m);
+        /* s->len + len <= P_MAX = (2^32 - 1) * 64 and counter 1 at offset 0
+         * keep every block counter of this chunk <= 2^32 - 1
+         * (vg_chacha20_xor's precondition). */
+        vg_chacha20_xor(s->chacha, out + off, in + off, m, s->k, s->n, s->counter);
+        if (!decrypting)
+            vg_poly1305_update(&s->mac, out + off, m);
+        /* m is a multiple of 64 except in the last chunk, after which the
+         * counter is no longer used unless the piece was whole blocks. The
+         * increment after the very last block may wrap, unused. */
+        s->counter += (uint32_t)(m / 64);
+    }
+    s->len += (uint64_t)len;
+    s->closed = len % 64 != 0;
+    return VG_OK;
+}
+
+int vg_aead_stream_encrypt(vg_aead_stream *s, uint8_t *ct, const uint8_t *pt, size_t len)
+{
+    return aead_stream_xor(s, ct, pt, len, 0);
+}
+
+int vg_aead_stream_decrypt(vg_aead_stream *s, uint8_t *pt, const uint8_t *ct, size_t len)
+{
+    return aead_stream_xor(s, pt, ct, len, 1);
 }
 
 /* RFC 8439 2.8: pad16(ct), then le64(ad_len) || le64(ct_len). */
-static void aead_mac_finish(vg_poly1305_ctx *mac, size_t ad_len, size_t len, uint8_t tag[16])
+void vg_aead_stream_tag(vg_aead_stream *s, uint8_t tag[16])
 {
     uint8_t lens[16];
-    vg_poly1305_pad16(mac);
-    vg_store64_le(lens, (uint64_t)ad_len);
-    vg_store64_le(lens + 8, (uint64_t)len);
-    vg_poly1305_update(mac, lens, sizeof lens);
-    vg_poly1305_final(mac, tag); /* wipes mac */
+    vg_poly1305_pad16(&s->mac);
+    vg_store64_le(lens, s->ad_len);
+    vg_store64_le(lens + 8, s->len);
+    vg_poly1305_update(&s->mac, lens, sizeof lens);
+    vg_poly1305_final(&s->mac, tag); /* wipes mac */
+    vg_wipe(s, sizeof *s);
 }
+
+int vg_aead_stream_verify(vg_aead_stream *s, const uint8_t tag[16])
+{
+    uint8_t want[16];
+    int ok;
+    vg_aead_stream_tag(s, want); /* wipes s */
+    ok = vg_ct_memcmp(want, tag, 16) == 0;
+    /* The verdict is public: the caller learns it from the return value. */
+    VG_CT_DECLASSIFY(&ok, sizeof ok);
+    vg_wipe(want, sizeof want);
+    return ok ? VG_OK : VG_ERR_VERIFY;
+}
+
+/* ---- one-shot ----------------------------------------------------------- */
 
 int vg_aead_seal_impl(const struct vg_chacha20_impl *chacha, const struct vg_poly1305_impl *poly,
                       int extended, uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
                       const uint8_t *ad, size_t ad_len, const uint8_t *nonce,
                       const uint8_t key[32])
 {
-    uint32_t k[8], n[3], counter = 1; /* RFC 8439 2.8: encryption from block 1 */
-    vg_poly1305_ctx mac;
+    vg_aead_stream s;
 
     /* Over P_MAX: ct is left untouched (a rejected length cannot be trusted
      * to size a write); only the fixed-size tag is zeroed. */
@@ -89,20 +153,9 @@ int vg_aead_seal_impl(const struct vg_chacha20_impl *chacha, const struct vg_pol
             vg_wipe(ct, len);
         return VG_ERR_INPUT;
     }
-
-    aead_key_nonce(k, n, extended, nonce, key);
-    aead_mac_start(&mac, chacha, poly, k, n, ad, ad_len);
-    for (size_t off = 0; off < len; off += AEAD_CHUNK) {
-        size_t m = len - off < AEAD_CHUNK ? len - off : AEAD_CHUNK;
-        vg_chacha20_xor(chacha, ct + off, pt + off, m, k, n, counter);
-        vg_poly1305_update(&mac, ct + off, m);
-        /* m < 2^32 * 64; len <= P_MAX keeps counter <= 2^32 - 1 for every
-         * block actually produced (the increment after the last chunk may
-         * wrap, unused). */
-        counter += (uint32_t)(AEAD_CHUNK / 64);
-    }
-    aead_mac_finish(&mac, ad_len, len, tag);
-    vg_wipe(k, sizeof k);
+    vg_aead_stream_init(&s, chacha, poly, extended, nonce, key, ad, ad_len);
+    (void)vg_aead_stream_encrypt(&s, ct, pt, len); /* VG_OK: len <= P_MAX */
+    vg_aead_stream_tag(&s, tag);                   /* wipes s */
     return VG_OK;
 }
 
@@ -111,10 +164,8 @@ int vg_aead_open_impl(const struct vg_chacha20_impl *chacha, const struct vg_pol
                       const uint8_t tag[16], const uint8_t *ad, size_t ad_len,
                       const uint8_t *nonce, const uint8_t key[32])
 {
-    uint32_t k[8], n[3], counter = 1;
-    uint8_t want[16];
-    vg_poly1305_ctx mac;
-    int ok;
+    vg_aead_stream s;
+    int rc;
 
     /* Over P_MAX: VG_ERR_INPUT (the DESIGN's rule for lengths), pt left
      * untouched for the reason given in seal; nothing was decrypted. */
@@ -127,25 +178,12 @@ int vg_aead_open_impl(const struct vg_chacha20_impl *chacha, const struct vg_pol
             vg_wipe(pt, len);
         return VG_ERR_VERIFY;
     }
-
-    aead_key_nonce(k, n, extended, nonce, key);
-    aead_mac_start(&mac, chacha, poly, k, n, ad, ad_len);
-    for (size_t off = 0; off < len; off += AEAD_CHUNK) {
-        size_t m = len - off < AEAD_CHUNK ? len - off : AEAD_CHUNK;
-        /* MAC first: with pt == ct the decryption overwrites this chunk. */
-        vg_poly1305_update(&mac, ct + off, m);
-        vg_chacha20_xor(chacha, pt + off, ct + off, m, k, n, counter);
-        counter += (uint32_t)(AEAD_CHUNK / 64);
-    }
-    aead_mac_finish(&mac, ad_len, len, want);
-    ok = vg_ct_memcmp(want, tag, 16) == 0;
-    /* The verdict is public: the caller learns it from the return value. */
-    VG_CT_DECLASSIFY(&ok, sizeof ok);
-    if (!ok && len)
+    vg_aead_stream_init(&s, chacha, poly, extended, nonce, key, ad, ad_len);
+    (void)vg_aead_stream_decrypt(&s, pt, ct, len); /* VG_OK: len <= P_MAX */
+    rc = vg_aead_stream_verify(&s, tag);           /* wipes s */
+    if (rc != VG_OK && len)
         vg_wipe(pt, len);
-    vg_wipe(k, sizeof k);
-    vg_wipe(want, sizeof want);
-    return ok ? VG_OK : VG_ERR_VERIFY;
+    return rc;
 }
 
 /* ---- public (include/vgcrypto.h) ---------------------------------------- */

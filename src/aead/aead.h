@@ -125,6 +125,40 @@ void vg_poly1305_final(vg_poly1305_ctx *ctx, uint8_t tag[16]);
 /* RFC 8439 2.8: P_MAX = (2^32 - 1) * 64 = 2^38 - 64 bytes. */
 #define VG_AEAD_MAXLEN ((uint64_t)0x3fffffffc0ULL)
 
+/* Incremental AEAD, for callers that hold the message in pieces (e.g. a
+ * file sealed or opened chunk by chunk). The bytes are exactly those of the
+ * one-shot functions over the concatenated pieces. Every piece but the
+ * last must be a whole number of 64-byte ChaCha20 blocks. decrypt hands
+ * out plaintext before the tag is checked: a caller must not release it
+ * until vg_aead_stream_verify says VG_OK (the one-shot open zeroes it).
+ * Pointers are not checked here; in / out may be NULL only for len == 0,
+ * and out == in or no overlap. */
+typedef struct {
+    uint32_t k[8], n[3]; /* ChaCha20 key and nonce words (secret: wiped) */
+    uint32_t counter;    /* next block counter */
+    uint64_t len;        /* message bytes so far, <= VG_AEAD_MAXLEN */
+    uint64_t ad_len;
+    int closed;          /* a piece that was not whole blocks went through */
+    vg_poly1305_ctx mac;
+    const struct vg_chacha20_impl *chacha;
+} vg_aead_stream;
+
+/* Key, nonce (12 bytes, or 24 with extended = 1) and the whole AD. */
+void vg_aead_stream_init(vg_aead_stream *s, const struct vg_chacha20_impl *chacha,
+                         const struct vg_poly1305_impl *poly, int extended,
+                         const uint8_t *nonce, const uint8_t key[32], const uint8_t *ad,
+                         size_t ad_len);
+/* VG_OK; VG_ERR_INPUT (nothing written, s unchanged) for a piece after one
+ * that was not a multiple of 64 bytes, or when the total would pass
+ * VG_AEAD_MAXLEN. */
+int vg_aead_stream_encrypt(vg_aead_stream *s, uint8_t *ct, const uint8_t *pt, size_t len);
+int vg_aead_stream_decrypt(vg_aead_stream *s, uint8_t *pt, const uint8_t *ct, size_t len);
+/* The tag of everything so far (seal); wipes s. */
+void vg_aead_stream_tag(vg_aead_stream *s, uint8_t tag[16]);
+/* Compare with the received tag in constant time: VG_OK or VG_ERR_VERIFY;
+ * wipes s. */
+int vg_aead_stream_verify(vg_aead_stream *s, const uint8_t tag[16]);
+
 /* The public seal / open with the implementations given (the public
  * functions pass vg_chacha20_active() and vg_poly1305_active()); the tests
  * call these with every implementation. extended = 0: ChaCha20-Poly1305,
