@@ -919,9 +919,23 @@ static void test_gmp_poly1305(void)
                 gmp_check("small r, 0xff blocks", m, len, key);
         }
 
-    /* Final accumulators at the edges, for random r and s = 0 / s = all
-     * ones / random s: 0..9, p - 10..p - 1, 2^128 - 3..2^128 + 3 (where s
-     * addition carries or not), 2^129 +- 1, and p - 2^128 + k. */
+    /* Random keys and messages, every length 0..300 and longer ones. */
+    for (int i = 0; i < 3000; i++) {
+        size_t len = i <= 300 ? (size_t)i : (size_t)(vgtest_rand64(&seed) % (sizeof m));
+        vgtest_randbytes(&seed, key, 32);
+        vgtest_randbytes(&seed, m, len);
+        gmp_check("random", m, len, key);
+    }
+}
+
+/* Final accumulators at the edges, for random r and s = 0 / s = all ones /
+ * random s (and once the largest r): 0..9, p - 10..p - 1, 2^128 - 3 ..
+ * 2^128 + 3 and 2^129 - 3 .. 2^129 + 3 (where adding s carries out of
+ * 2^128 or not), and 2^128 - s, 2^129 - s (T + s exactly 2^128 or 2^129). */
+static void test_gmp_targets(void)
+{
+    uint64_t seed = 0x7461726765747331ULL;
+    uint8_t key[32];
     mpz_t T, p, two128;
     mpz_inits(T, p, two128, NULL);
     mpz_ui_pow_ui(p, 2, 130);
@@ -963,14 +977,6 @@ static void test_gmp_poly1305(void)
         gmp_target("T = 2^129 - s", key, T, &seed);
     }
     mpz_clears(T, p, two128, NULL);
-
-    /* Random keys and messages, every length 0..300 and longer ones. */
-    for (int i = 0; i < 3000; i++) {
-        size_t len = i <= 300 ? (size_t)i : (size_t)(vgtest_rand64(&seed) % (sizeof m));
-        vgtest_randbytes(&seed, key, 32);
-        vgtest_randbytes(&seed, m, len);
-        gmp_check("random", m, len, key);
-    }
 }
 
 /* The accumulator set directly at the edges of each implementation's
@@ -1032,6 +1038,9 @@ static void state_value(mpz_t v, const struct vg_poly1305_impl *impl, const vg_p
     mpz_clear(t);
 }
 
+/* Long: the edge-state loop does finish and one block per state, and each
+ * needs its own GMP model of the limbs; split, the two halves would share
+ * every local. */
 static void test_poly_states(void)
 {
     uint64_t seed = 0x7374617465733133ULL;
@@ -1123,7 +1132,7 @@ static void test_poly_states(void)
  * a last piece of any length give the one-shot bytes; decrypt + verify
  * accept them and reject a wrong tag; a piece after a partial one, and a
  * total over P_MAX, are refused with nothing written. */
-static void test_stream(void)
+static void test_stream(void) /* long: the random splits, then each refusal */
 {
     uint64_t seed = 0x73747265616d3135ULL;
     static uint8_t pt[20000], ct[20000], ct2[20000], back[20000];
@@ -1276,6 +1285,8 @@ static void test_reject(void)
             }
 }
 
+/* Long: one line per rule of DESIGN section 2 for each public function, so
+ * that the rules read as a list. */
 static void test_api_rules(void)
 {
     uint8_t key[32] = {1}, nonce[24] = {2}, ad[8] = {3}, pt[64] = {4}, ct[64], tag[16], out[64];
@@ -1415,6 +1426,7 @@ int main(void)
     test_differential_poly1305();
     test_differential_aead();
     test_gmp_poly1305();
+    test_gmp_targets();
     test_poly_states();
     test_stream();
     test_reject();
