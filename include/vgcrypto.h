@@ -229,6 +229,44 @@ VG_API int vg_mldsa87_sign_internal(uint8_t *sig, const uint8_t *mprime, size_t 
 VG_API int vg_mldsa87_verify_internal(const uint8_t *sig, size_t sig_len, const uint8_t *mprime,
                                       size_t mprime_len, const uint8_t *pk);
 
+/* ChaCha20-Poly1305 (RFC 8439 2.8) and XChaCha20-Poly1305
+ * (draft-irtf-cfrg-xchacha-03), detached 16-byte tag. pt and ct may be the
+ * same buffer (in place); otherwise they may not overlap. ad may be NULL
+ * when ad_len is 0, pt and ct when len is 0.
+ * seal: VG_ERR_INPUT for a NULL pointer (tag and ct then zeroed) and for
+ * len above the RFC 8439 limit of 2^38 - 64 bytes (tag zeroed, ct not
+ * touched).
+ * open: VG_OK, or VG_ERR_VERIFY for a wrong tag, with pt zeroed; the tag is
+ * compared in constant time. A NULL pointer also gives VG_ERR_VERIFY (pt
+ * zeroed); len above 2^38 - 64 gives VG_ERR_INPUT (pt not touched). */
+#define VG_CHACHA20POLY1305_KEYBYTES 32
+#define VG_CHACHA20POLY1305_NONCEBYTES 12
+#define VG_XCHACHA20POLY1305_NONCEBYTES 24
+#define VG_AEAD_TAGBYTES 16
+VG_API int vg_chacha20poly1305_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                    const uint8_t *ad, size_t ad_len, const uint8_t nonce[12],
+                                    const uint8_t key[32]);
+VG_API int vg_chacha20poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                    const uint8_t tag[16], const uint8_t *ad, size_t ad_len,
+                                    const uint8_t nonce[12], const uint8_t key[32]);
+VG_API int vg_xchacha20poly1305_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                     const uint8_t *ad, size_t ad_len, const uint8_t nonce[24],
+                                     const uint8_t key[32]);
+VG_API int vg_xchacha20poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                     const uint8_t tag[16], const uint8_t *ad, size_t ad_len,
+                                     const uint8_t nonce[24], const uint8_t key[32]);
+/* ChaCha20 keystream XOR (RFC 8439 2.4): out = in XOR the keystream from
+ * block `counter` on (out == in allowed). The block counter is 32 bits and
+ * never wraps: VG_ERR_INPUT (out not touched) when len would need a block
+ * beyond counter 2^32 - 1, i.e. ceil(len / 64) > 2^32 - counter.
+ * VG_ERR_INPUT for a NULL key or nonce or a NULL in/out with len > 0 (out
+ * then zeroed). */
+VG_API int vg_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                       uint32_t counter, const uint8_t key[32]);
+/* Poly1305 (RFC 8439 2.5) with a one-time 32-byte key r || s. VG_ERR_INPUT
+ * for a NULL tag or key or a NULL msg with len > 0 (tag then zeroed). */
+VG_API int vg_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
+
 #ifdef __cplusplus
 }
 #endif
