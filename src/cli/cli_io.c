@@ -1,8 +1,9 @@
 /*
- * Key-file parsing, bounded reads and atomic writes for the vgcrypto command.
+ * Key-file parsing and bounded reads for the vgcrypto command (the outputs
+ * are cli_out.c).
  * See cli_io.h for the contracts.
  */
-#define _XOPEN_SOURCE 700 /* mkstemp, fsync, fileno (POSIX.1-2008 + XSI) */
+#define _XOPEN_SOURCE 700 /* POSIX.1-2008 + XSI */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -203,130 +204,4 @@ int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len
         fprintf(stderr, "vgcrypto: %s '%s' must be exactly %zu bytes (use --hex for hex)\n", what,
                 path, len);
     return 1;
-}
-
-/* ---- atomic write ---------------------------------------------------------- */
-
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-    while (len) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += (size_t)w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Write buf to path through "<dir>/.<base>.XXXXXX", fsync, rename. */
-static int write_atomic(const char *path, const uint8_t *buf, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0; /* keeps the '/' */
-    const char *base = slash ? slash + 1 : path;
-    size_t tlen = dirlen + 1 + strlen(base) + 8 + 1;
-    char *tmp = malloc(tlen);
-    int fd = -1, saved = 0, rc = VG_CLI_IO_ESYS;
-    if (!tmp)
-        return VG_CLI_IO_ESYS;
-    if (*base == '\0') { /* "dir/": no file name to write */
-        free(tmp);
-        errno = EISDIR;
-        return VG_CLI_IO_ESYS;
-    }
-    memcpy(tmp, path, dirlen);
-    snprintf(tmp + dirlen, tlen - dirlen, ".%s.XXXXXX", base);
-    fd = mkstemp(tmp); /* mode 0600, O_EXCL: never follows a planted link */
-    if (fd < 0)
-        goto out_free;
-    if (write_all(fd, buf, len) != 0 || fsync(fd) != 0)
-        goto out_unlink;
-    int c = close(fd);
-    fd = -1;
-    if (c != 0 || rename(tmp, path) != 0)
-        goto out_unlink;
-    /* Make the rename itself durable. Best effort: the file is in place
-     * already, so a failure here cannot be undone and is not reported. */
-    {
-        char *dir = malloc(dirlen + 2);
-        if (dir) {
-            if (dirlen) {
-                memcpy(dir, path, dirlen);
-                dir[dirlen] = '\0';
-            } else {
-                memcpy(dir, ".", 2);
-            }
-            int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            if (dfd >= 0) {
-                (void)fsync(dfd);
-                close(dfd);
-            }
-            free(dir);
-        }
-    }
-    rc = VG_CLI_IO_OK;
-    goto out_free;
-out_unlink:
-    saved = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    errno = saved;
-out_free:
-    saved = errno;
-    free(tmp);
-    errno = saved;
-    return rc;
-}
-
-int vg_cli_write_file(const char *path, const uint8_t *data, size_t len, int hex)
-{
-    const uint8_t *buf = data;
-    size_t blen = len;
-    char *h = NULL;
-    int rc, saved;
-    if (hex) {
-        if (len > (SIZE_MAX - 2) / 2) {
-            errno = EOVERFLOW;
-            return VG_CLI_IO_ESYS;
-        }
-        h = malloc(2 * len + 2);
-        if (!h)
-            return VG_CLI_IO_ESYS;
-        vg_cli_hex(h, data, len);
-        h[2 * len] = '\n';
-        buf = (const uint8_t *)h;
-        blen = 2 * len + 1;
-    }
-    if (strcmp(path, "-") == 0) {
-        rc = VG_CLI_IO_OK;
-        if (blen && fwrite(buf, 1, blen, stdout) != blen)
-            rc = VG_CLI_IO_ESYS;
-        if (fflush(stdout) != 0)
-            rc = VG_CLI_IO_ESYS;
-    } else {
-        rc = write_atomic(path, buf, blen);
-    }
-    saved = errno;
-    if (h) {
-        vg_wipe(h, 2 * len + 2);
-        free(h);
-    }
-    errno = saved;
-    return rc;
-}
-
-int vg_cli_save(const char *what, const char *path, const uint8_t *data, size_t len, int hex)
-{
-    if (vg_cli_write_file(path, data, len, hex) == VG_CLI_IO_OK)
-        return 0;
-    if (strcmp(path, "-") == 0)
-        fprintf(stderr, "vgcrypto: cannot write %s to standard output: %s\n", what,
-                strerror(errno));
-    else
-        fprintf(stderr, "vgcrypto: cannot write %s '%s': %s\n", what, path, strerror(errno));
-    return 2;
 }
