@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,74 @@ int vg_cli_parse_key(const uint8_t *data, size_t n, uint8_t *out, size_t len, in
         return VG_CLI_IO_EFORMAT;
     }
     return VG_CLI_IO_OK;
+}
+
+/* ---- error lines -------------------------------------------------------- */
+
+/* Append the escaped form of msg to out (room for 4 * strlen(msg) + 1). */
+static void escape_line(char *out, const char *msg)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p >= 0x20 && *p != 0x7f) {
+            *out++ = (char)*p;
+            continue;
+        }
+        *out++ = '\\';
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            *out++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+        } else {
+            *out++ = 'x';
+            *out++ = digits[*p >> 4];
+            *out++ = digits[*p & 15];
+        }
+    }
+    *out = '\0';
+}
+
+void vg_cli_verror(const char *cmd, const char *fmt, va_list ap)
+{
+    char small[1024], esc_small[4 * 1024 + 1];
+    char *msg = small, *esc = esc_small;
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    if (n < 0) {
+        n = 0;
+        small[0] = '\0';
+    }
+    if ((size_t)n >= sizeof small) {
+        char *big = malloc((size_t)n + 1);
+        char *big_esc = big ? malloc(4 * (size_t)n + 1) : NULL;
+        if (big_esc) {
+            vsnprintf(big, (size_t)n + 1, fmt, ap);
+            msg = big;
+            esc = big_esc;
+        } else {
+            free(big); /* the message is cut at sizeof small - 1 bytes */
+        }
+    }
+    escape_line(esc, msg);
+    fprintf(stderr, "vgcrypto: %s%s%s\n", cmd ? cmd : "", cmd ? ": " : "", esc);
+    if (msg != small) {
+        free(msg);
+        free(esc);
+    }
+}
+
+static void error_line(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static void error_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vg_cli_verror(NULL, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- bounded reads --------------------------------------------------------- */
@@ -194,14 +263,13 @@ int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len
     if (rc == VG_CLI_IO_OK)
         return 0;
     if (rc == VG_CLI_IO_ESYS) {
-        fprintf(stderr, "vgcrypto: cannot read %s '%s': %s\n", what, path, strerror(errno));
+        error_line("cannot read %s '%s': %s", what, path, strerror(errno));
         return 2;
     }
     if (hex)
-        fprintf(stderr, "vgcrypto: %s '%s' must be exactly %zu hex digits (optionally one newline)\n",
-                what, path, 2 * len);
+        error_line("%s '%s' must be exactly %zu hex digits (optionally one newline)", what, path,
+                   2 * len);
     else
-        fprintf(stderr, "vgcrypto: %s '%s' must be exactly %zu bytes (use --hex for hex)\n", what,
-                path, len);
+        error_line("%s '%s' must be exactly %zu bytes (use --hex for hex)", what, path, len);
     return 1;
 }

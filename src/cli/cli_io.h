@@ -8,6 +8,7 @@
 #ifndef VG_CLI_IO_H
 #define VG_CLI_IO_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,12 @@ int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len
  * VG_CLI_IO_ETOOBIG when the file holds more than max bytes (at most max + 1
  * bytes are read). The caller frees *data (vg_wipe first if secret). */
 int vg_cli_read_all(const char *path, size_t max, uint8_t **data, size_t *n);
+
+/* Print "vgcrypto: [cmd: ]<message>\n" on stderr, the message formatted as
+ * by vprintf: always one line, as control characters in it (they come from
+ * file names and arguments) are written as \n, \r, \t or \xHH. cmd may be
+ * NULL. Every error line of the command goes through here. */
+void vg_cli_verror(const char *cmd, const char *fmt, va_list ap);
 
 /* Lowercase hex of len bytes into out (2*len + 1 bytes with the NUL). */
 void vg_cli_hex(char *out, const uint8_t *in, size_t len);

@@ -19,7 +19,30 @@
 #include "cli_out.h"
 #include "common.h"
 
-enum { OUT_FILE = 1, OUT_STREAM, OUT_STDOUT };
+/* OUT_FD: an already open descriptor named as /dev/stdout, /dev/stderr,
+ * /dev/fd/N or /proc/self/fd/N, written through that descriptor (so that
+ * the shell's >> appends), never closed; OUT_STDOUT is OUT_FD for "-". */
+enum { OUT_FILE = 1, OUT_STREAM, OUT_STDOUT, OUT_FD };
+
+/* The descriptor a /dev/stdout-like name stands for, or -1. */
+static int fd_name(const char *path)
+{
+    const char *num = NULL;
+    if (strcmp(path, "/dev/stdout") == 0)
+        return STDOUT_FILENO;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return STDERR_FILENO;
+    if (strncmp(path, "/dev/fd/", 8) == 0)
+        num = path + 8;
+    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+        num = path + 14;
+    if (!num || *num < '0' || *num > '9' || strlen(num) > 6)
+        return -1;
+    int fd = 0;
+    for (; *num >= '0' && *num <= '9'; num++)
+        fd = 10 * fd + (*num - '0');
+    return *num == '\0' ? fd : -1;
+}
 
 /* Test hook (docs/cli.md): set, the O_TMPFILE path is not tried, so the
  * tests can reach the named-temporary fallback on a filesystem that has
@@ -37,9 +60,7 @@ static void out_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "vgcrypto: %s%s", cmd ? cmd : "", cmd ? ": " : "");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vg_cli_verror(cmd, fmt, ap);
     va_end(ap);
 }
 
@@ -275,10 +296,15 @@ static int resolve_output(const struct vg_cli_outputs *s, struct vg_cli_output *
     const char *target = o->path;
     int rc;
     memset(id, 0, sizeof *id);
-    if (strcmp(o->path, "-") == 0) {
-        o->kind = OUT_STDOUT;
-        o->fd = STDOUT_FILENO;
-        if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode))
+    int fd = strcmp(o->path, "-") == 0 ? STDOUT_FILENO : fd_name(o->path);
+    if (fd >= 0) {
+        o->kind = strcmp(o->path, "-") == 0 ? OUT_STDOUT : OUT_FD;
+        if (fstat(fd, &st) != 0)
+            return io_error(s, o); /* EBADF: not open */
+        o->fd = fd;
+        /* Only a file it leads to can be lost; a pipe's two ends share an
+         * inode, so a pipe or socket is not compared. */
+        if (S_ISREG(st.st_mode))
             *id = (struct file_id){1, st.st_dev, st.st_ino, NULL};
         return 0;
     }
@@ -296,10 +322,11 @@ static int resolve_output(const struct vg_cli_outputs *s, struct vg_cli_output *
         return 0;
     }
     if (S_ISLNK(st.st_mode)) {
-        /* A symbolic link is followed: its target is replaced, in the
-         * target's own directory, and the link stays a link. */
-        real = realpath(o->path, NULL);
-        if (!real) {
+        /* A symbolic link is followed. A FIFO or device behind it is opened
+         * through the link (so /dev/stdout works, even when it leads to a
+         * pipe, which has no path); a regular file is replaced in its own
+         * directory, and the link stays a link. */
+        if (stat(o->path, &st) != 0) {
             if (errno == ENOENT) {
                 out_error(s->cmd, "%s '%s' is a symbolic link to a missing file", o->what,
                           o->path);
@@ -307,10 +334,11 @@ static int resolve_output(const struct vg_cli_outputs *s, struct vg_cli_output *
             }
             return io_error(s, o);
         }
-        target = real;
-        if (stat(real, &st) != 0) {
-            rc = io_error(s, o);
-            goto out;
+        if (S_ISREG(st.st_mode)) {
+            real = realpath(o->path, NULL);
+            if (!real)
+                return io_error(s, o);
+            target = real;
         }
     }
     rc = VG_CLI_EXIT_USAGE;
@@ -320,9 +348,7 @@ static int resolve_output(const struct vg_cli_outputs *s, struct vg_cli_output *
         /* Written directly (docs/cli.md). A character device (/dev/null, a
          * terminal) holds no content to lose, so it is not compared. */
         o->kind = OUT_STREAM;
-        real = real ? real : strdup(o->path);
-        o->name = real;
-        real = NULL;
+        o->name = strdup(o->path);
         if (!o->name) {
             errno = ENOMEM;
             rc = io_error(s, o);
@@ -339,7 +365,6 @@ static int resolve_output(const struct vg_cli_outputs *s, struct vg_cli_output *
         out_error(s->cmd, "%s '%s' is not a regular file, FIFO or character device",
                   o->what, o->path);
     }
-out:
     free(real);
     return rc;
 }
@@ -350,7 +375,7 @@ static void input_id(const char *path, struct file_id *id)
     memset(id, 0, sizeof *id);
     if (!path)
         return;
-    if (strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) == 0 && !S_ISCHR(st.st_mode)
+    if (strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)
                                : stat(path, &st) == 0 && !S_ISCHR(st.st_mode))
         *id = (struct file_id){1, st.st_dev, st.st_ino, NULL};
 }
@@ -379,7 +404,9 @@ static int check_distinct(const struct vg_cli_outputs *s, const struct file_id *
     for (size_t i = 0; i < s->n; i++) {
         for (size_t j = 0; j < i; j++) {
             const struct vg_cli_output *a = &s->out[j], *b = &s->out[i];
-            if ((a->kind == OUT_STDOUT && b->kind == OUT_STDOUT) || same_file(&ids[i], &ids[j])) {
+            if ((a->kind == OUT_STDOUT && b->kind == OUT_STDOUT) ||
+                ((a->kind == OUT_STDOUT || a->kind == OUT_FD) && a->fd == b->fd) ||
+                same_file(&ids[i], &ids[j])) {
                 out_error(s->cmd, "the %s '%s' and the %s '%s' are the same file", a->what,
                           a->path, b->what, b->path);
                 return VG_CLI_EXIT_USAGE;
@@ -494,7 +521,7 @@ int vg_cli_outputs_commit(struct vg_cli_outputs *s)
             if (fsync(o->fd) != 0 || (o->slot < 0 && link_named(o->fd, o->dirfd, &o->slot) != 0))
                 return io_error(s, o);
         }
-        if (o->kind != OUT_STDOUT) {
+        if (o->kind != OUT_STDOUT && o->kind != OUT_FD) {
             int c = close(o->fd);
             o->fd = -1;
             if (c != 0)
@@ -533,7 +560,7 @@ void vg_cli_outputs_close(struct vg_cli_outputs *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         struct vg_cli_output *o = &s->out[i];
-        if (o->fd >= 0 && o->kind != OUT_STDOUT)
+        if (o->fd >= 0 && o->kind != OUT_STDOUT && o->kind != OUT_FD)
             close(o->fd); /* an O_TMPFILE temporary vanishes with its last fd */
         o->fd = -1;
         if (o->slot >= 0) {

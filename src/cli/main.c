@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
 #include "vgcrypto.h"
 
 void vg_cli_print_usage(FILE *f)
@@ -95,9 +96,7 @@ void vg_cli_print_usage(FILE *f)
 
 static void verror(const char *fmt, va_list ap)
 {
-    fputs("vgcrypto: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vg_cli_verror(NULL, fmt, ap);
 }
 
 void vg_cli_error(const char *fmt, ...)
