@@ -44,6 +44,36 @@ static int fd_name(const char *path)
     return *num == '\0' ? fd : -1;
 }
 
+/* fd_name of path or of any symbolic link on the way from it (at most 40
+ * links, as the kernel's limit): a user's own link to /dev/stdout or to
+ * /proc/self/fd/1 is the descriptor too, not the file behind it. */
+static int fd_behind_links(const char *path)
+{
+    char cur[4096], link[4096];
+    if (strlen(path) >= sizeof cur)
+        return -1;
+    strcpy(cur, path);
+    for (int hop = 0; hop <= 40; hop++) {
+        int fd = fd_name(cur);
+        if (fd >= 0)
+            return fd;
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            return -1;
+        link[n] = '\0';
+        if (link[0] == '/') {
+            memcpy(cur, link, (size_t)n + 1);
+        } else { /* relative to the directory holding the link */
+            char *slash = strrchr(cur, '/');
+            size_t keep = slash ? (size_t)(slash - cur) + 1 : 0;
+            if (keep + (size_t)n >= sizeof cur)
+                return -1;
+            memcpy(cur + keep, link, (size_t)n + 1);
+        }
+    }
+    return -1;
+}
+
 /* Test hook (docs/cli.md): set, the O_TMPFILE path is not tried, so the
  * tests can reach the named-temporary fallback on a filesystem that has
  * O_TMPFILE. */
@@ -296,7 +326,7 @@ static int resolve_output(const struct vg_cli_outputs *s, struct vg_cli_output *
     const char *target = o->path;
     int rc;
     memset(id, 0, sizeof *id);
-    int fd = strcmp(o->path, "-") == 0 ? STDOUT_FILENO : fd_name(o->path);
+    int fd = strcmp(o->path, "-") == 0 ? STDOUT_FILENO : fd_behind_links(o->path);
     if (fd >= 0) {
         o->kind = strcmp(o->path, "-") == 0 ? OUT_STDOUT : OUT_FD;
         if (fstat(fd, &st) != 0)
@@ -431,6 +461,7 @@ int vg_cli_outputs_open(struct vg_cli_outputs *s, const char *cmd, const char *c
 {
     struct file_id ids[VG_CLI_MAX_OUTPUTS];
     int rc;
+    memset(ids, 0, sizeof ids);
     init_set(s, cmd, paths, whats, n);
     for (size_t i = 0; i < n; i++)
         if ((rc = resolve_output(s, &s->out[i], &ids[i])) != 0)
