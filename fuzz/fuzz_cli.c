@@ -18,6 +18,10 @@
  *     directory, whatever the command did.
  * Plus the sanitizers' checks on all of the command's code.
  *
+ * A crash's artifact (crash-*) is written to the current directory, which
+ * is the work directory /tmp/vg_fuzz_cli.XXXXXX (left in place after a
+ * crash); run with -artifact_prefix=DIR/ to put it elsewhere.
+ *
  * `speed` is not linked (it only measures, for seconds): the stub below is
  * a usage error, as any unknown command would be.
  */

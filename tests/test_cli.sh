@@ -10,7 +10,8 @@
 # tampering, and, given VECTORS_DIR (../shared/vectors), Wycheproof and NIST
 # ACVP ML-DSA vectors run through the command.
 # Every error path must exit 2 with exactly one line on stderr; -o must write
-# atomically and leave nothing behind on failure. `speed` runs with the peers
+# atomically and leave nothing behind on failure; the file-handling section
+# checks docs/cli.md case by case (issue 14). `speed` runs with the peers
 # and without them (VG_SPEED_NO_PEERS=1).
 # Exit 77 (ctest SKIP_RETURN_CODE) when a reference tool is missing.
 
@@ -974,6 +975,13 @@ check "hash failure keeps the secret key" intact
 reject_case "sign with a malformed key keeps an existing output" \
     "$V" sign ed25519 -s "$F/x.sk" -i "$F/m" -o "$F/id.sk"
 check "rejected sign keeps the secret key" intact
+if [ "$(id -u)" != 0 ]; then # a read-only directory stops only non-root users
+    mkdir "$F/ro" && chmod 555 "$F/ro"
+    error_case "keygen: public key in a read-only directory" \
+        "$V" keygen ed25519 -s "$F/id.sk" -p "$F/ro/x.pk"
+    check "read-only directory failure keeps the old pair" intact
+    chmod 755 "$F/ro"
+fi
 check "no temporary left by any failure" [ "$(vg_tmps "$F" "$F/sub")" = 0 ]
 # Success replaces both, together.
 "$V" keygen ed25519 -s "$F/id2.sk" -p "$F/id2.pk"
@@ -1094,6 +1102,19 @@ for sig in TERM HUP; do
     check "SIG$sig kills with the signal's status" [ $rc = $((128 + $(kill -l $sig))) ]
     check "SIG$sig removes the fallback temporary" [ -z "$(ls -A "$F/lo")" ]
 done
+# SIGINT: a background job of a script has SIGINT ignored (and keeps it
+# ignored, as the command must); python3 restores the default first.
+if command -v python3 >/dev/null; then
+    VG_CLI_NO_O_TMPFILE=1 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$V" hash sha256 -o "$F/lo/out" "$F/in" &
+    pid=$!
+    wait_tmp $pid
+    check "fallback: a named .vg temporary while writing (INT)" [ "$(vg_tmps "$F/lo")" = 1 ]
+    kill -INT $pid; wait $pid; rc=$?
+    check "SIGINT kills with the signal's status" [ $rc = 130 ]
+    check "SIGINT removes the fallback temporary" [ -z "$(ls -A "$F/lo")" ]
+fi
 # kill -9 during a long hash of a large (sparse) input: no partial output,
 # no temporary. The process must still be running when killed.
 if [ $TMPFILE_OK = 1 ] && truncate -s 64G "$F/sparse" 2>/dev/null; then

@@ -2,8 +2,8 @@
  * Tests of src/cli/cli_io.c: the key parser's accept/reject rules (exact
  * lengths, hex in either case, one optional "\n" or "\r\n", nothing else),
  * checked against an independent decoder (strtoul); the bounded file
- * readers; and the atomic writer, including its failure paths leaving
- * nothing behind.
+ * readers; and the output set of src/cli/cli_out.c (all or none),
+ * including its failure paths leaving nothing behind.
  */
 #define _XOPEN_SOURCE 700
 

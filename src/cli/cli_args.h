@@ -32,7 +32,7 @@ struct vg_cli_opt {
  * Pre: every *value is NULL and every *flag is 0 on entry.
  * Post: 0 (VG_CLI_EXIT_OK), or VG_CLI_EXIT_USAGE after one stderr line:
  * unknown option, missing value, an empty value (unless
- * VG_CLI_OPT_EMPTY_OK), an option given twice, too many positional
+ * VG_CLI_OPT_EMPTY_OK), an option given twice (a flag too), too many positional
  * arguments, or a required option absent. */
 int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
                       const struct vg_cli_opt *opts, size_t n_opts, const char **pos,
