@@ -2,7 +2,8 @@
 # and the command itself (tests/test_cli.sh against sha256sum, sha512sum and
 # `openssl dgst`, and the ML-DSA vectors in VG_VECTORS_DIR; exit code 77 =
 # skipped when one of the tools is missing).
-vg_test(test_cli_io test_cli_io.c ${PROJECT_SOURCE_DIR}/src/cli/cli_io.c LABELS cli)
+vg_test(test_cli_io test_cli_io.c ${PROJECT_SOURCE_DIR}/src/cli/cli_io.c
+  ${PROJECT_SOURCE_DIR}/src/cli/cli_out.c LABELS cli)
 
 find_program(VG_BASH bash)
 if(VG_BASH)

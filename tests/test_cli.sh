@@ -10,7 +10,8 @@
 # tampering, and, given VECTORS_DIR (../shared/vectors), Wycheproof and NIST
 # ACVP ML-DSA vectors run through the command.
 # Every error path must exit 2 with exactly one line on stderr; -o must write
-# atomically and leave nothing behind on failure. `speed` runs with the peers
+# atomically and leave nothing behind on failure; the file-handling section
+# checks docs/cli.md case by case (issue 14). `speed` runs with the peers
 # and without them (VG_SPEED_NO_PEERS=1).
 # Exit 77 (ctest SKIP_RETURN_CODE) when a reference tool is missing.
 
@@ -908,6 +909,280 @@ PY
 elif [ -n "$VEC" ]; then
     echo "test_cli: note: python3 not found: ML-DSA vectors through the command not run"
 fi
+
+# ---- file handling: all or none, special files, same file, leftovers --------
+# (docs/cli.md; issue 14). CI runs as root, as this does: permissions do not
+# stop root, so "an unwritable place" is a path under a regular file
+# (ENOTDIR) or a copy of /dev/full made with mknod (ENOSPC on every write),
+# both of which fail for root too. The mknod copies live in $F, so no
+# system device node is ever at risk.
+F=$T/files
+mkdir "$F" "$F/sub"
+vg_tmps() { ls -A "$@" | grep -c '^\.vg' ; } # temporaries left in directories
+"$V" keygen ed25519 -s "$F/id.sk" -p "$F/id.pk"
+cp "$F/id.sk" "$F/id.sk.keep"; cp "$F/id.pk" "$F/id.pk.keep"
+intact() { cmp -s "$F/id.sk" "$F/id.sk.keep" && cmp -s "$F/id.pk" "$F/id.pk.keep"; }
+"$V" keygen x25519 -s "$F/x.sk" -p "$F/x.pk"
+cp "$F/x.sk" "$F/x.sk.keep"
+printf 'message' >"$F/m"; cp "$F/m" "$F/m.keep"
+"$V" keygen ml-kem-512 -s "$F/kem.sk" -p "$F/kem.pk"
+"$V" encaps ml-kem-512 -p "$F/kem.pk" -c "$F/ct" -k "$F/ss"
+cp "$F/ct" "$F/ct.keep"; cp "$F/ss" "$F/ss.keep"
+HAVE_MKNOD=0
+if mknod "$F/full" c 1 7 2>/dev/null && mknod "$F/null" c 1 3 2>/dev/null; then
+    HAVE_MKNOD=1
+else
+    echo "test_cli: note: mknod not permitted: device-node cases not run"
+fi
+
+# 1. A failing multi-output command replaces neither output (the secret key
+#    survives byte for byte, and so does its public key).
+error_case "keygen: public key into a missing directory" \
+    "$V" keygen ed25519 -s "$F/id.sk" -p "$F/nodir/x.pk"
+check "keygen failure keeps the old secret and public key" intact
+error_case "keygen: public key under a regular file (fails for root too)" \
+    "$V" keygen ed25519 -s "$F/id.sk" -p "$F/m/x.pk"
+check "keygen ENOTDIR failure keeps the old pair" intact
+error_case "keygen: secret key under a regular file" \
+    "$V" keygen ed25519 -s "$F/m/x.sk" -p "$F/id.pk"
+check "keygen failure of the first output keeps the old pair" intact
+if [ $HAVE_MKNOD = 1 ]; then
+    error_case "keygen: public key to a /dev/full copy (ENOSPC)" \
+        "$V" keygen ed25519 -s "$F/id.sk" -p "$F/full"
+    check "keygen ENOSPC failure keeps the old secret key" intact
+    check "the /dev/full copy is still a character device" [ -c "$F/full" ]
+    error_case "keygen x25519 -s s -p full (the issue's reproduction)" \
+        "$V" keygen x25519 -s "$F/s" -p "$F/full"
+    check "full stays a device, s is not created" [ -c "$F/full" ] && check "no s" [ ! -e "$F/s" ]
+fi
+error_case "keygen: public key is a directory" "$V" keygen ed25519 -s "$F/id.sk" -p "$F/sub"
+error_case "keygen: public key is '.'" "$V" keygen ed25519 -s "$F/id.sk" -p .
+check "an output of '.' says it is a directory" grep -q "directory" "$T/err"
+check "... not 'Device or resource busy'" nogrep -q "busy" "$T/err"
+error_case "keygen: public key 'dir/'" "$V" keygen ed25519 -s "$F/id.sk" -p "$F/newdir/"
+error_case "hash -o . (usage error)" "$V" hash sha256 -o . "$F/m"
+check "hash -o . says directory" grep -q "directory" "$T/err"
+error_case "encaps: shared secret into a missing directory" \
+    "$V" encaps ml-kem-512 -p "$F/kem.pk" -c "$F/ct" -k "$F/nodir/ss"
+check "encaps failure keeps the old ciphertext and secret" cmp -s "$F/ct" "$F/ct.keep"
+check "... and the old shared secret" cmp -s "$F/ss" "$F/ss.keep"
+error_case "encaps: ciphertext under a regular file" \
+    "$V" encaps ml-kem-512 -p "$F/kem.pk" -c "$F/m/ct" -k "$F/ss"
+check "encaps failure of the first output keeps the shared secret" cmp -s "$F/ss" "$F/ss.keep"
+error_case "hash -o the secret key with an unreadable input" \
+    "$V" hash sha256 -o "$F/id.sk" "$F/m" "$F/nonexistent"
+check "hash failure keeps the secret key" intact
+reject_case "sign with a malformed key keeps an existing output" \
+    "$V" sign ed25519 -s "$F/x.sk" -i "$F/m" -o "$F/id.sk"
+check "rejected sign keeps the secret key" intact
+if [ "$(id -u)" != 0 ]; then # a read-only directory stops only non-root users
+    mkdir "$F/ro" && chmod 555 "$F/ro"
+    error_case "keygen: public key in a read-only directory" \
+        "$V" keygen ed25519 -s "$F/id.sk" -p "$F/ro/x.pk"
+    check "read-only directory failure keeps the old pair" intact
+    chmod 755 "$F/ro"
+fi
+check "no temporary left by any failure" [ "$(vg_tmps "$F" "$F/sub")" = 0 ]
+# Success replaces both, together.
+"$V" keygen ed25519 -s "$F/id2.sk" -p "$F/id2.pk"
+"$V" keygen ed25519 -s "$F/id2.sk" -p "$F/id2.pk.new"
+check "keygen success replaces the secret key" [ "$(stat -c %s "$F/id2.sk")" = 64 ]
+check "new pair matches: public key = second half of the secret" \
+    [ "$(tail -c 32 "$F/id2.sk" | od -An -v -tx1)" = "$(od -An -v -tx1 "$F/id2.pk.new")" ]
+
+# 2. Special files: FIFO, character device and "-" are written directly
+#    (no rename); a symbolic link is followed and its target replaced.
+if [ $HAVE_MKNOD = 1 ]; then
+    "$V" keygen x25519 -s "$F/null" -p "$F/xn.pk" 2>"$T/err"
+    check "keygen secret to a /dev/null copy: rc 0" [ $? = 0 ]
+    check "the /dev/null copy is still a character device" [ -c "$F/null" ]
+    check "... and the public key was written" [ "$(stat -c %s "$F/xn.pk")" = 32 ]
+fi
+# (Only copies in $F are named as outputs: a regressed binary must not be
+# able to replace the system's /dev/null or /dev/stdout.)
+mkfifo "$F/fifo"
+cat "$F/fifo" >"$F/fifo.out" &
+catpid=$!
+"$V" keygen x25519 --hex -s "$F/fifo" -p "$F/xf.pk"
+check "keygen secret key into a FIFO: rc 0" [ $? = 0 ]
+wait $catpid
+check "the FIFO is still a FIFO" [ -p "$F/fifo" ]
+check "the reader got the 65-byte hex secret key" grep -Eqx '[0-9a-f]{64}' "$F/fifo.out"
+unhex "$(cat "$F/fifo.out")" >"$F/xf.sk"
+"$V" x25519 -s "$F/xf.sk" -p "$T/x/nine" -o "$F/xf.pk2"
+unhex "$(cat "$F/xf.pk")" >"$F/xf.pkr"
+check "the public key belongs to the secret key read from the FIFO" cmp -s "$F/xf.pk2" "$F/xf.pkr"
+ln -s /proc/self/fd/1 "$F/stdout" # what /dev/stdout is
+echo old >"$F/log"
+"$V" hash sha256 --hex -o "$F/stdout" "$F/m" >>"$F/log"
+check "-o a link to /proc/self/fd/1 with >> appends (written through the descriptor)" \
+    [ "$(head -1 "$F/log"):$(sed -n 2p "$F/log" | cut -d' ' -f1)" = "old:$(ref sha256 "$F/m")" ]
+got=$("$V" hash sha256 -o "$F/stdout" "$F/m" | od -An -v -tx1 | tr -d ' \n')
+check "-o a link to /proc/self/fd/1 into a pipe" [ "$got" = "$(ref sha256 "$F/m")" ]
+check "the link is still a link" [ "$(readlink "$F/stdout")" = /proc/self/fd/1 ]
+cp "$F/x.pk" "$F/sub/target"
+ln -s sub/target "$F/link"
+"$V" keygen x25519 -s "$F/xl.sk" -p "$F/link"
+check "keygen through a symlink: rc 0" [ $? = 0 ]
+check "the symlink is still a symlink to the same target" [ "$(readlink "$F/link")" = sub/target ]
+check "the target was replaced with the new public key" \
+    [ "$("$V" x25519 -s "$F/xl.sk" -p "$T/x/nine" -o - | od -An -tx1)" = "$(od -An -tx1 "$F/sub/target")" ]
+check "the replaced target has mode 0600" [ "$(stat -c %a "$F/sub/target")" = 600 ]
+ln -s nowhere "$F/dangling"
+error_case "dangling symlink output" "$V" hash sha256 -o "$F/dangling" "$F/m"
+check "the dangling link stays dangling" [ -L "$F/dangling" ] && check "no target" [ ! -e "$F/nowhere" ]
+if command -v python3 >/dev/null &&
+    python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$F/sock"; then
+    error_case "a socket output is refused" "$V" hash sha256 -o "$F/sock" "$F/m"
+    check "the socket stays a socket" [ -S "$F/sock" ]
+fi
+check "special-file cases leave no temporary" [ "$(vg_tmps "$F" "$F/sub")" = 0 ]
+
+# 3. The same file twice: device and inode, not spellings; a usage error
+#    before anything is read or written.
+error_case "keygen -s k -p ./k" "$V" keygen ed25519 -s "$F/k" -p "$F/./k"
+check "nothing created for -s k -p ./k" [ ! -e "$F/k" ]
+(cd "$F" && "$V" keygen ed25519 -s k -p ./k >/dev/null 2>&1)
+check "relative spellings: rc 2" [ $? = 2 ] && check "no k" [ ! -e "$F/k" ]
+error_case "keygen -s X -p sub/../X (new file)" "$V" keygen x25519 -s "$F/nk" -p "$F/sub/../nk"
+ln "$F/id.sk" "$F/hardlink"
+error_case "keygen onto a hard link of its other output" \
+    "$V" keygen ed25519 -s "$F/id.sk" -p "$F/hardlink"
+check "hard-link case keeps the secret key" intact
+error_case "x25519 -o the secret key (issue: overwrote it with the shared secret)" \
+    "$V" x25519 -s "$F/x.sk" -p "$F/x.pk" -o "$F/x.sk"
+check "x25519 same-file keeps the secret key" cmp -s "$F/x.sk" "$F/x.sk.keep"
+error_case "sign -i m -o m" "$V" sign ed25519 -s "$F/id.sk" -i "$F/m" -o "$F/m"
+check "sign same-file keeps the message" cmp -s "$F/m" "$F/m.keep"
+ln -s m "$F/mlink"
+error_case "sign -o a symlink to the message" "$V" sign ed25519 -s "$F/id.sk" -i "$F/m" -o "$F/mlink"
+check "the message survives" cmp -s "$F/m" "$F/m.keep"
+error_case "sign -o the secret key" "$V" sign ed25519 -s "$F/id.sk" -i "$F/m" -o "$F/id.sk"
+check "sign same-file keeps the secret key" intact
+error_case "encaps -c the public key" "$V" encaps ml-kem-512 -p "$F/kem.pk" -c "$F/kem.pk" -k "$F/ss2"
+error_case "decaps -k the ciphertext" "$V" decaps ml-kem-512 -s "$F/kem.sk" -c "$F/ct" -k "$F/ct"
+check "decaps same-file keeps the ciphertext" cmp -s "$F/ct" "$F/ct.keep"
+error_case "hash -o an input" "$V" hash sha256 -o "$F/m" "$F/id.pk" "$F/m"
+check "hash same-file keeps the input" cmp -s "$F/m" "$F/m.keep"
+error_case "keygen -s - -p - (both on standard output)" "$V" keygen x25519 -s - -p -
+error_case "keygen -s - -p (a link to /proc/self/fd/1)" "$V" keygen x25519 -s - -p "$F/stdout"
+"$V" sign ed25519 -s "$F/id.sk" -i "$F/m" -o - >>"$F/m" 2>"$T/err"
+check "sign -o - with stdout appended to the message: rc 2" [ $? = 2 ]
+check "... and the message is untouched" cmp -s "$F/m" "$F/m.keep"
+check "same-file cases leave no temporary" [ "$(vg_tmps "$F" "$F/sub")" = 0 ]
+
+# 4. Leftovers. An input FIFO with no writer makes `hash -o` wait, with its
+#    output temporary open, for as long as the test needs (no timing race).
+mkdir "$F/lo"
+mkfifo "$F/in"
+# wait_tmp PID: until PID has its output temporary open (bounded: 5 s).
+wait_tmp() {
+    local i
+    for i in $(seq 500); do
+        ls -l /proc/$1/fd 2>/dev/null | grep -q "$F/lo/" && return 0
+        sleep 0.01
+    done
+    return 1
+}
+"$V" hash sha256 -o "$F/lo/out" "$F/in" &
+pid=$!
+check "hash -o waiting on a FIFO input has its temporary open" wait_tmp $pid
+TMPFILE_OK=0
+[ "$(vg_tmps "$F/lo")" = 0 ] && TMPFILE_OK=1
+[ $TMPFILE_OK = 1 ] || echo "test_cli: note: no O_TMPFILE on $F: kill -9 cases not run"
+kill -9 $pid; wait $pid 2>/dev/null
+[ $TMPFILE_OK = 1 ] && check "kill -9 with O_TMPFILE leaves nothing" [ -z "$(ls -A "$F/lo")" ]
+# The named fallback (forced by the test hook): removed on SIGTERM and SIGHUP.
+for sig in TERM HUP; do
+    VG_CLI_NO_O_TMPFILE=1 "$V" hash sha256 -o "$F/lo/out" "$F/in" &
+    pid=$!
+    wait_tmp $pid
+    check "fallback: a named .vg temporary while writing ($sig)" [ "$(vg_tmps "$F/lo")" = 1 ]
+    kill -$sig $pid; wait $pid; rc=$?
+    check "SIG$sig kills with the signal's status" [ $rc = $((128 + $(kill -l $sig))) ]
+    check "SIG$sig removes the fallback temporary" [ -z "$(ls -A "$F/lo")" ]
+done
+# SIGINT: a background job of a script has SIGINT ignored (and keeps it
+# ignored, as the command must); python3 restores the default first.
+if command -v python3 >/dev/null; then
+    VG_CLI_NO_O_TMPFILE=1 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$V" hash sha256 -o "$F/lo/out" "$F/in" &
+    pid=$!
+    wait_tmp $pid
+    check "fallback: a named .vg temporary while writing (INT)" [ "$(vg_tmps "$F/lo")" = 1 ]
+    kill -INT $pid; wait $pid; rc=$?
+    check "SIGINT kills with the signal's status" [ $rc = 130 ]
+    check "SIGINT removes the fallback temporary" [ -z "$(ls -A "$F/lo")" ]
+fi
+# kill -9 during a long hash of a large (sparse) input: no partial output,
+# no temporary. The process must still be running when killed.
+if [ $TMPFILE_OK = 1 ] && truncate -s 64G "$F/sparse" 2>/dev/null; then
+    cp "$F/id.pk" "$F/lo/out"
+    "$V" hash sha256 -o "$F/lo/out" "$F/sparse" &
+    pid=$!
+    wait_tmp $pid
+    sleep 0.2
+    check "the large hash is still running when killed" kill -0 $pid
+    kill -9 $pid; wait $pid 2>/dev/null
+    check "kill -9 during a large hash -o: old output intact" cmp -s "$F/lo/out" "$F/id.pk"
+    check "kill -9 during a large hash -o: no temporary" [ "$(ls -A "$F/lo")" = out ]
+    rm -f "$F/sparse" "$F/lo/out"
+fi
+# Any name the filesystem takes works: 255 bytes (temporary names are short).
+long=$(printf 'n%.0s' $(seq 255))
+"$V" hash sha256 -o "$F/lo/$long" "$F/m"
+check "a 255-byte output name" [ "$(stat -c %s "$F/lo/$long")" = 32 ]
+VG_CLI_NO_O_TMPFILE=1 "$V" hash sha512 -o "$F/lo/$long" "$F/m"
+check "a 255-byte output name with the named fallback" [ "$(stat -c %s "$F/lo/$long")" = 64 ]
+VG_CLI_NO_O_TMPFILE=1 "$V" keygen ed25519 -s "$F/lo/fb.sk" -p "$F/lo/fb.pk"
+check "the fallback commits both outputs" [ "$(stat -c %s "$F/lo/fb.sk" "$F/lo/fb.pk" | tr '\n' ' ')" = "64 32 " ]
+VG_CLI_NO_O_TMPFILE=1 "$V" keygen ed25519 -s "$F/id.sk" -p "$F/nodir/x" 2>/dev/null
+check "the fallback on failure keeps the old pair" intact
+check "the fallback leaves no temporary" [ "$(vg_tmps "$F" "$F/lo")" = 0 ]
+
+# 5. Standard-output errors for every command; options given twice; hash
+#    names escaped as coreutils' sha256sum does.
+# full_case DESCRIPTION COMMAND...: stdout is /dev/full: exit 2, one line.
+full_case() {
+    local d=$1; shift
+    "$@" >/dev/full 2>"$T/err" </dev/null
+    local rc=$?
+    if [ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ]; then ok; else bad "$d: rc=$rc stderr=$(cat "$T/err")"; fi
+}
+full_case "version > /dev/full" "$V" version
+full_case "--version > /dev/full" "$V" --version
+full_case "help > /dev/full" "$V" help
+full_case "cpu > /dev/full" "$V" cpu
+full_case "hash > /dev/full" "$V" hash sha256 "$F/m"
+full_case "hash -o - > /dev/full" "$V" hash sha256 -o - "$F/m"
+full_case "keygen -p - > /dev/full" "$V" keygen x25519 -s "$F/lo/f.sk" -p -
+check "keygen with stdout failing writes no secret key" [ ! -e "$F/lo/f.sk" ]
+"$V" sign ed25519 -s "$F/id.sk" -i "$F/m" -o "$F/sig"
+full_case "verify > /dev/full" "$V" verify ed25519 -p "$F/id.pk" -i "$F/m" -S "$F/sig"
+full_case "x25519 -o - > /dev/full" "$V" x25519 -s "$F/x.sk" -p "$F/x.pk" -o -
+error_case "hash -o A -o B" "$V" hash sha256 -o "$F/A" -o "$F/B" "$F/m"
+check "hash -o twice writes neither" [ ! -e "$F/A" ] && check "no B" [ ! -e "$F/B" ]
+error_case "hash --length twice" "$V" hash shake128 --length 3 --length 4 "$F/m"
+error_case "hash --length= twice" "$V" hash shake128 --length=3 --length=3 "$F/m"
+error_case "hash --hex twice" "$V" hash sha256 --hex --hex -o "$F/A" "$F/m"
+error_case "keygen --hex twice" "$V" keygen x25519 --hex --hex -s "$F/A" -p "$F/B"
+error_case "verify --cofactored twice" "$V" verify ed25519 --cofactored --cofactored -p "$F/id.pk" -i "$F/m" -S "$F/sig"
+error_case "sign --deterministic twice" "$V" sign ml-dsa-44 --deterministic --deterministic -s "$F/A" -i "$F/m" -o "$F/B"
+mkdir "$F/esc"
+for n in 'a\b' "$(printf 'c\rd')" "$(printf 'e\nf')" "$(printf 'g\\h\ri\nj')" "$(printf 'k\tl')" 'plain'; do
+    printf '%s' "$n" >"$F/esc/$n"
+done
+got=$(cd "$F/esc" && "$V" hash sha256 * | od -An -c)
+check "hash escapes names as sha256sum does (\\\\, \\n, \\r)" [ "$got" = "$(cd "$F/esc" && sha256sum * | od -An -c)" ]
+(cd "$F/esc" && "$V" hash sha256 --hex -o ../esc.out *)
+check "hash --hex -o lines escaped as sha256sum" [ "$(od -An -c "$F/esc.out")" = "$(cd "$F/esc" && sha256sum * | od -An -c)" ]
+got=$(cd "$F/esc" && printf 'x' | "$V" hash sha256 - | od -An -c)
+check "hash of stdin is named '-'" [ "$got" = "$(printf 'x' | sha256sum - | od -An -c)" ]
+error_case "an error line naming a file with a newline stays one line" \
+    "$V" hash sha256 "$F/esc/no
+such"
+check "every file-handling case left no temporary anywhere" [ "$(vg_tmps "$F" "$F/sub" "$F/lo")" = 0 ]
 
 # ---- usage errors and unreadable inputs: exit 2, one line ----------------
 error_case "no command" "$V"

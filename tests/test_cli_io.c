@@ -2,8 +2,8 @@
  * Tests of src/cli/cli_io.c: the key parser's accept/reject rules (exact
  * lengths, hex in either case, one optional "\n" or "\r\n", nothing else),
  * checked against an independent decoder (strtoul); the bounded file
- * readers; and the atomic writer, including its failure paths leaving
- * nothing behind.
+ * readers; and the output set of src/cli/cli_out.c (all or none),
+ * including its failure paths leaving nothing behind.
  */
 #define _XOPEN_SOURCE 700
 
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli_io.h"
+#include "cli/cli_out.h"
 #include "vgtest.h"
 
 static int all_zero(const uint8_t *p, size_t n)
@@ -238,11 +239,12 @@ static void test_files(const char *dir)
     CHECK(vg_cli_read_all(p, 10, &data, &n) == 0 && n == 0 && data != NULL);
     free(data);
 
-    /* Atomic writer: raw, hex, overwrite; the file has mode 0600. */
+    /* Atomic writer (cli_out.h): raw, hex, overwrite; the file has mode
+     * 0600. Failures print one line each (expected in this test's output). */
     snprintf(p, sizeof p, "%s/out.key", dir);
-    CHECK(vg_cli_write_file(p, key, 32, 0) == 0);
+    CHECK(vg_cli_save("test output", p, key, 32, 0) == 0);
     CHECK(read_raw(p, big, sizeof big) == 32 && memcmp(big, key, 32) == 0);
-    CHECK(vg_cli_write_file(p, key, 32, 1) == 0);
+    CHECK(vg_cli_save("test output", p, key, 32, 1) == 0);
     CHECK(read_raw(p, big, sizeof big) == 65 && big[64] == '\n');
     CHECK(vg_cli_read_key_file(p, out, 32, 1) == 0 && memcmp(out, key, 32) == 0);
     struct stat st;
@@ -251,21 +253,59 @@ static void test_files(const char *dir)
 
     /* Failures leave nothing: a missing directory, a directory as target. */
     snprintf(q, sizeof q, "%s/nodir/out.key", dir);
-    errno = 0;
-    CHECK(vg_cli_write_file(q, key, 32, 0) == VG_CLI_IO_ESYS && errno == ENOENT);
+    CHECK(vg_cli_save("test output", q, key, 32, 0) == 2);
     CHECK(access(q, F_OK) != 0);
     snprintf(q, sizeof q, "%s/adir", dir);
     CHECK(mkdir(q, 0700) == 0);
     before++;
-    CHECK(vg_cli_write_file(q, key, 32, 0) == VG_CLI_IO_ESYS);
+    CHECK(vg_cli_save("test output", q, key, 32, 0) == 2);
     CHECK(count_entries(dir) == before); /* no temporary file left */
     CHECK(count_entries(q) == 0);
     snprintf(q, sizeof q, "%s/adir/", dir);
-    CHECK(vg_cli_write_file(q, key, 32, 0) == VG_CLI_IO_ESYS);
+    CHECK(vg_cli_save("test output", q, key, 32, 0) == 2);
     CHECK(count_entries(dir) == before);
     rmdir(q);
     /* The earlier file is intact. */
     CHECK(vg_cli_read_key_file(p, out, 32, 1) == 0 && memcmp(out, key, 32) == 0);
+
+    /* Two outputs: the second one unwritable, so neither is replaced and
+     * no temporary stays (the first one was written completely). */
+    {
+        struct vg_cli_outputs s;
+        const char *paths[2] = {p, q};
+        static const char *const whats[2] = {"first", "second"};
+        snprintf(q, sizeof q, "%s/nodir/second", dir);
+        CHECK(vg_cli_outputs_open(&s, "test", paths, whats, 2, NULL, 0) == 2);
+        vg_cli_outputs_close(&s);
+        CHECK(count_entries(dir) == before - 1);
+        CHECK(vg_cli_read_key_file(p, out, 32, 1) == 0 && memcmp(out, key, 32) == 0);
+        /* Both writable: written, then both in place at commit only. */
+        snprintf(q, sizeof q, "%s/second", dir);
+        CHECK(vg_cli_outputs_open(&s, "test", paths, whats, 2, NULL, 0) == 0);
+        CHECK(vg_cli_output_write(&s, 0, key, 16, 0) == 0);
+        CHECK(vg_cli_output_write(&s, 1, key + 16, 16, 0) == 0);
+        CHECK(access(q, F_OK) != 0);
+        CHECK(vg_cli_read_key_file(p, out, 32, 1) == 0); /* old content until commit */
+        CHECK(vg_cli_outputs_commit(&s) == 0);
+        vg_cli_outputs_close(&s);
+        CHECK(read_raw(p, big, sizeof big) == 16 && memcmp(big, key, 16) == 0);
+        CHECK(read_raw(q, big, sizeof big) == 16 && memcmp(big, key + 16, 16) == 0);
+        CHECK(count_entries(dir) == before);
+        /* The same file as an output and an input, by another spelling. */
+        char r[600];
+        snprintf(r, sizeof r, "%s/./second", dir);
+        const char *inputs[1] = {r};
+        CHECK(vg_cli_outputs_open(&s, "test", paths, whats, 2, inputs, 1) == 2);
+        vg_cli_outputs_close(&s);
+        /* Not committed: nothing replaced, nothing left. */
+        CHECK(vg_cli_outputs_open(&s, "test", paths, whats, 2, NULL, 0) == 0);
+        CHECK(vg_cli_output_write(&s, 0, key, 32, 0) == 0);
+        vg_cli_outputs_close(&s);
+        CHECK(read_raw(p, big, sizeof big) == 16 && memcmp(big, key, 16) == 0);
+        CHECK(count_entries(dir) == before);
+        unlink(q);
+        CHECK(vg_cli_save("test output", p, key, 32, 1) == 0);
+    }
 
     /* The exit codes of the printing wrappers (DESIGN.md section 4): content
      * rejected -> 1, unreadable or unwritable file -> 2. Each failure prints
@@ -278,6 +318,7 @@ static void test_files(const char *dir)
     snprintf(q, sizeof q, "%s/nodir/out.key", dir);
     CHECK(vg_cli_save("test output", q, key, 32, 0) == 2 && access(q, F_OK) != 0);
     CHECK(vg_cli_save("test output", p, key, 32, 0) == 0);
+    CHECK(read_raw(p, big, sizeof big) == 32 && memcmp(big, key, 32) == 0);
     CHECK(read_raw(p, big, sizeof big) == 32 && memcmp(big, key, 32) == 0);
     CHECK(count_entries(dir) == entries); /* no temporary file left */
 }

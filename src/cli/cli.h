@@ -37,6 +37,10 @@ void vg_cli_print_usage(FILE *f);
 /* Parse a decimal size in [min, max] (no sign, no junk). 0 on success. */
 int vg_cli_parse_size(const char *s, size_t min, size_t max, size_t *out);
 
+/* The whole command: argv[0] is the program, argv[1] the command. Returns
+ * the exit code instead of exiting, so that the fuzz target can call it. */
+int vg_cli_main(int argc, char **argv);
+
 int vg_cli_cmd_cpu(int argc, char **argv);
 int vg_cli_cmd_hash(int argc, char **argv);
 int vg_cli_cmd_keygen(int argc, char **argv);

@@ -68,6 +68,8 @@ int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
         if (o->flag) {
             if (inl)
                 return vg_cli_usage_error("%s: option %s takes no value", cmd, label);
+            if (*o->flag)
+                return vg_cli_usage_error("%s: option %s given twice", cmd, label);
             *o->flag = 1;
             continue;
         }
@@ -87,12 +89,5 @@ int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
         if ((opts[k].required & 1) && opts[k].value && !*opts[k].value)
             return vg_cli_usage_error("%s: missing option %s (the %s)", cmd,
                                       opt_label(&opts[k], label, sizeof label), opts[k].what);
-    return VG_CLI_EXIT_OK;
-}
-
-int vg_cli_distinct_outputs(const char *cmd, const char *a, const char *b)
-{
-    if (strcmp(a, b) == 0)
-        return vg_cli_usage_error("%s: two outputs name the same file '%s'", cmd, a);
     return VG_CLI_EXIT_OK;
 }

@@ -32,15 +32,10 @@ struct vg_cli_opt {
  * Pre: every *value is NULL and every *flag is 0 on entry.
  * Post: 0 (VG_CLI_EXIT_OK), or VG_CLI_EXIT_USAGE after one stderr line:
  * unknown option, missing value, an empty value (unless
- * VG_CLI_OPT_EMPTY_OK), an option given twice, too many positional
+ * VG_CLI_OPT_EMPTY_OK), an option given twice (a flag too), too many positional
  * arguments, or a required option absent. */
 int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
                       const struct vg_cli_opt *opts, size_t n_opts, const char **pos,
                       size_t max_pos, size_t *n_pos);
-
-/* Two paths that name the same output would lose one of the outputs: a usage
- * error (printed) when a and b are equal strings. Returns 0 or VG_CLI_EXIT_USAGE.
- * (Different spellings of one file are not detected: "k" and "./k".) */
-int vg_cli_distinct_outputs(const char *cmd, const char *a, const char *b);
 
 #endif /* VG_CLI_ARGS_H */

@@ -1,11 +1,13 @@
 /*
- * Key-file parsing, bounded reads and atomic writes for the vgcrypto command.
+ * Key-file parsing and bounded reads for the vgcrypto command (the outputs
+ * are cli_out.c).
  * See cli_io.h for the contracts.
  */
-#define _XOPEN_SOURCE 700 /* mkstemp, fsync, fileno (POSIX.1-2008 + XSI) */
+#define _XOPEN_SOURCE 700 /* POSIX.1-2008 + XSI */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,74 @@ int vg_cli_parse_key(const uint8_t *data, size_t n, uint8_t *out, size_t len, in
         return VG_CLI_IO_EFORMAT;
     }
     return VG_CLI_IO_OK;
+}
+
+/* ---- error lines -------------------------------------------------------- */
+
+/* Append the escaped form of msg to out (room for 4 * strlen(msg) + 1). */
+static void escape_line(char *out, const char *msg)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p >= 0x20 && *p != 0x7f) {
+            *out++ = (char)*p;
+            continue;
+        }
+        *out++ = '\\';
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            *out++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+        } else {
+            *out++ = 'x';
+            *out++ = digits[*p >> 4];
+            *out++ = digits[*p & 15];
+        }
+    }
+    *out = '\0';
+}
+
+void vg_cli_verror(const char *cmd, const char *fmt, va_list ap)
+{
+    char small[1024], esc_small[4 * 1024 + 1];
+    char *msg = small, *esc = esc_small;
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    if (n < 0) {
+        n = 0;
+        small[0] = '\0';
+    }
+    if ((size_t)n >= sizeof small) {
+        char *big = malloc((size_t)n + 1);
+        char *big_esc = big ? malloc(4 * (size_t)n + 1) : NULL;
+        if (big_esc) {
+            vsnprintf(big, (size_t)n + 1, fmt, ap);
+            msg = big;
+            esc = big_esc;
+        } else {
+            free(big); /* the message is cut at sizeof small - 1 bytes */
+        }
+    }
+    escape_line(esc, msg);
+    fprintf(stderr, "vgcrypto: %s%s%s\n", cmd ? cmd : "", cmd ? ": " : "", esc);
+    if (msg != small) {
+        free(msg);
+        free(esc);
+    }
+}
+
+static void error_line(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static void error_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vg_cli_verror(NULL, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- bounded reads --------------------------------------------------------- */
@@ -193,140 +263,13 @@ int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len
     if (rc == VG_CLI_IO_OK)
         return 0;
     if (rc == VG_CLI_IO_ESYS) {
-        fprintf(stderr, "vgcrypto: cannot read %s '%s': %s\n", what, path, strerror(errno));
+        error_line("cannot read %s '%s': %s", what, path, strerror(errno));
         return 2;
     }
     if (hex)
-        fprintf(stderr, "vgcrypto: %s '%s' must be exactly %zu hex digits (optionally one newline)\n",
-                what, path, 2 * len);
+        error_line("%s '%s' must be exactly %zu hex digits (optionally one newline)", what, path,
+                   2 * len);
     else
-        fprintf(stderr, "vgcrypto: %s '%s' must be exactly %zu bytes (use --hex for hex)\n", what,
-                path, len);
+        error_line("%s '%s' must be exactly %zu bytes (use --hex for hex)", what, path, len);
     return 1;
-}
-
-/* ---- atomic write ---------------------------------------------------------- */
-
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-    while (len) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += (size_t)w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Write buf to path through "<dir>/.<base>.XXXXXX", fsync, rename. */
-static int write_atomic(const char *path, const uint8_t *buf, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0; /* keeps the '/' */
-    const char *base = slash ? slash + 1 : path;
-    size_t tlen = dirlen + 1 + strlen(base) + 8 + 1;
-    char *tmp = malloc(tlen);
-    int fd = -1, saved = 0, rc = VG_CLI_IO_ESYS;
-    if (!tmp)
-        return VG_CLI_IO_ESYS;
-    if (*base == '\0') { /* "dir/": no file name to write */
-        free(tmp);
-        errno = EISDIR;
-        return VG_CLI_IO_ESYS;
-    }
-    memcpy(tmp, path, dirlen);
-    snprintf(tmp + dirlen, tlen - dirlen, ".%s.XXXXXX", base);
-    fd = mkstemp(tmp); /* mode 0600, O_EXCL: never follows a planted link */
-    if (fd < 0)
-        goto out_free;
-    if (write_all(fd, buf, len) != 0 || fsync(fd) != 0)
-        goto out_unlink;
-    int c = close(fd);
-    fd = -1;
-    if (c != 0 || rename(tmp, path) != 0)
-        goto out_unlink;
-    /* Make the rename itself durable. Best effort: the file is in place
-     * already, so a failure here cannot be undone and is not reported. */
-    {
-        char *dir = malloc(dirlen + 2);
-        if (dir) {
-            if (dirlen) {
-                memcpy(dir, path, dirlen);
-                dir[dirlen] = '\0';
-            } else {
-                memcpy(dir, ".", 2);
-            }
-            int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            if (dfd >= 0) {
-                (void)fsync(dfd);
-                close(dfd);
-            }
-            free(dir);
-        }
-    }
-    rc = VG_CLI_IO_OK;
-    goto out_free;
-out_unlink:
-    saved = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    errno = saved;
-out_free:
-    saved = errno;
-    free(tmp);
-    errno = saved;
-    return rc;
-}
-
-int vg_cli_write_file(const char *path, const uint8_t *data, size_t len, int hex)
-{
-    const uint8_t *buf = data;
-    size_t blen = len;
-    char *h = NULL;
-    int rc, saved;
-    if (hex) {
-        if (len > (SIZE_MAX - 2) / 2) {
-            errno = EOVERFLOW;
-            return VG_CLI_IO_ESYS;
-        }
-        h = malloc(2 * len + 2);
-        if (!h)
-            return VG_CLI_IO_ESYS;
-        vg_cli_hex(h, data, len);
-        h[2 * len] = '\n';
-        buf = (const uint8_t *)h;
-        blen = 2 * len + 1;
-    }
-    if (strcmp(path, "-") == 0) {
-        rc = VG_CLI_IO_OK;
-        if (blen && fwrite(buf, 1, blen, stdout) != blen)
-            rc = VG_CLI_IO_ESYS;
-        if (fflush(stdout) != 0)
-            rc = VG_CLI_IO_ESYS;
-    } else {
-        rc = write_atomic(path, buf, blen);
-    }
-    saved = errno;
-    if (h) {
-        vg_wipe(h, 2 * len + 2);
-        free(h);
-    }
-    errno = saved;
-    return rc;
-}
-
-int vg_cli_save(const char *what, const char *path, const uint8_t *data, size_t len, int hex)
-{
-    if (vg_cli_write_file(path, data, len, hex) == VG_CLI_IO_OK)
-        return 0;
-    if (strcmp(path, "-") == 0)
-        fprintf(stderr, "vgcrypto: cannot write %s to standard output: %s\n", what,
-                strerror(errno));
-    else
-        fprintf(stderr, "vgcrypto: cannot write %s '%s': %s\n", what, path, strerror(errno));
-    return 2;
 }

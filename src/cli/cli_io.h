@@ -1,6 +1,6 @@
 /*
- * File input and output for the vgcrypto command: key files (raw bytes or
- * hex), bounded whole-file reads and atomic writes.
+ * File input for the vgcrypto command: key files (raw bytes or hex) and
+ * bounded whole-file reads. Outputs are cli_out.h.
  *
  * Nothing here prints, except vg_cli_load_key, which is the convenience
  * wrapper that turns the result into the CLI's one error line and exit code.
@@ -8,6 +8,7 @@
 #ifndef VG_CLI_IO_H
 #define VG_CLI_IO_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,24 +40,17 @@ int vg_cli_read_key_file(const char *path, uint8_t *out, size_t len, int hex);
  * 1 rejected content (VG_CLI_EXIT_REJECT), 2 unreadable file. */
 int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len, int hex);
 
-/* vg_cli_write_file, then on failure print one line on stderr naming
- * `what` and path. Returns the exit code: 0 success, 2 (VG_CLI_EXIT_USAGE)
- * when the file could not be written (path then untouched). */
-int vg_cli_save(const char *what, const char *path, const uint8_t *data, size_t len, int hex);
-
 /* Read a whole file (path "-" is standard input) of at most max bytes into
  * a fresh malloc'd buffer (*data, *n; *data non-NULL even when *n == 0).
  * VG_CLI_IO_ETOOBIG when the file holds more than max bytes (at most max + 1
  * bytes are read). The caller frees *data (vg_wipe first if secret). */
 int vg_cli_read_all(const char *path, size_t max, uint8_t **data, size_t *n);
 
-/* Write len bytes (hex != 0: as lowercase hex digits and one "\n") to path
- * atomically: a temporary file in the same directory is written, fsync'd
- * and renamed over path, then the directory is fsync'd. On any failure the
- * temporary file is removed and path is untouched (VG_CLI_IO_ESYS, errno
- * set). The new file has mode 0600, as it may hold a secret key; the hex
- * conversion buffer is wiped. path "-" writes to standard output instead. */
-int vg_cli_write_file(const char *path, const uint8_t *data, size_t len, int hex);
+/* Print "vgcrypto: [cmd: ]<message>\n" on stderr, the message formatted as
+ * by vprintf: always one line, as control characters in it (they come from
+ * file names and arguments) are written as \n, \r, \t or \xHH. cmd may be
+ * NULL. Every error line of the command goes through here. */
+void vg_cli_verror(const char *cmd, const char *fmt, va_list ap);
 
 /* Lowercase hex of len bytes into out (2*len + 1 bytes with the NUL). */
 void vg_cli_hex(char *out, const uint8_t *in, size_t len);

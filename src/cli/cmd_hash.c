@@ -5,8 +5,10 @@
  * FILE or for "-"). Files are read in chunks through the incremental
  * internal interfaces (src/hash/sha2.h, src/hash/keccak.h), so any size
  * works in constant memory. With -o the raw digests (or, with --hex, the
- * very lines that would be printed) go to OUT atomically, and only when every
- * input was read: a failure leaves OUT untouched.
+ * very lines that would be printed) go to OUT through a temporary that is
+ * created before the first input is read and renamed into place only when
+ * every input was read (cli_out.h): a failure leaves OUT untouched, and OUT
+ * may not be one of the inputs.
  */
 #define _XOPEN_SOURCE 700
 
@@ -17,7 +19,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "cli_io.h"
+#include "cli_out.h"
 #include "common.h"
 #include "hash/keccak.h"
 #include "hash/sha2.h"
@@ -142,11 +146,14 @@ static int obuf_put(struct obuf *b, const void *data, size_t len)
     return 0;
 }
 
-/* Append "<hex>  <name>\n" as sha256sum writes it: a name holding '\\' or a
- * newline is escaped and the line then starts with a backslash. */
+/* Append "<hex>  <name>\n" as GNU coreutils' sha256sum writes it (checked
+ * against coreutils 9.1): in a name holding a backslash, a newline or a
+ * carriage return, each of them is written as a backslash followed by
+ * itself, 'n' or 'r' respectively, and the line then starts with a
+ * backslash; every other byte is written as it is. */
 static int put_line(struct obuf *b, const char *hex, const char *name)
 {
-    int esc = strpbrk(name, "\\\n") != NULL;
+    int esc = strpbrk(name, "\\\n\r") != NULL;
     int ok = (!esc || obuf_put(b, "\\", 1) == 0) && obuf_put(b, hex, strlen(hex)) == 0 &&
              obuf_put(b, "  ", 2) == 0;
     for (const char *p = name; ok && *p; p++) {
@@ -154,6 +161,8 @@ static int put_line(struct obuf *b, const char *hex, const char *name)
             ok = obuf_put(b, "\\\\", 2) == 0;
         else if (*p == '\n')
             ok = obuf_put(b, "\\n", 2) == 0;
+        else if (*p == '\r')
+            ok = obuf_put(b, "\\r", 2) == 0;
         else
             ok = obuf_put(b, p, 1) == 0;
     }
@@ -165,16 +174,18 @@ struct hash_opts {
     size_t out_len;
     const char *output; /* -o, or NULL for standard output */
     int hex;
-    char **files;
+    const char **files;
     size_t nfiles;
 };
 
-/* Parse argv (argv[0] "hash", argv[1] the algorithm). Returns 0 or prints
- * one line and returns VG_CLI_EXIT_USAGE. o->files points into a malloc'd
- * array the caller frees. */
+/* Parse argv (argv[0] "hash", argv[1] the algorithm) with the shared
+ * option parser (cli_args.h: an option given twice is a usage error).
+ * Returns 0 or prints one line and returns VG_CLI_EXIT_USAGE. o->files is
+ * a malloc'd array the caller frees. */
 static int parse_args(int argc, char **argv, struct hash_opts *o)
 {
-    int end_of_opts = 0;
+    const char *length = NULL;
+    int rc;
     memset(o, 0, sizeof *o);
     if (argc < 2 || (argv[1][0] == '-' && argv[1][1] != '\0'))
         return vg_cli_usage_error(
@@ -190,36 +201,22 @@ static int parse_args(int argc, char **argv, struct hash_opts *o)
     o->files = calloc((size_t)argc, sizeof *o->files);
     if (!o->files)
         return vg_cli_usage_error("hash: out of memory");
-    for (int i = 2; i < argc; i++) {
-        const char *s = argv[i];
-        const char *val = NULL;
-        if (end_of_opts || s[0] != '-' || s[1] == '\0') {
-            o->files[o->nfiles++] = argv[i];
-        } else if (strcmp(s, "--") == 0) {
-            end_of_opts = 1;
-        } else if (strcmp(s, "--hex") == 0) {
-            o->hex = 1;
-        } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0 ||
-                   strncmp(s, "--output=", 9) == 0) {
-            val = s[1] == '-' && s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val || !*val)
-                return vg_cli_usage_error("hash: option '%s' needs a file name", s);
-            o->output = val;
-        } else if (strcmp(s, "--length") == 0 || strncmp(s, "--length=", 9) == 0) {
-            val = s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val)
-                return vg_cli_usage_error("hash: option '--length' needs a number");
-            if (!o->alg->xof)
-                return vg_cli_usage_error("hash: --length applies to shake128 and shake256 only");
-            if (vg_cli_parse_size(val, 1, HASH_MAX_LENGTH, &o->out_len) != 0)
-                return vg_cli_usage_error("hash: --length must be a number from 1 to %zu, not '%s'",
-                                          HASH_MAX_LENGTH, val);
-        } else {
-            return vg_cli_usage_error("hash: unknown option '%s'", s);
-        }
-    }
+    const struct vg_cli_opt opts[] = {
+        {'o', "output", &o->output, NULL, 0, "file name"},
+        {0, "length", &length, NULL, 0, "number"},
+        {0, "hex", NULL, &o->hex, 0, NULL},
+    };
+    rc = vg_cli_parse_opts("hash", argc, argv, 2, opts, sizeof opts / sizeof opts[0], o->files,
+                           (size_t)argc, &o->nfiles);
+    if (rc != VG_CLI_EXIT_OK)
+        return rc;
+    if (length && !o->alg->xof)
+        return vg_cli_usage_error("hash: --length applies to shake128 and shake256 only");
+    if (length && vg_cli_parse_size(length, 1, HASH_MAX_LENGTH, &o->out_len) != 0)
+        return vg_cli_usage_error("hash: --length must be a number from 1 to %zu, not '%s'",
+                                  HASH_MAX_LENGTH, length);
     if (o->nfiles == 0)
-        o->files[o->nfiles++] = (char *)"-";
+        o->files[o->nfiles++] = "-";
     return 0;
 }
 
@@ -229,8 +226,16 @@ int vg_cli_cmd_hash(int argc, char **argv)
     struct obuf ob = {NULL, 0, 0};
     uint8_t *buf = NULL, *digest = NULL;
     char *hex = NULL;
+    static const char *const what = "output";
+    struct vg_cli_outputs outs;
+    outs.n = 0;
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
+        goto out;
+    /* The temporary exists from here on, before any input is read, so an
+     * unwritable OUT fails before a long read. */
+    if (o.output && (rc = vg_cli_outputs_open(&outs, "hash", &o.output, &what, 1, o.files,
+                                              o.nfiles)) != 0)
         goto out;
     rc = VG_CLI_EXIT_USAGE;
     buf = malloc(HASH_CHUNK);
@@ -247,28 +252,25 @@ int vg_cli_cmd_hash(int argc, char **argv)
             goto out;
         }
         vg_cli_hex(hex, digest, o.out_len);
-        /* With -o the buffer accumulates every file and OUT is written once
-         * at the end; otherwise each line is printed as soon as its file is
-         * done, like sha256sum. */
+        /* Each digest (or line) goes out as soon as its file is done: to
+         * OUT's temporary with -o, else printed, like sha256sum. */
+        ob.len = 0;
         int put = o.output && !o.hex ? obuf_put(&ob, digest, o.out_len) : put_line(&ob, hex, name);
         if (put != 0) {
             vg_cli_error("hash: out of memory");
             goto out;
         }
-        if (!o.output) {
-            if (fwrite(ob.p, 1, ob.len, stdout) != ob.len) {
-                vg_cli_error("hash: cannot write standard output: %s", strerror(errno));
-                goto out;
-            }
-            ob.len = 0;
+        if (o.output) {
+            if (vg_cli_output_write(&outs, 0, ob.p, ob.len, 0) != VG_CLI_EXIT_OK)
+                goto out; /* rc is VG_CLI_EXIT_USAGE, the line printed */
+        } else if (fwrite(ob.p, 1, ob.len, stdout) != ob.len) {
+            vg_cli_error("hash: cannot write standard output: %s", strerror(errno));
+            goto out;
         }
     }
-    if (o.output && vg_cli_write_file(o.output, ob.p, ob.len, 0) != VG_CLI_IO_OK) {
-        vg_cli_error("hash: cannot write '%s': %s", o.output, strerror(errno));
-        goto out;
-    }
-    rc = VG_CLI_EXIT_OK;
+    rc = o.output ? vg_cli_outputs_commit(&outs) : VG_CLI_EXIT_OK;
 out:
+    vg_cli_outputs_close(&outs);
     free(ob.p);
     free(buf);
     free(digest);

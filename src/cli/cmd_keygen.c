@@ -3,9 +3,10 @@
  *
  * Writes a fresh key pair from the operating system's random source: the
  * secret key to SECRET and the public key to PUBLIC, raw bytes (or lowercase
- * hex and a newline with --hex), each atomically (cli_io.h), both with mode
- * 0600. If the public key cannot be written, the secret key file just
- * written is removed again, so a failure leaves no half of a pair behind.
+ * hex and a newline with --hex), both with mode 0600, all or nothing
+ * (cli_out.h, docs/cli.md): both temporaries are written before either is
+ * renamed into place, the secret key first, so a failure replaces neither
+ * file and leaves no half of a pair behind.
  *
  * The algorithms are the rows of g_algs (sizes and the library's keypair
  * function); the three parameter sets of ML-KEM and of ML-DSA are rows
@@ -32,11 +33,11 @@
 #define _XOPEN_SOURCE 700
 
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_io.h"
+#include "cli_out.h"
 #include "common.h"
 #include "vgcrypto.h"
 
@@ -101,7 +102,13 @@ int vg_cli_cmd_keygen(int argc, char **argv)
     };
     uint8_t secret_key[KEYGEN_MAX_SECRET], public_key[KEYGEN_MAX_PUBLIC];
     const struct keygen_alg *alg = NULL;
+    /* The secret key is renamed first: after a crash between the two
+     * renames the new secret key is in place, and its public key can be
+     * derived from it again (docs/cli.md). */
+    static const char *const whats[2] = {"secret key", "public key"};
+    struct vg_cli_outputs outs;
 
+    outs.n = 0;
     alg_list(names, sizeof names);
     if (argc < 2)
         return vg_cli_usage_error("keygen: missing algorithm (one of: %s)", names);
@@ -116,22 +123,22 @@ int vg_cli_cmd_keygen(int argc, char **argv)
             alg = &g_algs[i];
     if (!alg)
         return vg_cli_usage_error("keygen: unknown algorithm '%s' (one of: %s)", pos[0], names);
-    rc = vg_cli_distinct_outputs("keygen", secret_path, public_path);
+    const char *paths[2] = {secret_path, public_path};
+    rc = vg_cli_outputs_open(&outs, "keygen", paths, whats, 2, NULL, 0);
     if (rc != VG_CLI_EXIT_OK)
-        return rc;
+        goto out;
 
     if (alg->keypair(public_key, secret_key) != VG_OK) {
         vg_cli_error("keygen: the operating system's random source failed");
         rc = VG_CLI_EXIT_USAGE;
         goto out;
     }
-    rc = vg_cli_save("secret key", secret_path, secret_key, alg->secret_len, hex);
-    if (rc != VG_CLI_EXIT_OK)
+    if ((rc = vg_cli_output_write(&outs, 0, secret_key, alg->secret_len, hex)) != 0 ||
+        (rc = vg_cli_output_write(&outs, 1, public_key, alg->public_len, hex)) != 0)
         goto out;
-    rc = vg_cli_save("public key", public_path, public_key, alg->public_len, hex);
-    if (rc != VG_CLI_EXIT_OK && strcmp(secret_path, "-") != 0)
-        (void)unlink(secret_path); /* no secret key without its public key */
+    rc = vg_cli_outputs_commit(&outs);
 out:
+    vg_cli_outputs_close(&outs);
     vg_wipe(secret_key, sizeof secret_key);
     vg_wipe(public_key, sizeof public_key);
     return rc;
@@ -153,10 +160,10 @@ out:
  * is never rejected: decapsulation of a wrong one gives the implicit
  * rejection secret (Algorithm 18 line 9 onwards), as the standard says.
  * 2 for usage errors, unreadable inputs, unwritable outputs and a failing
- * random source. Outputs are written atomically (mode 0600); if encaps
- * cannot write SHARED, the CIPHERTEXT file it just wrote is removed again,
- * so that no ciphertext exists without its secret. Every buffer holding the
- * secret key or shared secret is wiped.
+ * random source. Outputs are written all or nothing (mode 0600, cli_out.h):
+ * encaps replaces neither CIPHERTEXT nor SHARED unless both were written,
+ * and renames CIPHERTEXT first. Every buffer holding the secret key or
+ * shared secret is wiped.
  */
 
 /* Room for the largest sizes of any row (ML-KEM-1024). */
@@ -225,14 +232,19 @@ int vg_cli_cmd_encaps(int argc, char **argv)
     const struct kem_alg *alg = NULL;
     int hex = 0, rc, r;
     uint8_t pk[KEM_MAX_PUBLIC], ct[KEM_MAX_CT], ss[VG_MLKEM_SHAREDSECRETBYTES];
+    static const char *const whats[2] = {"ciphertext", "shared secret"};
+    struct vg_cli_outputs outs;
 
+    outs.n = 0;
+    memset(ss, 0, sizeof ss);
+    memset(ct, 0, sizeof ct);
     rc = kem_args("encaps", 0, argc, argv, &alg, &pk_path, &ct_path, &ss_path, &hex);
     if (rc != VG_CLI_EXIT_OK)
         return rc;
-    rc = vg_cli_distinct_outputs("encaps", ct_path, ss_path);
+    const char *paths[2] = {ct_path, ss_path};
+    rc = vg_cli_outputs_open(&outs, "encaps", paths, whats, 2, &pk_path, 1);
     if (rc != VG_CLI_EXIT_OK)
-        return rc;
-    memset(ss, 0, sizeof ss);
+        goto out;
     rc = vg_cli_load_key("public key", pk_path, pk, alg->public_len, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
@@ -248,13 +260,12 @@ int vg_cli_cmd_encaps(int argc, char **argv)
         rc = VG_CLI_EXIT_USAGE;
         goto out;
     }
-    rc = vg_cli_save("ciphertext", ct_path, ct, alg->ct_len, hex);
-    if (rc != VG_CLI_EXIT_OK)
+    if ((rc = vg_cli_output_write(&outs, 0, ct, alg->ct_len, hex)) != 0 ||
+        (rc = vg_cli_output_write(&outs, 1, ss, sizeof ss, hex)) != 0)
         goto out;
-    rc = vg_cli_save("shared secret", ss_path, ss, sizeof ss, hex);
-    if (rc != VG_CLI_EXIT_OK && strcmp(ct_path, "-") != 0)
-        (void)unlink(ct_path); /* no ciphertext without its shared secret */
+    rc = vg_cli_outputs_commit(&outs);
 out:
+    vg_cli_outputs_close(&outs);
     vg_wipe(ss, sizeof ss);
     vg_wipe(ct, sizeof ct); /* not secret, but derived from the secret m */
     return rc;
@@ -266,14 +277,21 @@ int vg_cli_cmd_decaps(int argc, char **argv)
     const struct kem_alg *alg = NULL;
     int hex = 0, rc;
     uint8_t sk[KEM_MAX_SECRET], ct[KEM_MAX_CT], ss[VG_MLKEM_SHAREDSECRETBYTES];
+    static const char *const what = "shared secret";
+    struct vg_cli_outputs outs;
 
+    outs.n = 0;
+    memset(sk, 0, sizeof sk);
+    memset(ss, 0, sizeof ss);
     rc = kem_args("decaps", 1, argc, argv, &alg, &sk_path, &ct_path, &ss_path, &hex);
     if (rc != VG_CLI_EXIT_OK)
         return rc;
     if (strcmp(sk_path, "-") == 0 && strcmp(ct_path, "-") == 0)
         return vg_cli_usage_error("decaps: only one input can be standard input ('-')");
-    memset(sk, 0, sizeof sk);
-    memset(ss, 0, sizeof ss);
+    const char *inputs[2] = {sk_path, ct_path};
+    rc = vg_cli_outputs_open(&outs, "decaps", &ss_path, &what, 1, inputs, 2);
+    if (rc != VG_CLI_EXIT_OK)
+        goto out;
     rc = vg_cli_load_key("secret key", sk_path, sk, alg->secret_len, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
@@ -287,8 +305,10 @@ int vg_cli_cmd_decaps(int argc, char **argv)
         rc = VG_CLI_EXIT_REJECT;
         goto out;
     }
-    rc = vg_cli_save("shared secret", ss_path, ss, sizeof ss, hex);
+    if ((rc = vg_cli_output_write(&outs, 0, ss, sizeof ss, hex)) == 0)
+        rc = vg_cli_outputs_commit(&outs);
 out:
+    vg_cli_outputs_close(&outs);
     vg_wipe(sk, sizeof sk);
     vg_wipe(ss, sizeof ss);
     return rc;

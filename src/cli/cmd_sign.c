@@ -29,7 +29,8 @@
  * The ML-DSA signature is the pure (not pre-hash) variant.
  *
  * Results and exit codes (cli.h):
- *   sign:   0 and SIG written atomically (mode 0600, as every output);
+ *   sign:   0 and SIG written atomically (mode 0600, as every output;
+ *             cli_out.h: SIG may not be the message or the key file);
  *           1 for a rejected key: wrong length or bad hex, or (Ed25519) a
  *             secret key whose second half is not the public key of its
  *             seed (see check_secret_ed25519), or (ML-DSA) a secret key
@@ -58,6 +59,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_io.h"
+#include "cli_out.h"
 #include "common.h"
 #include "vgcrypto.h"
 
@@ -281,6 +283,10 @@ int vg_cli_cmd_sign(int argc, char **argv)
     uint8_t secret_key[SIG_MAX_SECRET], sig[SIG_MAX_SIG], *msg = NULL;
     const struct sig_alg *alg;
     const char *why = "";
+    static const char *const what = "signature";
+    struct vg_cli_outputs outs;
+
+    outs.n = 0;
 
     rc = vg_cli_parse_opts("sign", argc, argv, 1, opts, sizeof opts / sizeof opts[0], pos, 1,
                            &n_pos);
@@ -295,6 +301,10 @@ int vg_cli_cmd_sign(int argc, char **argv)
         return rc;
 
     memset(sig, 0, sizeof sig);
+    memset(secret_key, 0, sizeof secret_key);
+    rc = vg_cli_outputs_open(&outs, "sign", &out_path, &what, 1, inputs, 2);
+    if (rc != VG_CLI_EXIT_OK)
+        goto out;
     rc = vg_cli_load_key("secret key", secret_path, secret_key, alg->secret_len, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
@@ -323,8 +333,10 @@ int vg_cli_cmd_sign(int argc, char **argv)
         rc = VG_CLI_EXIT_USAGE;
         goto out;
     }
-    rc = vg_cli_save("signature", out_path, sig, alg->sig_len, hex);
+    if ((rc = vg_cli_output_write(&outs, 0, sig, alg->sig_len, hex)) == 0)
+        rc = vg_cli_outputs_commit(&outs);
 out:
+    vg_cli_outputs_close(&outs);
     free_message(msg, msg_len);
     vg_wipe(secret_key, sizeof secret_key);
     vg_wipe(sig, sizeof sig);

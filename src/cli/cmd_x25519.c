@@ -7,13 +7,15 @@
  * vg_cli_load_key: unreadable file -> 2, wrong length or bad hex -> 1.
  * An all-zero shared secret (the peer key has small order) is rejected
  * input: exit 1 and SHARED is not written. The output is written
- * atomically; every buffer holding key material is wiped.
+ * atomically (cli_out.h) and may not be one of the inputs; every buffer
+ * holding key material is wiped.
  */
 #include <string.h>
 
 #include "cli.h"
 #include "cli_args.h"
 #include "cli_io.h"
+#include "cli_out.h"
 #include "common.h"
 #include "vgcrypto.h"
 
@@ -29,6 +31,10 @@ int vg_cli_cmd_x25519(int argc, char **argv)
         {0, "hex", NULL, &hex, 0, NULL},
     };
     uint8_t secret[VG_X25519_BYTES], peer[VG_X25519_BYTES], shared[VG_X25519_BYTES];
+    static const char *const what = "shared secret";
+    struct vg_cli_outputs outs;
+
+    outs.n = 0;
 
     rc = vg_cli_parse_opts("x25519", argc, argv, 1, opts, sizeof opts / sizeof opts[0], NULL, 0,
                            &n_pos);
@@ -39,6 +45,10 @@ int vg_cli_cmd_x25519(int argc, char **argv)
 
     memset(secret, 0, sizeof secret);
     memset(shared, 0, sizeof shared);
+    const char *inputs[2] = {secret_path, peer_path};
+    rc = vg_cli_outputs_open(&outs, "x25519", &out_path, &what, 1, inputs, 2);
+    if (rc != VG_CLI_EXIT_OK)
+        goto out;
     rc = vg_cli_load_key("secret key", secret_path, secret, sizeof secret, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
@@ -51,8 +61,10 @@ int vg_cli_cmd_x25519(int argc, char **argv)
         rc = VG_CLI_EXIT_REJECT;
         goto out;
     }
-    rc = vg_cli_save("shared secret", out_path, shared, sizeof shared, hex);
+    if ((rc = vg_cli_output_write(&outs, 0, shared, sizeof shared, hex)) == 0)
+        rc = vg_cli_outputs_commit(&outs);
 out:
+    vg_cli_outputs_close(&outs);
     vg_wipe(secret, sizeof secret);
     vg_wipe(peer, sizeof peer);
     vg_wipe(shared, sizeof shared);

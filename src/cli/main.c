@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
 #include "vgcrypto.h"
 
 void vg_cli_print_usage(FILE *f)
@@ -76,8 +77,11 @@ void vg_cli_print_usage(FILE *f)
             "keys and outputs are files, raw bytes by default; --hex reads and writes\n"
             "lowercase hex (input: either case, optionally one trailing newline);\n"
             "--hex does not apply to messages, which are always read byte for byte;\n"
-            "\"-\" is standard input (for one input) or output; outputs are replaced\n"
-            "atomically\n"
+            "\"-\" is standard input (for one input) or output; a command's output\n"
+            "files are replaced together or not at all (a failure leaves every old\n"
+            "file as it was); a FIFO or character device is written directly; a\n"
+            "symbolic link is followed and its target replaced; an output naming\n"
+            "another output or an input is a usage error (docs/cli.md)\n"
             "exit status: 0 success;\n"
             "             1 verification failure or rejected input (a key or signature\n"
             "               of the wrong length or with bad hex, an all-zero X25519 result,\n"
@@ -92,9 +96,7 @@ void vg_cli_print_usage(FILE *f)
 
 static void verror(const char *fmt, va_list ap)
 {
-    fputs("vgcrypto: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vg_cli_verror(NULL, fmt, ap);
 }
 
 void vg_cli_error(const char *fmt, ...)
@@ -144,27 +146,53 @@ static const struct command g_commands[] = {
     {"cpu", vg_cli_cmd_cpu},
 };
 
-int main(int argc, char **argv)
+/* Standard output must have reached its file: a full disk or a closed pipe
+ * is a failure of every command, `help` and `version` included. */
+static int finish_stdout(int rc)
+{
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    clearerr(stdout); /* vg_cli_main may be called again (the fuzz target) */
+    if (failed && rc == VG_CLI_EXIT_OK)
+        rc = vg_cli_usage_error("cannot write standard output: %s",
+                                strerror(e ? e : EIO));
+    return rc;
+}
+
+int vg_cli_main(int argc, char **argv)
 {
     if (argc < 2)
         return vg_cli_usage_error("missing command (try 'vgcrypto help')");
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        if (argc > 2)
+            return vg_cli_usage_error("%s: unexpected argument '%s'", cmd, argv[2]);
+        errno = 0;
         vg_cli_print_usage(stdout);
-        return fflush(stdout) == 0 ? VG_CLI_EXIT_OK : VG_CLI_EXIT_USAGE;
+        return finish_stdout(VG_CLI_EXIT_OK);
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        if (argc > 2)
+            return vg_cli_usage_error("%s: unexpected argument '%s'", cmd, argv[2]);
+        errno = 0;
         printf("vgcrypto %s\n", vg_version());
-        return VG_CLI_EXIT_OK;
+        return finish_stdout(VG_CLI_EXIT_OK);
     }
     for (size_t i = 0; i < sizeof g_commands / sizeof g_commands[0]; i++) {
         if (strcmp(cmd, g_commands[i].name) == 0) {
             int rc = g_commands[i].run(argc - 1, argv + 1);
-            /* A full disk or closed pipe on stdout is a failure too. */
-            if (fflush(stdout) != 0 && rc == VG_CLI_EXIT_OK)
-                rc = vg_cli_usage_error("cannot write standard output: %s", strerror(errno));
-            return rc;
+            errno = 0;
+            return finish_stdout(rc);
         }
     }
     return vg_cli_usage_error("unknown command '%s' (try 'vgcrypto help')", cmd);
 }
+
+/* The fuzz target (fuzz/fuzz_cli.c) compiles this file with VG_CLI_NO_MAIN
+ * and calls vg_cli_main itself. */
+#ifndef VG_CLI_NO_MAIN
+int main(int argc, char **argv)
+{
+    return vg_cli_main(argc, argv);
+}
+#endif
