@@ -9,21 +9,6 @@
 
 #include "common.h"
 
-/* Pre: rho is the public seed of A-hat; transposed = 1 yields the rows of
- * A-hat^T (A-hat^T[i][j] = A-hat[j][i]), 0 those of A-hat. */
-static void vg_mlkem_rowgen_init(vg_mlkem_rowgen *g, vg_mlkem_poly *buf, unsigned cap,
-                                 const uint8_t rho[VG_MLKEM_SYMBYTES], int transposed)
-{
-    g->a = buf;
-    g->cap = cap;
-    g->rho = rho;
-    g->next = 0;
-    g->base = 0;
-    g->have = 0;
-    g->row = 0;
-    g->transposed = transposed;
-}
-
 /* The XOF indices of row-major entry idx: rho || j || i for A-hat[i][j]. */
 static void vg_mlkem_rowgen_ji(const vg_mlkem_rowgen *g, unsigned idx, uint8_t ji[2])
 {
@@ -51,21 +36,20 @@ static unsigned vg_mlkem_rowgen_plan(vg_mlkem_rowgen *g, struct vg_mlkem_job *jo
 /* Contract in indcpa.h. The job list is on this function's frame, off the
  * stack before the caller goes deeper. */
 VG_MLKEM_NOINLINE
-void vg_mlkem_pke_ahead(vg_mlkem_rowgen *g, vg_mlkem_poly *buf, unsigned count,
-                        const uint8_t rho[VG_MLKEM_SYMBYTES], const struct vg_mlkem_job *hj,
-                        unsigned nh)
+void vg_mlkem_pke_ahead(const struct vg_mlkem_backend *be, vg_mlkem_rowgen *g, unsigned count,
+                        const struct vg_mlkem_job *hj, unsigned nh)
 {
     struct vg_mlkem_job jobs[2 + 3 * 4];
-    vg_mlkem_rowgen_init(g, buf, count, rho, 1);
     memcpy(jobs, hj, nh * sizeof *hj);
     unsigned n = nh + vg_mlkem_rowgen_plan(g, jobs + nh, count);
-    vg_mlkem_xof_jobs(jobs, n);
+    vg_mlkem_xof_jobs(be, jobs, n);
 }
 
 /* The next row: returns a pointer to its k entries (valid until the next
  * call), each with coefficients in [0, q). At most k calls.
  * Public data only (rho): the work may vary with it. */
-static const vg_mlkem_poly *vg_mlkem_rowgen_next(vg_mlkem_rowgen *g)
+static const vg_mlkem_poly *vg_mlkem_rowgen_next(const struct vg_mlkem_backend *be,
+                                                  vg_mlkem_rowgen *g)
 {
     if (g->row > 0) {
         /* Drop the row handed out last time. */
@@ -88,11 +72,11 @@ static const vg_mlkem_poly *vg_mlkem_rowgen_next(vg_mlkem_rowgen *g)
                 r[t] = dst + t;
                 vg_mlkem_rowgen_ji(g, g->next + t, ji[t]);
             }
-            vg_mlkem_poly_uniform_x4(r, g->rho, (const uint8_t(*)[2])ji);
+            vg_mlkem_poly_uniform_x4(be, r, g->rho, (const uint8_t(*)[2])ji);
         } else {
             uint8_t ji[2];
             vg_mlkem_rowgen_ji(g, g->next, ji);
-            vg_mlkem_poly_uniform(dst, g->rho, ji[0], ji[1]);
+            vg_mlkem_poly_uniform(be, dst, g->rho, ji[0], ji[1]);
         }
         g->next += n;
         g->have += n;
@@ -113,11 +97,10 @@ static unsigned vg_mlkem_noise_jobs(struct vg_mlkem_job *jobs, vg_mlkem_poly *r,
 
 /* Contract in indcpa.h. */
 VG_MLKEM_NOINLINE
-void vg_mlkem_pke_keygen(uint8_t ek[VG_MLKEM_EK_BYTES], uint8_t dk_pke[VG_MLKEM_POLYVECBYTES],
+void vg_mlkem_pke_keygen(const struct vg_mlkem_backend *be, uint8_t ek[VG_MLKEM_EK_BYTES], uint8_t dk_pke[VG_MLKEM_POLYVECBYTES],
                                    const uint8_t rho[VG_MLKEM_SYMBYTES],
                                    const uint8_t sigma[VG_MLKEM_SYMBYTES])
 {
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     /* Secret: s and e (from sigma). Public, hence not wiped: A-hat (from
      * rho), t-hat (it becomes ek), the row generator and the job list (its
      * pointers and nonces; the seed bytes stay in the caller's sigma). */
@@ -137,7 +120,7 @@ void vg_mlkem_pke_keygen(uint8_t ek[VG_MLKEM_EK_BYTES], uint8_t dk_pke[VG_MLKEM_
     n += vg_mlkem_rowgen_plan(&g, jobs, VG_MLKEM_KG_ROWS);
     n += vg_mlkem_noise_jobs(jobs + n, ws.s, VG_MLKEM_K, sigma, 0, VG_MLKEM_ETA1);
     n += vg_mlkem_noise_jobs(jobs + n, ws.e, VG_MLKEM_K, sigma, VG_MLKEM_K, VG_MLKEM_ETA1);
-    vg_mlkem_xof_jobs(jobs, n);
+    vg_mlkem_xof_jobs(be, jobs, n);
     for (unsigned i = 0; i < VG_MLKEM_K; i++) {
         be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
         be->ntt(&ws.e[i]);
@@ -146,7 +129,7 @@ void vg_mlkem_pke_keygen(uint8_t ek[VG_MLKEM_EK_BYTES], uint8_t dk_pke[VG_MLKEM_
         /* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (line 18).
          * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
          * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
-        be->basemul_acc(&t, vg_mlkem_rowgen_next(&g), ws.s, VG_MLKEM_K);
+        be->basemul_acc(&t, vg_mlkem_rowgen_next(be, &g), ws.s, VG_MLKEM_K);
         be->tomont_add_reduce(&t, &ws.e[i]);
         be->tobytes(ek + i * VG_MLKEM_POLYBYTES, &t);
         be->tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &ws.s[i]);
@@ -159,7 +142,7 @@ void vg_mlkem_pke_keygen(uint8_t ek[VG_MLKEM_EK_BYTES], uint8_t dk_pke[VG_MLKEM_
  * polynomials, e1 and e2 as their PRF bytes. Out of line, so that the job
  * list is off the stack while the encryption goes on. */
 VG_MLKEM_NOINLINE
-static void vg_mlkem_encrypt_noise(vg_mlkem_poly y[VG_MLKEM_K], uint8_t e1[VG_MLKEM_K][64 * VG_MLKEM_ETA2],
+static void vg_mlkem_encrypt_noise(const struct vg_mlkem_backend *be, vg_mlkem_poly y[VG_MLKEM_K], uint8_t e1[VG_MLKEM_K][64 * VG_MLKEM_ETA2],
                                    uint8_t e2[64 * VG_MLKEM_ETA2],
                                    const uint8_t r[VG_MLKEM_SYMBYTES])
 {
@@ -168,17 +151,16 @@ static void vg_mlkem_encrypt_noise(vg_mlkem_poly y[VG_MLKEM_K], uint8_t e1[VG_ML
     for (unsigned i = 0; i < VG_MLKEM_K; i++)
         vg_mlkem_job_noise_raw(&jobs[n++], e1[i], r, (uint8_t)(VG_MLKEM_K + i), VG_MLKEM_ETA2);
     vg_mlkem_job_noise_raw(&jobs[n++], e2, r, (uint8_t)(2 * VG_MLKEM_K), VG_MLKEM_ETA2);
-    vg_mlkem_xof_jobs(jobs, n);
+    vg_mlkem_xof_jobs(be, jobs, n);
     vg_wipe(jobs, sizeof jobs); /* they point at r, which is secret */
 }
 
 /* Contract in indcpa.h. */
 VG_MLKEM_NOINLINE
-uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8_t ek[VG_MLKEM_EK_BYTES],
+uint8_t vg_mlkem_pke_encrypt(const struct vg_mlkem_backend *be, uint8_t *ct, const uint8_t *cmp, const uint8_t ek[VG_MLKEM_EK_BYTES],
                                     const uint8_t m[VG_MLKEM_SYMBYTES],
                                     const uint8_t r[VG_MLKEM_SYMBYTES], vg_mlkem_rowgen *g)
 {
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
         vg_mlkem_poly y[VG_MLKEM_K], u, tmp;
         /* e1 and e2 as their PRF bytes until used (64 eta2 bytes each
@@ -190,13 +172,13 @@ uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8_t ek[V
 
     /* y[i] = CBD_eta1(PRF(r, i)), e1[i] = CBD_eta2(PRF(r, k + i)),
      * e2 = CBD_eta2(PRF(r, 2K)) (lines 9-17), on the four-lane scheduler. */
-    vg_mlkem_encrypt_noise(ws.y, ws.e1, ws.e2, r);
+    vg_mlkem_encrypt_noise(be, ws.y, ws.e1, ws.e2, r);
     for (unsigned i = 0; i < VG_MLKEM_K; i++)
         be->ntt(&ws.y[i]);
     for (unsigned i = 0; i < VG_MLKEM_K; i++) {
         /* u[i] = NTT^-1(sum_j A-hat^T[i][j] o y-hat[j]) + e1[i] (line 19):
          * |invntt| < q, |e1| <= 2, so the Barrett input is < q + 2. */
-        be->basemul_acc(&ws.u, vg_mlkem_rowgen_next(g), ws.y, VG_MLKEM_K);
+        be->basemul_acc(&ws.u, vg_mlkem_rowgen_next(be, g), ws.y, VG_MLKEM_K);
         be->invntt_tomont(&ws.u);
         be->cbd(&ws.tmp, ws.e1[i], VG_MLKEM_ETA2);
         be->poly_add(&ws.u, &ws.u, &ws.tmp);
@@ -236,10 +218,9 @@ uint8_t vg_mlkem_pke_encrypt(uint8_t *ct, const uint8_t *cmp, const uint8_t ek[V
 
 /* Contract in indcpa.h. */
 VG_MLKEM_NOINLINE
-void vg_mlkem_pke_decrypt(uint8_t m[VG_MLKEM_SYMBYTES], const uint8_t ct[VG_MLKEM_CT_BYTES],
+void vg_mlkem_pke_decrypt(const struct vg_mlkem_backend *be, uint8_t m[VG_MLKEM_SYMBYTES], const uint8_t ct[VG_MLKEM_CT_BYTES],
                                  const uint8_t dk_pke[VG_MLKEM_POLYVECBYTES])
 {
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     struct {
         vg_mlkem_poly u[VG_MLKEM_K], s[VG_MLKEM_K], w, v;
     } ws;
@@ -261,9 +242,8 @@ void vg_mlkem_pke_decrypt(uint8_t m[VG_MLKEM_SYMBYTES], const uint8_t ct[VG_MLKE
 
 /* Contract in indcpa.h. */
 VG_MLKEM_NOINLINE
-int vg_mlkem_ek_ok(const uint8_t ek[VG_MLKEM_EK_BYTES])
+int vg_mlkem_ek_ok(const struct vg_mlkem_backend *be, const uint8_t ek[VG_MLKEM_EK_BYTES])
 {
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     vg_mlkem_poly t;
     unsigned bad = 0;
     for (unsigned i = 0; i < VG_MLKEM_K; i++) {

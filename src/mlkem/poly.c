@@ -8,6 +8,7 @@
 #include "poly.h"
 
 #include "common.h"
+#include "mlkem.h"
 #include "../hash/keccak4x.h"
 
 /* ---- portable backend ------------------------------------------------- */
@@ -67,16 +68,21 @@ const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_po
 #ifndef VG_X86_64
 /* No x86-64 code in this build (VG_PORTABLE or another CPU). */
 const struct vg_mlkem_backend *vg_mlkem_avx2_get(void) { return NULL; }
+const struct vg_mlkem_backend *vg_mlkem_avx2_avx512_get(void) { return NULL; }
 #endif
 
-/* The one dispatch point for ML-KEM: AVX2 when built and active (it returns
- * the same bytes, faster), else portable. vg_mlkem_avx2_get reads the
- * active feature mask, so this follows VG_CPU_FEATURES and vg_cpu_force. */
+/* The one dispatch point for ML-KEM (poly.h): the fastest variant built and
+ * active (they return the same bytes). The _get functions read the active
+ * feature mask, so this follows VG_CPU_FEATURES and vg_cpu_force. */
 const struct vg_mlkem_backend *vg_mlkem_active(void)
 {
-    const struct vg_mlkem_backend *avx2 = vg_mlkem_avx2_get();
-    return avx2 ? avx2 : &vg_mlkem_portable;
+    const struct vg_mlkem_backend *be = vg_mlkem_avx2_avx512_get();
+    if (!be)
+        be = vg_mlkem_avx2_get();
+    return be ? be : &vg_mlkem_portable;
 }
+
+const char *vg_mlkem_implementation(void) { return vg_mlkem_active()->name; }
 
 /* ---- coefficientwise helpers ------------------------------------------- */
 
@@ -269,8 +275,8 @@ static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned
 }
 
 /* Pre: eta in {2, 3}. Post: |r| <= eta. */
-void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYTES],
-                            uint8_t nonce, unsigned eta)
+void vg_mlkem_poly_getnoise(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
+                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
 {
     uint8_t buf[64 * 3];
     vg_keccak_ctx ctx;
@@ -280,14 +286,15 @@ void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYT
     vg_keccak_absorb(&ctx, &nonce, 1);
     vg_keccak_finalize(&ctx);
     vg_keccak_squeeze(&ctx, buf, 64 * eta);
-    vg_mlkem_active()->cbd(r, buf, eta);
+    be->cbd(r, buf, eta);
     vg_wipe(buf, sizeof buf);
     vg_wipe(&ctx, sizeof ctx);
 }
 
 /* Pre: eta in {2, 3}; r[0..3] distinct. Post: |r[l]| <= eta. */
-void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_MLKEM_SYMBYTES],
-                               const uint8_t nonce[4], unsigned eta)
+void vg_mlkem_poly_getnoise_x4(const struct vg_mlkem_backend *be, vg_mlkem_poly *const r[4],
+                               const uint8_t seed[VG_MLKEM_SYMBYTES], const uint8_t nonce[4],
+                               unsigned eta)
 {
     /* 64 eta <= 192 bytes: two SHAKE256 blocks (272 bytes) cover eta = 3,
      * one (136) covers eta = 2. */
@@ -300,7 +307,6 @@ void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_
     }
     vg_shake256x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
     vg_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], eta == 2 ? 1 : 2, &ctx);
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     for (unsigned l = 0; l < 4; l++)
         be->cbd(r[l], buf[l], eta);
     vg_wipe(in, sizeof in);
@@ -308,7 +314,8 @@ void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_
     vg_wipe(&ctx, sizeof ctx);
 }
 
-void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, unsigned n,
+void vg_mlkem_poly_getnoise_many(const struct vg_mlkem_backend *be, vg_mlkem_poly *const *r,
+                                 const uint8_t *nonce, unsigned n,
                                  const uint8_t seed[VG_MLKEM_SYMBYTES], unsigned eta)
 {
     vg_mlkem_poly scratch[2];
@@ -324,23 +331,22 @@ void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, 
         }
         /* m >= 2, so slots 2 and 3 never both alias one scratch when used:
          * with m == 2 they are scratch[0] and scratch[1]. */
-        vg_mlkem_poly_getnoise_x4(rr, seed, nn, eta);
+        vg_mlkem_poly_getnoise_x4(be, rr, seed, nn, eta);
         l += m;
     }
     if (l < n)
-        vg_mlkem_poly_getnoise(r[l], seed, nonce[l], eta);
+        vg_mlkem_poly_getnoise(be, r[l], seed, nonce[l], eta);
     vg_wipe(scratch, sizeof scratch);
 }
 
-void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j,
-                           uint8_t i)
+void vg_mlkem_poly_uniform(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
+                           const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j, uint8_t i)
 {
     /* 3 SHAKE128 blocks give 336 candidates, enough for 256 coefficients
      * except with small probability; then one block at a time. */
     uint8_t buf[3 * 168];
     uint8_t idx[2] = {j, i};
     vg_keccak_ctx ctx;
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     vg_shake128_init(&ctx);
     vg_keccak_absorb(&ctx, rho, VG_MLKEM_SYMBYTES);
     vg_keccak_absorb(&ctx, idx, 2);
@@ -354,14 +360,13 @@ void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES
 }
 
 /* Post: 0 <= r[l] < q. Public data (rho): the loop count may vary. */
-void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_MLKEM_SYMBYTES],
-                              const uint8_t ji[4][2])
+void vg_mlkem_poly_uniform_x4(const struct vg_mlkem_backend *be, vg_mlkem_poly *const r[4],
+                              const uint8_t rho[VG_MLKEM_SYMBYTES], const uint8_t ji[4][2])
 {
     uint8_t in[4][VG_MLKEM_SYMBYTES + 2];
     uint8_t buf[4][3 * VG_SHAKE128_RATE];
     unsigned ctr[4];
     vg_keccak4x_ctx ctx;
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     for (unsigned l = 0; l < 4; l++) {
         memcpy(in[l], rho, VG_MLKEM_SYMBYTES);
         in[l][VG_MLKEM_SYMBYTES] = ji[l][0];
@@ -387,101 +392,7 @@ void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_ML
     }
 }
 
-/* ---- dispatching entry points (contracts in poly.h) ------------------- */
-
-void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
-{
-    vg_mlkem_active()->poly_add(r, a, b);
-}
-
-void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
-{
-    vg_mlkem_active()->poly_sub(r, a, b);
-}
-
-void vg_mlkem_poly_reduce(vg_mlkem_poly *r)
-{
-    vg_mlkem_active()->poly_reduce(r);
-}
-
-void vg_mlkem_poly_tomont(vg_mlkem_poly *r)
-{
-    vg_mlkem_active()->poly_tomont(r);
-}
-
-void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
-{
-    vg_mlkem_active()->tobytes(r, a);
-}
-
-void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES])
-{
-    vg_mlkem_active()->frombytes(r, a);
-}
-
-void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES])
-{
-    vg_mlkem_active()->frommsg(r, msg);
-}
-
-void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a)
-{
-    vg_mlkem_active()->tomsg(msg, a);
-}
-
-void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
-{
-    vg_mlkem_active()->compress(r, a, d);
-}
-
-void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
-{
-    vg_mlkem_active()->decompress(r, a, d);
-}
-
 /* ---- four-lane XOF scheduler (contract in poly.h) ----------------------- */
-
-void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
-                          const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii)
-{
-    memset(j, 0, sizeof *j);
-    j->kind = VG_MLKEM_JOB_UNIFORM;
-    j->out_poly = r;
-    j->in0 = rho;
-    j->ji[0] = jj;
-    j->ji[1] = ii;
-}
-
-void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
-                        const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
-{
-    memset(j, 0, sizeof *j);
-    j->kind = VG_MLKEM_JOB_NOISE;
-    j->out_poly = r;
-    j->in0 = seed;
-    j->nonce = nonce;
-    j->eta = (uint8_t)eta;
-}
-
-void vg_mlkem_job_noise_raw(struct vg_mlkem_job *j, uint8_t *out,
-                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
-{
-    vg_mlkem_job_noise(j, NULL, seed, nonce, eta);
-    j->out_bytes = out;
-}
-
-void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds, const uint8_t *in0,
-                       size_t len0, const uint8_t *in1, size_t len1)
-{
-    memset(j, 0, sizeof *j);
-    j->kind = VG_MLKEM_JOB_HASH;
-    j->out_bytes = out;
-    j->ds = ds;
-    j->in0 = in0;
-    j->len0 = len0;
-    j->in1 = in1;
-    j->len1 = len1;
-}
 
 /* One lane's progress on its job. */
 struct vg_mlkem_lane {
@@ -651,12 +562,12 @@ static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane
     return 1;
 }
 
-void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n)
+void vg_mlkem_xof_jobs(const struct vg_mlkem_backend *be, const struct vg_mlkem_job *jobs,
+                       unsigned n)
 {
     const struct vg_keccak4x_impl *k4 = vg_keccak4x_active();
     const struct vg_keccak_impl *k1 = vg_keccak_active();
     const int parallel = k4 != vg_keccak4x_portable_get();
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     uint64_t st[100], one[25];
     uint8_t lbuf[4][3 * VG_SHAKE128_RATE]; /* see vg_mlkem_lane_dst */
     uint8_t blk[VG_SHAKE256_RATE];

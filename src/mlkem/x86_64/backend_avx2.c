@@ -53,13 +53,17 @@ static const struct vg_mlkem_backend vg_mlkem_avx2_avx512 = {
     .tomont_add_reduce = vg_mlkem_tomont_add_reduce_avx2,
 };
 
-/* AVX2 when active, with the AVX-512 sampler when AVX-512 F, VL and BW are
- * active too (follows VG_CPU_FEATURES and vg_cpu_force). */
+/* AVX2 when active (follows VG_CPU_FEATURES and vg_cpu_force). */
 const struct vg_mlkem_backend *vg_mlkem_avx2_get(void)
 {
-    if (!vg_cpu_has(VG_CPU_AVX2))
+    return vg_cpu_has(VG_CPU_AVX2) ? &vg_mlkem_avx2 : NULL;
+}
+
+/* AVX2 with the AVX-512 sampler when AVX2 and AVX-512 F, VL and BW are all
+ * active (rej_avx512.c is compiled with those flags). */
+const struct vg_mlkem_backend *vg_mlkem_avx2_avx512_get(void)
+{
+    if (!vg_cpu_has(VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW))
         return NULL;
-    if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW))
-        return &vg_mlkem_avx2_avx512;
-    return &vg_mlkem_avx2;
+    return &vg_mlkem_avx2_avx512;
 }

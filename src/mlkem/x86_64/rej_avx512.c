@@ -17,8 +17,8 @@
  * (FIPS 203 3.3: the matrix A is public), so the accept pattern and the
  * loop count may depend on it. No secret data passes here.
  * Needs: AVX2, AVX-512 F/VL/BW and POPCNT (every CPU with AVX-512 has it);
- * called only through the backend table that vg_mlkem_avx2_get returns when
- * those AVX-512 features are active.
+ * called only through the backend table that vg_mlkem_avx2_avx512_get
+ * returns when those features are active.
  */
 #include <immintrin.h>
 
