@@ -105,7 +105,7 @@ static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r)
         r->coeffs[i] = vg_lattice_q3329_fqmul(r->coeffs[i], 1353);
 }
 
-/* The composition of the three helpers above (backend contract in poly.h):
+/* tomont, add and the lattice reduce composed (backend contract in poly.h):
  * the reference the fused AVX2 version is tested against. */
 static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem_poly *e)
 {
@@ -575,8 +575,8 @@ void vg_mlkem_xof_jobs(const struct vg_mlkem_backend *be, const struct vg_mlkem_
     unsigned next = 0, active = 0;
 
     /* Every lane is zeroed here, by lane_start or as an idle lane (a
-     * memset of st and lanes cost ~60 TSC ticks a call in rep stos start-up,
-     * ~0.7% of ML-KEM-512 key generation). */
+     * memset of st and lanes was slower: rep stos start-up, see
+     * docs/benchmarks.md). */
     for (unsigned l = 0; l < 4; l++) {
         if (next < n) {
             vg_mlkem_lane_start(st, l, &lanes[l], &jobs[next++], blk);

@@ -74,7 +74,7 @@ static inline void vg_split32(__m256i *x, __m256i *y, __m256i a, __m256i b)
 
 /* Register pressure: AVX2 has 16 ymm registers, so keeping all 16 state
  * registers live across layers len 128..16 (as a first version did) made
- * gcc 12 spill ~100 ymm values per transform. After the len-128 layer the
+ * gcc 12 spill many ymm values per transform. After the len-128 layer the
  * two halves (coefficients 0-127, 128-255) are independent, so that layer
  * goes through memory (load pair, butterfly, store) and each half then runs
  * its remaining six layers in eight registers. The butterflies and their

@@ -29,8 +29,8 @@ static const struct vg_mlkem_backend vg_mlkem_avx2 = {
 };
 
 /* The same backend with the AVX-512 rejection sampler (rej_avx512.c), the
- * only kernel where AVX-512 measured faster (on Zen 4, which splits 512-bit
- * operations in two halves; see docs/benchmarks.md): mask registers and
+ * only kernel where AVX-512 is faster on Zen 4, which splits 512-bit
+ * operations in two halves (see docs/benchmarks.md): mask registers and
  * VPCOMPRESSD replace the AVX2 shuffle-table packing. Same outputs as every
  * other backend. */
 static const struct vg_mlkem_backend vg_mlkem_avx2_avx512 = {

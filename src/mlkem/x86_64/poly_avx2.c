@@ -116,7 +116,7 @@ void vg_mlkem_tomont_add_reduce_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *e)
  * stores (the 4 extra bytes are overwritten by the next store); the last
  * group's high lane, which ends at byte 384, is stored as 8 + 4 bytes, so
  * no stack copy (nor its wipe: the bytes may be the secret s-hat) and no
- * branch in the loop (~15 TSC ticks a call less). */
+ * branch in the loop. */
 static inline __m256i vg_tobytes_group(const int16_t *c)
 {
     const __m256i pair = _mm256_set1_epi32(1 | (1 << 28)); /* words (1, 4096) */
