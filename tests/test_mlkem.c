@@ -379,16 +379,17 @@ static void test_compression(void)
      * byte-level functions, for d in {4, 5, 10, 11} and random y. */
     uint64_t rs = 7;
     static const unsigned ds[4] = {4, 5, 10, 11};
+    const struct vg_mlkem_backend *be = vg_mlkem_active();
     for (int i = 0; i < 4; i++) {
         uint8_t in[352], out[352];
         vg_mlkem_poly p;
         for (int rep = 0; rep < 50; rep++) {
             vgtest_randbytes(&rs, in, 32 * ds[i]);
-            vg_mlkem_poly_decompress(&p, in, ds[i]);
+            be->decompress(&p, in, ds[i]);
             int ok = 1;
             for (int c = 0; c < 256; c++)
                 ok &= p.coeffs[c] >= 0 && p.coeffs[c] < VG_MLKEM_Q;
-            vg_mlkem_poly_compress(out, &p, ds[i]);
+            be->compress(out, &p, ds[i]);
             CHECK(ok && memcmp(in, out, 32 * ds[i]) == 0);
         }
     }
@@ -465,6 +466,68 @@ static void test_roundtrips(const struct ps *p, unsigned n)
     printf("%s: %u round trips, %u implicit rejections, %u key checks, of %u\n", p->name, ok, rej,
            keyc, n);
     CHECK(ok == n && rej == n && keyc == n);
+}
+
+/* DESIGN section 2, uniform rules: a NULL fixed-size buffer gives
+ * VG_ERR_INPUT and every non-NULL output buffer is then zeroed. Every
+ * combination of NULL arguments of every function (all but the all-valid
+ * one), on outputs pre-filled with 0xaa. */
+static void test_null_rules(const struct ps *p)
+{
+    uint8_t seed[64] = {9}, m[32] = {8}, pk[MAXPK], sk[MAXSK], ct[MAXCT];
+    uint8_t opk[MAXPK], osk[MAXSK], oct[MAXCT], oss[32];
+    unsigned bad = 0, calls = 0;
+    CHECK(p->keypair_derand(pk, sk, seed) == VG_OK);
+    CHECK(p->encaps_derand(ct, oss, pk, m) == VG_OK);
+    for (unsigned fn = 0; fn < 7; fn++) {
+        /* Arguments per function: 1 to 4; bit i of nulls set = argument i NULL. */
+        static const unsigned nargs[7] = {3, 2, 4, 3, 3, 1, 1};
+        for (unsigned nulls = 1; nulls < (1u << nargs[fn]); nulls++) {
+#define ARG(i, ptr) ((nulls >> (i)) & 1 ? NULL : (ptr))
+            memset(opk, 0xaa, sizeof opk);
+            memset(osk, 0xaa, sizeof osk);
+            memset(oct, 0xaa, sizeof oct);
+            memset(oss, 0xaa, sizeof oss);
+            int rc = 0, zero = 1;
+            switch (fn) {
+            case 0:
+                rc = p->keypair_derand(ARG(0, opk), ARG(1, osk), ARG(2, seed));
+                zero = (ARG(0, opk) == NULL || all_zero(opk, p->pk_len)) &&
+                       (ARG(1, osk) == NULL || all_zero(osk, p->sk_len));
+                break;
+            case 1:
+                rc = p->keypair(ARG(0, opk), ARG(1, osk));
+                zero = (ARG(0, opk) == NULL || all_zero(opk, p->pk_len)) &&
+                       (ARG(1, osk) == NULL || all_zero(osk, p->sk_len));
+                break;
+            case 2:
+                rc = p->encaps_derand(ARG(0, oct), ARG(1, oss), ARG(2, pk), ARG(3, m));
+                zero = (ARG(0, oct) == NULL || all_zero(oct, p->ct_len)) &&
+                       (ARG(1, oss) == NULL || all_zero(oss, 32));
+                break;
+            case 3:
+                rc = p->encaps(ARG(0, oct), ARG(1, oss), ARG(2, pk));
+                zero = (ARG(0, oct) == NULL || all_zero(oct, p->ct_len)) &&
+                       (ARG(1, oss) == NULL || all_zero(oss, 32));
+                break;
+            case 4:
+                rc = p->decaps(ARG(0, oss), ARG(1, ct), ARG(2, sk));
+                zero = ARG(0, oss) == NULL || all_zero(oss, 32);
+                break;
+            case 5:
+                rc = p->check_pk(NULL);
+                break;
+            default:
+                rc = p->check_sk(NULL);
+                break;
+            }
+#undef ARG
+            calls++;
+            bad += rc != VG_ERR_INPUT || !zero;
+        }
+    }
+    CHECK_MSG(bad == 0, "%s: %u of %u NULL-argument calls break the uniform rules", p->name, bad,
+              calls);
 }
 
 static void test_api(const struct ps *p)
@@ -557,6 +620,7 @@ int main(void)
     for (int i = 0; i < 3; i++) {
         test_roundtrips(&params[i], 1000);
         test_api(&params[i]);
+        test_null_rules(&params[i]);
     }
     return vgtest_done("test_mlkem");
 }

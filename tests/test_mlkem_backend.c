@@ -18,6 +18,7 @@
 #include "vgtest.h"
 
 #include "common/common.h"
+#include "mlkem/mlkem.h"
 #include "mlkem/poly.h"
 
 static const struct vg_mlkem_backend *g_ref;
@@ -365,8 +366,9 @@ static void test_api_identical(unsigned seeds, uint32_t fast_mask)
     }
 }
 
-/* The four-way samplers against the single ones (FIPS 203 Algorithms 7, 8). */
-static void test_x4_samplers(void)
+/* The four-way samplers against the single ones (FIPS 203 Algorithms 7, 8),
+ * on backend be, and against the portable backend's single samplers. */
+static void test_x4_samplers(const struct vg_mlkem_backend *be)
 {
     uint64_t rs = 0x5eed0004;
     unsigned bad_u = 0, bad_n = 0;
@@ -379,20 +381,29 @@ static void test_x4_samplers(void)
         vgtest_randbytes(&rs, nonce, 16);
         for (unsigned l = 0; l < 16; l++)
             r[l] = &a[l];
-        vg_mlkem_poly_uniform_x4(r, seed, (const uint8_t(*)[2])ji);
+        vg_mlkem_poly_uniform_x4(be, r, seed, (const uint8_t(*)[2])ji);
         for (unsigned l = 0; l < 4; l++) {
-            vg_mlkem_poly_uniform(&b, seed, ji[l][0], ji[l][1]);
+            vg_mlkem_poly_uniform(g_ref, &b, seed, ji[l][0], ji[l][1]);
             bad_u += memcmp(&a[l], &b, sizeof b) != 0;
         }
         unsigned eta = 2 + rep % 2, n = 1 + rep % 16;
-        vg_mlkem_poly_getnoise_many(r, nonce, n, seed, eta);
+        vg_mlkem_poly_getnoise_many(be, r, nonce, n, seed, eta);
         for (unsigned l = 0; l < n; l++) {
-            vg_mlkem_poly_getnoise(&b, seed, nonce[l], eta);
+            vg_mlkem_poly_getnoise(g_ref, &b, seed, nonce[l], eta);
             bad_n += memcmp(&a[l], &b, sizeof b) != 0;
         }
     }
-    CHECK_MSG(bad_u == 0, "uniform_x4: %u differ", bad_u);
-    CHECK_MSG(bad_n == 0, "getnoise_many: %u differ", bad_n);
+    CHECK_MSG(bad_u == 0, "%s uniform_x4: %u differ", be->name, bad_u);
+    CHECK_MSG(bad_n == 0, "%s getnoise_many: %u differ", be->name, bad_n);
+}
+
+/* Every routine of one variant against the portable backend. */
+static void test_variant(const struct vg_mlkem_backend *be)
+{
+    test_arith(be, 20000);
+    test_rej(be, 100000);
+    test_encodings(be, 20000);
+    test_x4_samplers(be);
 }
 
 int main(int argc, char **argv)
@@ -401,46 +412,55 @@ int main(int argc, char **argv)
     uint32_t mask = vg_cpu_active();
     g_ref = vg_mlkem_portable_get();
     const struct vg_mlkem_backend *avx2 = vg_mlkem_avx2_get();
-    CHECK(strcmp(vg_implementation("mlkem"), vg_mlkem_active()->name) == 0);
+    const struct vg_mlkem_backend *avx512 = vg_mlkem_avx2_avx512_get();
+    const struct vg_mlkem_backend *active = vg_mlkem_active();
+    /* The dispatch: the first available of avx2+avx512, avx2, portable, and
+     * the name reported is that of the backend that runs. */
+    CHECK(active == (avx512 ? avx512 : avx2 ? avx2 : g_ref));
+    CHECK(strcmp(vg_mlkem_implementation(), active->name) == 0);
+    CHECK(strcmp(vg_implementation("mlkem"), active->name) == 0);
+    CHECK(strcmp(g_ref->name, "portable") == 0);
 #if defined(__x86_64__) && !defined(VG_PORTABLE)
-    /* Built with the AVX2 backend: it must be chosen exactly when AVX2 is active. */
+    /* Built with the x86-64 backends: each available exactly when its
+     * features are active. */
     CHECK((avx2 != NULL) == vg_cpu_has(VG_CPU_AVX2));
-    CHECK(vg_mlkem_active() == (avx2 ? avx2 : g_ref));
+    CHECK((avx512 != NULL) ==
+          vg_cpu_has(VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW));
+    CHECK(!avx2 || strcmp(avx2->name, "avx2") == 0);
+    CHECK(!avx512 || strcmp(avx512->name, "avx2+avx512") == 0);
 #else
-    CHECK(avx2 == NULL);
+    CHECK(avx2 == NULL && avx512 == NULL);
 #endif
     vg_cpu_force(0);
-    CHECK(vg_mlkem_avx2_get() == NULL && vg_mlkem_active() == g_ref &&
+    CHECK(vg_mlkem_avx2_get() == NULL && vg_mlkem_avx2_avx512_get() == NULL &&
+          vg_mlkem_active() == g_ref && strcmp(vg_mlkem_implementation(), "portable") == 0 &&
           strcmp(vg_implementation("mlkem"), "portable") == 0);
     vg_cpu_force(mask);
 
-    test_arith(g_ref, 100); /* the reference against itself: the harness runs */
+    /* The reference against itself: the harness runs. */
+    test_arith(g_ref, 100);
     test_rej(g_ref, 100);
     test_encodings(g_ref, 100);
-    if (avx2) {
-        test_arith(avx2, 20000);
-        test_rej(avx2, 100000);
-        test_encodings(avx2, 20000);
-#if defined(__x86_64__) && !defined(VG_PORTABLE)
-        /* With AVX-512 F/VL/BW active the AVX2 backend carries the AVX-512
-         * sampler; without them (forced off here) the AVX2 one: both must
-         * match the portable routine. */
-        CHECK(strcmp(avx2->name, vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW)
-                                     ? "avx2+avx512" : "avx2") == 0);
-        vg_cpu_force(mask & ~(uint32_t)VG_CPU_AVX512BW);
-        const struct vg_mlkem_backend *plain = vg_mlkem_avx2_get();
-        CHECK(plain != NULL && strcmp(plain->name, "avx2") == 0);
-        if (plain && plain != avx2)
-            test_rej(plain, 100000);
-        vg_cpu_force(mask);
-#endif
-    } else {
-        printf("test_mlkem_backend: AVX2 backend not available here; API check is portable vs portable\n");
-    }
-    test_x4_samplers();
+    test_x4_samplers(g_ref);
+    if (avx2)
+        test_variant(avx2);
+    if (avx512)
+        test_variant(avx512);
+    if (!avx2 && !avx512)
+        printf("test_mlkem_backend: no x86-64 backend here; API check is portable vs portable\n");
     vg_cpu_force(0);
-    test_x4_samplers();
+    test_x4_samplers(g_ref);
     vg_cpu_force(mask);
+    /* The public API under the default dispatch against portable, and, when
+     * the default is avx2+avx512, once more with AVX-512 masked off (the
+     * avx2 variant). */
     test_api_identical(seeds, mask);
+    if (avx512 && avx2) {
+        uint32_t no512 = mask & ~(uint32_t)VG_CPU_AVX512BW;
+        vg_cpu_force(no512);
+        CHECK(vg_mlkem_active() == avx2);
+        vg_cpu_force(mask);
+        test_api_identical(seeds / 4 + 1, no512);
+    }
     return vgtest_done("test_mlkem_backend");
 }

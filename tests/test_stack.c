@@ -26,7 +26,7 @@
  * operation saying whether it meets issue 5's goal (MLKEM1024_GOAL).
  *
  * ML-KEM-1024 is asserted against issue 5's goal itself: for k = 4
- * mlkem_impl.h keeps two or three rows of A-hat (keypair and decaps two,
+ * src/mlkem/params.h keeps two or three rows of A-hat (keypair and decaps two,
  * encaps three) instead of the whole 4 x 4 matrix (8 KiB), encryption keeps
  * e1 and e2 as their PRF bytes until used, decapsulation compares its
  * re-encryption with the ciphertext piece by piece instead of storing it,

@@ -1,146 +1,17 @@
 /*
  * ML-KEM (FIPS 203): portable polynomial arithmetic, shared by the three
- * parameter sets, and the portable backend (NTT, base multiplication,
- * rejection sampling). Bounds reasoning sits beside each step; the common
- * conventions are in poly.h.
+ * parameter sets, and the portable backend (its NTT, base multiplication
+ * and reduction are the lattice module's portable ones, src/lattice).
+ * Bounds reasoning sits beside each step; the common conventions are in
+ * poly.h.
  */
 #include "poly.h"
 
 #include "common.h"
+#include "mlkem.h"
 #include "../hash/keccak4x.h"
 
-/* zetas[i] = 17^BitRev7(i) * R mod q, centred (|z| <= q/2), for i = 0..127:
- * the twiddle factors of FIPS 203 Algorithms 9-10 and, for i >= 64, the
- * gamma of Algorithm 11 (gamma_{2j} = zetas[64 + j], gamma_{2j+1} = -that).
- * Computed with pow(17, bitrev7(i), q) * 2^16 mod q; zetas[0] is unused. */
-static const int16_t vg_mlkem_zetas[128] = {
-    -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,   962,
-    -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,  -681,  1017,
-    732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,  -1293, 1491,  -282,
-    -1544, 516,   -8,    -320,  -666,  -1618, -1162, 126,   1469,  -853,  -90,   -271,  830,
-    107,   -1421, -247,  -951,  -398,  961,   -1508, -725,  448,   -1065, 677,   -1275, -1103,
-    430,   555,   843,   -1251, 871,   1550,  105,   422,   587,   177,   -235,  -291,  -460,
-    1574,  1653,  -246,  778,   1159,  -147,  -777,  1483,  -602,  1119,  -1590, 644,   -872,
-    349,   418,   329,   -156,  -75,   817,   1097,  603,   610,   1322,  -1285, -1465, 384,
-    -1215, -136,  1218,  -1335, -874,  220,   -1187, -1659, -1185, -1530, -1278, 794,   -1510,
-    -854,  -870,  478,   -108,  -308,  996,   991,   958,   -1460, 1522,  1628,
-};
-
 /* ---- portable backend ------------------------------------------------- */
-
-/* One layer of the forward NTT (Algorithm 9 lines 3-12 for one len),
- * inlined with len a constant, so that each layer's loops are vectorised
- * for their own length (gcc ~1.9k -> ~1.7k, clang 14 ~2.3k -> ~1.6k TSC
- * ticks for the transform). Each of the 7 layers adds at most q to the
- * bound (|fqmul| < q), so coefficients stay below q + 7q = 8q = 26632 <
- * 2^15, and the fqmul inputs satisfy |zeta * a| <= (q/2) * 8q < q 2^15. */
-static inline __attribute__((always_inline)) void vg_mlkem_ntt_layer(int16_t *a, unsigned len,
-                                                                      unsigned *k)
-{
-    for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
-        int16_t zeta = vg_mlkem_zetas[(*k)++];
-        for (unsigned j = start; j < start + len; j++) {
-            int16_t t = vg_mlkem_fqmul(zeta, a[j + len]);
-            a[j + len] = (int16_t)(a[j] - t);
-            a[j] = (int16_t)(a[j] + t);
-        }
-    }
-}
-
-/* Pre: |a| < q. Post: |a| <= q/2.
- * Specification: FIPS 203, Algorithm 9. */
-static void vg_mlkem_ntt_portable(vg_mlkem_poly *p)
-{
-    int16_t *a = p->coeffs;
-    unsigned k = 1;
-    vg_mlkem_ntt_layer(a, 128, &k);
-    vg_mlkem_ntt_layer(a, 64, &k);
-    vg_mlkem_ntt_layer(a, 32, &k);
-    vg_mlkem_ntt_layer(a, 16, &k);
-    vg_mlkem_ntt_layer(a, 8, &k);
-    vg_mlkem_ntt_layer(a, 4, &k);
-    vg_mlkem_ntt_layer(a, 2, &k);
-    for (unsigned j = 0; j < VG_MLKEM_N; j++)
-        a[j] = vg_mlkem_barrett_reduce(a[j]);
-}
-
-/* One layer of the inverse NTT (Algorithm 10 lines 3-12 for one len),
- * inlined with len a constant, so that each layer's loops are vectorised
- * for their own length (clang 14 did poorly with len a variable: the whole
- * transform ~2.8k -> ~2.2k TSC ticks; gcc unchanged). Every layer keeps
- * |a| < q: sums are < 2q and Barrett-reduced to q/2, differences are < 2q
- * and go through fqmul (|zeta * d| < q^2 < q 2^15), which returns < q. */
-static inline __attribute__((always_inline)) void vg_mlkem_invntt_layer(int16_t *a, unsigned len,
-                                                                         unsigned *k)
-{
-    for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
-        int16_t zeta = vg_mlkem_zetas[(*k)--];
-        for (unsigned j = start; j < start + len; j++) {
-            int16_t t = a[j];
-            a[j] = vg_mlkem_barrett_reduce((int16_t)(t + a[j + len]));
-            a[j + len] = vg_mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
-        }
-    }
-}
-
-/* Pre: |a| < q. Post: |a| < q; result R * NTT^-1(a).
- * Specification: FIPS 203, Algorithm 10. */
-static void vg_mlkem_invntt_portable(vg_mlkem_poly *p)
-{
-    int16_t *a = p->coeffs;
-    unsigned k = 127;
-    vg_mlkem_invntt_layer(a, 2, &k);
-    vg_mlkem_invntt_layer(a, 4, &k);
-    vg_mlkem_invntt_layer(a, 8, &k);
-    vg_mlkem_invntt_layer(a, 16, &k);
-    vg_mlkem_invntt_layer(a, 32, &k);
-    vg_mlkem_invntt_layer(a, 64, &k);
-    vg_mlkem_invntt_layer(a, 128, &k);
-    /* 1441 = R^2 / 128 mod q: undoes the factor 128 of the unnormalised
-     * transform and leaves one factor R (fqmul removes one of the two). */
-    for (unsigned j = 0; j < VG_MLKEM_N; j++)
-        a[j] = vg_mlkem_fqmul(a[j], 1441);
-}
-
-/* Pre: k <= 4, |a| < 4096, |b| <= q/2 + 1. Post: |r| <= q/2.
- * Specification: FIPS 203, Algorithms 11 and 12. */
-static void vg_mlkem_basemul_acc_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a,
-                                          const vg_mlkem_poly *b, unsigned k)
-{
-    /* Plain products summed in int32 over the vector, one Montgomery
-     * reduction per coefficient at the end (it supplies the R^-1 of the
-     * contract), so the inner loop is multiply-adds. Only the degree-2 term
-     * a1 b1 gamma needs a reduction first: fqmul(a1, b1) = a1 b1 R^-1 (< q),
-     * times gamma = zeta R gives a1 b1 zeta with no factor left over.
-     * Bounds: |a b| < 4096 * 1665 < 6.82e6, |fqmul * zeta| < q * 1665 <
-     * 5.55e6, so each sum over k <= 4 entries is below 4 * 2 * 6.82e6 <
-     * 5.5e7 < q 2^15 = 1.09e8, montgomery_reduce's precondition, and far
-     * from int32 overflow. The result is < q, and the Barrett step gives the
-     * centred representative, the same as any other order of reduction.
-     * One loop over the 128 coefficient pairs (2p, 2p+1), with the gamma
-     * of each pair (+zetas[64 + p/2] for even p, its negative for odd p,
-     * Algorithm 11 line 2) from a small table: clang 14 vectorises this
-     * form (its basemul was ~2.3x slower than gcc's with four
-     * coefficients per iteration and the sign written out); gcc is as
-     * fast as before. The table is public constants. */
-    int32_t c[VG_MLKEM_N];
-    int16_t gam[VG_MLKEM_N / 2];
-    for (unsigned p = 0; p < VG_MLKEM_N / 2; p++) {
-        int16_t zeta = vg_mlkem_zetas[64 + p / 2];
-        gam[p] = (int16_t)((p & 1) ? -zeta : zeta);
-    }
-    memset(c, 0, sizeof c);
-    for (unsigned v = 0; v < k; v++) {
-        const int16_t *x = a[v].coeffs, *y = b[v].coeffs;
-        for (unsigned p = 0; p < VG_MLKEM_N / 2; p++) {
-            int16_t g = vg_mlkem_fqmul(x[2 * p + 1], y[2 * p + 1]);
-            c[2 * p] += (int32_t)x[2 * p] * y[2 * p] + (int32_t)g * gam[p];
-            c[2 * p + 1] += (int32_t)x[2 * p] * y[2 * p + 1] + (int32_t)x[2 * p + 1] * y[2 * p];
-        }
-    }
-    for (unsigned j = 0; j < VG_MLKEM_N; j++)
-        r->coeffs[j] = vg_mlkem_barrett_reduce(vg_mlkem_montgomery_reduce(c[j]));
-}
 
 /* Post: 0 <= r[i] < q. Public data only (variable time by design).
  * Specification: FIPS 203, Algorithm 7, lines 5-13. */
@@ -162,7 +33,6 @@ static unsigned vg_mlkem_rej_uniform_portable(int16_t *r, unsigned len, const ui
 /* The portable helpers (defined below, referenced by the backend table). */
 static void vg_mlkem_poly_add_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
 static void vg_mlkem_poly_sub_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-static void vg_mlkem_poly_reduce_portable(vg_mlkem_poly *r);
 static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r);
 static void vg_mlkem_poly_tobytes_portable(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
 static void vg_mlkem_poly_frombytes_portable(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
@@ -174,23 +44,23 @@ static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned
 static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 
 static const struct vg_mlkem_backend vg_mlkem_portable = {
-    "portable",
-    vg_mlkem_ntt_portable,
-    vg_mlkem_invntt_portable,
-    vg_mlkem_basemul_acc_portable,
-    vg_mlkem_rej_uniform_portable,
-    vg_mlkem_poly_add_portable,
-    vg_mlkem_poly_sub_portable,
-    vg_mlkem_poly_reduce_portable,
-    vg_mlkem_poly_tomont_portable,
-    vg_mlkem_poly_tobytes_portable,
-    vg_mlkem_poly_frombytes_portable,
-    vg_mlkem_poly_frommsg_portable,
-    vg_mlkem_poly_tomsg_portable,
-    vg_mlkem_poly_compress_portable,
-    vg_mlkem_poly_decompress_portable,
-    vg_mlkem_cbd_portable,
-    vg_mlkem_tomont_add_reduce_portable,
+    .name = "portable",
+    .ntt = vg_lattice_ntt3329_ntt_portable,
+    .invntt_tomont = vg_lattice_ntt3329_invntt_portable,
+    .basemul_acc = vg_lattice_ntt3329_basemul_acc_portable,
+    .rej_uniform = vg_mlkem_rej_uniform_portable,
+    .poly_add = vg_mlkem_poly_add_portable,
+    .poly_sub = vg_mlkem_poly_sub_portable,
+    .poly_reduce = vg_lattice_ntt3329_reduce_portable,
+    .poly_tomont = vg_mlkem_poly_tomont_portable,
+    .tobytes = vg_mlkem_poly_tobytes_portable,
+    .frombytes = vg_mlkem_poly_frombytes_portable,
+    .frommsg = vg_mlkem_poly_frommsg_portable,
+    .tomsg = vg_mlkem_poly_tomsg_portable,
+    .compress = vg_mlkem_poly_compress_portable,
+    .decompress = vg_mlkem_poly_decompress_portable,
+    .cbd = vg_mlkem_cbd_portable,
+    .tomont_add_reduce = vg_mlkem_tomont_add_reduce_portable,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
@@ -198,16 +68,21 @@ const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_po
 #ifndef VG_X86_64
 /* No x86-64 code in this build (VG_PORTABLE or another CPU). */
 const struct vg_mlkem_backend *vg_mlkem_avx2_get(void) { return NULL; }
+const struct vg_mlkem_backend *vg_mlkem_avx2_avx512_get(void) { return NULL; }
 #endif
 
-/* The one dispatch point for ML-KEM: AVX2 when built and active (it returns
- * the same bytes, faster), else portable. vg_mlkem_avx2_get reads the
- * active feature mask, so this follows VG_CPU_FEATURES and vg_cpu_force. */
+/* The one dispatch point for ML-KEM (poly.h): the fastest variant built and
+ * active (they return the same bytes). The _get functions read the active
+ * feature mask, so this follows VG_CPU_FEATURES and vg_cpu_force. */
 const struct vg_mlkem_backend *vg_mlkem_active(void)
 {
-    const struct vg_mlkem_backend *avx2 = vg_mlkem_avx2_get();
-    return avx2 ? avx2 : &vg_mlkem_portable;
+    const struct vg_mlkem_backend *be = vg_mlkem_avx2_avx512_get();
+    if (!be)
+        be = vg_mlkem_avx2_get();
+    return be ? be : &vg_mlkem_portable;
 }
+
+const char *vg_mlkem_implementation(void) { return vg_mlkem_active()->name; }
 
 /* ---- coefficientwise helpers ------------------------------------------- */
 
@@ -223,26 +98,20 @@ static void vg_mlkem_poly_sub_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a,
         r->coeffs[i] = (int16_t)(a->coeffs[i] - b->coeffs[i]);
 }
 
-static void vg_mlkem_poly_reduce_portable(vg_mlkem_poly *r)
-{
-    for (unsigned i = 0; i < VG_MLKEM_N; i++)
-        r->coeffs[i] = vg_mlkem_barrett_reduce(r->coeffs[i]);
-}
-
 static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r)
 {
     /* 1353 = R^2 mod q; |a * 1353| < 2^15 * 1353 < q 2^15. */
     for (unsigned i = 0; i < VG_MLKEM_N; i++)
-        r->coeffs[i] = vg_mlkem_fqmul(r->coeffs[i], 1353);
+        r->coeffs[i] = vg_lattice_q3329_fqmul(r->coeffs[i], 1353);
 }
 
-/* The composition of the three helpers above (backend contract in poly.h):
+/* tomont, add and the lattice reduce composed (backend contract in poly.h):
  * the reference the fused AVX2 version is tested against. */
 static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem_poly *e)
 {
     vg_mlkem_poly_tomont_portable(r);
     vg_mlkem_poly_add_portable(r, r, e);
-    vg_mlkem_poly_reduce_portable(r);
+    vg_lattice_ntt3329_reduce_portable(r);
 }
 
 /* ---- byte encodings ---------------------------------------------------- */
@@ -406,8 +275,8 @@ static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned
 }
 
 /* Pre: eta in {2, 3}. Post: |r| <= eta. */
-void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYTES],
-                            uint8_t nonce, unsigned eta)
+void vg_mlkem_poly_getnoise(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
+                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
 {
     uint8_t buf[64 * 3];
     vg_keccak_ctx ctx;
@@ -417,14 +286,15 @@ void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYT
     vg_keccak_absorb(&ctx, &nonce, 1);
     vg_keccak_finalize(&ctx);
     vg_keccak_squeeze(&ctx, buf, 64 * eta);
-    vg_mlkem_active()->cbd(r, buf, eta);
+    be->cbd(r, buf, eta);
     vg_wipe(buf, sizeof buf);
     vg_wipe(&ctx, sizeof ctx);
 }
 
 /* Pre: eta in {2, 3}; r[0..3] distinct. Post: |r[l]| <= eta. */
-void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_MLKEM_SYMBYTES],
-                               const uint8_t nonce[4], unsigned eta)
+void vg_mlkem_poly_getnoise_x4(const struct vg_mlkem_backend *be, vg_mlkem_poly *const r[4],
+                               const uint8_t seed[VG_MLKEM_SYMBYTES], const uint8_t nonce[4],
+                               unsigned eta)
 {
     /* 64 eta <= 192 bytes: two SHAKE256 blocks (272 bytes) cover eta = 3,
      * one (136) covers eta = 2. */
@@ -437,7 +307,6 @@ void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_
     }
     vg_shake256x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
     vg_shake256x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], eta == 2 ? 1 : 2, &ctx);
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     for (unsigned l = 0; l < 4; l++)
         be->cbd(r[l], buf[l], eta);
     vg_wipe(in, sizeof in);
@@ -445,7 +314,8 @@ void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_
     vg_wipe(&ctx, sizeof ctx);
 }
 
-void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, unsigned n,
+void vg_mlkem_poly_getnoise_many(const struct vg_mlkem_backend *be, vg_mlkem_poly *const *r,
+                                 const uint8_t *nonce, unsigned n,
                                  const uint8_t seed[VG_MLKEM_SYMBYTES], unsigned eta)
 {
     vg_mlkem_poly scratch[2];
@@ -461,23 +331,22 @@ void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, 
         }
         /* m >= 2, so slots 2 and 3 never both alias one scratch when used:
          * with m == 2 they are scratch[0] and scratch[1]. */
-        vg_mlkem_poly_getnoise_x4(rr, seed, nn, eta);
+        vg_mlkem_poly_getnoise_x4(be, rr, seed, nn, eta);
         l += m;
     }
     if (l < n)
-        vg_mlkem_poly_getnoise(r[l], seed, nonce[l], eta);
+        vg_mlkem_poly_getnoise(be, r[l], seed, nonce[l], eta);
     vg_wipe(scratch, sizeof scratch);
 }
 
-void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j,
-                           uint8_t i)
+void vg_mlkem_poly_uniform(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
+                           const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j, uint8_t i)
 {
     /* 3 SHAKE128 blocks give 336 candidates, enough for 256 coefficients
      * except with small probability; then one block at a time. */
     uint8_t buf[3 * 168];
     uint8_t idx[2] = {j, i};
     vg_keccak_ctx ctx;
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     vg_shake128_init(&ctx);
     vg_keccak_absorb(&ctx, rho, VG_MLKEM_SYMBYTES);
     vg_keccak_absorb(&ctx, idx, 2);
@@ -491,14 +360,13 @@ void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES
 }
 
 /* Post: 0 <= r[l] < q. Public data (rho): the loop count may vary. */
-void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_MLKEM_SYMBYTES],
-                              const uint8_t ji[4][2])
+void vg_mlkem_poly_uniform_x4(const struct vg_mlkem_backend *be, vg_mlkem_poly *const r[4],
+                              const uint8_t rho[VG_MLKEM_SYMBYTES], const uint8_t ji[4][2])
 {
     uint8_t in[4][VG_MLKEM_SYMBYTES + 2];
     uint8_t buf[4][3 * VG_SHAKE128_RATE];
     unsigned ctr[4];
     vg_keccak4x_ctx ctx;
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     for (unsigned l = 0; l < 4; l++) {
         memcpy(in[l], rho, VG_MLKEM_SYMBYTES);
         in[l][VG_MLKEM_SYMBYTES] = ji[l][0];
@@ -524,101 +392,7 @@ void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_ML
     }
 }
 
-/* ---- dispatching entry points (contracts in poly.h) ------------------- */
-
-void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
-{
-    vg_mlkem_active()->poly_add(r, a, b);
-}
-
-void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b)
-{
-    vg_mlkem_active()->poly_sub(r, a, b);
-}
-
-void vg_mlkem_poly_reduce(vg_mlkem_poly *r)
-{
-    vg_mlkem_active()->poly_reduce(r);
-}
-
-void vg_mlkem_poly_tomont(vg_mlkem_poly *r)
-{
-    vg_mlkem_active()->poly_tomont(r);
-}
-
-void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a)
-{
-    vg_mlkem_active()->tobytes(r, a);
-}
-
-void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES])
-{
-    vg_mlkem_active()->frombytes(r, a);
-}
-
-void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES])
-{
-    vg_mlkem_active()->frommsg(r, msg);
-}
-
-void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a)
-{
-    vg_mlkem_active()->tomsg(msg, a);
-}
-
-void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d)
-{
-    vg_mlkem_active()->compress(r, a, d);
-}
-
-void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d)
-{
-    vg_mlkem_active()->decompress(r, a, d);
-}
-
 /* ---- four-lane XOF scheduler (contract in poly.h) ----------------------- */
-
-void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
-                          const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii)
-{
-    memset(j, 0, sizeof *j);
-    j->kind = VG_MLKEM_JOB_UNIFORM;
-    j->out_poly = r;
-    j->in0 = rho;
-    j->ji[0] = jj;
-    j->ji[1] = ii;
-}
-
-void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
-                        const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
-{
-    memset(j, 0, sizeof *j);
-    j->kind = VG_MLKEM_JOB_NOISE;
-    j->out_poly = r;
-    j->in0 = seed;
-    j->nonce = nonce;
-    j->eta = (uint8_t)eta;
-}
-
-void vg_mlkem_job_noise_raw(struct vg_mlkem_job *j, uint8_t *out,
-                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta)
-{
-    vg_mlkem_job_noise(j, NULL, seed, nonce, eta);
-    j->out_bytes = out;
-}
-
-void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds, const uint8_t *in0,
-                       size_t len0, const uint8_t *in1, size_t len1)
-{
-    memset(j, 0, sizeof *j);
-    j->kind = VG_MLKEM_JOB_HASH;
-    j->out_bytes = out;
-    j->ds = ds;
-    j->in0 = in0;
-    j->len0 = len0;
-    j->in1 = in1;
-    j->len1 = len1;
-}
 
 /* One lane's progress on its job. */
 struct vg_mlkem_lane {
@@ -788,12 +562,12 @@ static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane
     return 1;
 }
 
-void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n)
+void vg_mlkem_xof_jobs(const struct vg_mlkem_backend *be, const struct vg_mlkem_job *jobs,
+                       unsigned n)
 {
     const struct vg_keccak4x_impl *k4 = vg_keccak4x_active();
     const struct vg_keccak_impl *k1 = vg_keccak_active();
     const int parallel = k4 != vg_keccak4x_portable_get();
-    const struct vg_mlkem_backend *be = vg_mlkem_active();
     uint64_t st[100], one[25];
     uint8_t lbuf[4][3 * VG_SHAKE128_RATE]; /* see vg_mlkem_lane_dst */
     uint8_t blk[VG_SHAKE256_RATE];
@@ -801,8 +575,8 @@ void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n)
     unsigned next = 0, active = 0;
 
     /* Every lane is zeroed here, by lane_start or as an idle lane (a
-     * memset of st and lanes cost ~60 TSC ticks a call in rep stos start-up,
-     * ~0.7% of ML-KEM-512 key generation). */
+     * memset of st and lanes was slower: rep stos start-up, see
+     * docs/benchmarks.md). */
     for (unsigned l = 0; l < 4; l++) {
         if (next < n) {
             vg_mlkem_lane_start(st, l, &lanes[l], &jobs[next++], blk);

@@ -1,33 +1,32 @@
 /*
  * ML-KEM (FIPS 203): the parameter-independent layer. Polynomials in
- * R_q = Z_q[X]/(X^256 + 1), q = 3329, the NTT, sampling, compression and
- * byte encodings, plus the backend interface behind which faster variants
- * (AVX2, AVX-512) can later sit.
+ * R_q = Z_q[X]/(X^256 + 1), q = 3329, sampling, compression and byte
+ * encodings, plus the backend interface behind which the faster variants
+ * (AVX2, AVX2 with the AVX-512 sampler) sit. The NTT, base multiplication
+ * and Barrett reduction are the shared lattice module's
+ * (src/lattice/ntt3329.h, with their contracts); each backend points at
+ * one of its implementations.
  *
- * Representation: int16_t coefficients, signed, not necessarily canonical.
- * Every routine states the bound it needs on its inputs and the bound it
- * guarantees on its outputs; "|x| < B" means -B < x < B. Arithmetic is
- * modulo q throughout, so any representative is correct as long as the
- * bounds keep the int16/int32 intermediates from overflowing.
- *
- * Montgomery form: R = 2^16. fqmul(a, b) = a * b * R^-1 mod q.
+ * Representation and bounds: as in src/lattice/ntt3329.h (int16_t
+ * coefficients, signed, not necessarily canonical; "|x| < B" means
+ * -B < x < B; Montgomery form with R = 2^16).
  */
 #ifndef VG_MLKEM_POLY_H
 #define VG_MLKEM_POLY_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../hash/keccak.h"
+#include "../lattice/ntt3329.h"
 
-#define VG_MLKEM_N 256
-#define VG_MLKEM_Q 3329
+#define VG_MLKEM_N VG_LATTICE_N
+#define VG_MLKEM_Q VG_LATTICE_Q3329
 #define VG_MLKEM_SYMBYTES 32
 #define VG_MLKEM_POLYBYTES 384 /* ByteEncode_12 of one polynomial */
 
-typedef struct {
-    int16_t coeffs[VG_MLKEM_N];
-} vg_mlkem_poly;
+typedef vg_lattice_poly16 vg_mlkem_poly;
 
 /* ---- backend interface --------------------------------------------------
  * The hot kernels, swappable per CPU. Each backend must produce exactly the
@@ -37,24 +36,11 @@ typedef struct {
 struct vg_mlkem_backend {
     const char *name; /* "portable", ... */
 
-    /* Forward NTT, in place, output reduced.
-     * Pre: |a| < q. Post: |a| <= q/2 (Barrett-reduced), bit-reversed order
-     * as in FIPS 203 (NTT-domain coefficients pair up as (2i, 2i+1)).
-     * Specification: FIPS 203, Algorithm 9 (NTT). */
+    /* The transform of src/lattice/ntt3329.h (contracts there: FIPS 203
+     * Algorithms 9, 10, 11-12), the routines of one of its implementations
+     * (struct vg_lattice_ntt3329 members ntt, invntt_tomont, basemul_acc). */
     void (*ntt)(vg_mlkem_poly *a);
-
-    /* Inverse NTT, in place, times R (Montgomery factor): on input A (NTT
-     * domain) it returns R * NTT^-1(A), so that invntt(basemul(a, b)) =
-     * NTT^-1(a o b) with no Montgomery factor left.
-     * Pre: |a| < q. Post: |a| < q.
-     * Specification: FIPS 203, Algorithm 10 (NTT^-1). */
     void (*invntt_tomont)(vg_mlkem_poly *a);
-
-    /* r = R^-1 * sum_{i<k} a[i] o b[i] (o: MultiplyNTTs), reduced.
-     * Pre: 1 <= k <= 4; |a[i]| < 4096 (e.g. ByteDecode_12 output, canonical or
-     * not), |b[i]| <= q/2 + 1 (ntt output). Post: |r| <= q/2.
-     * Specification: FIPS 203, Algorithms 11 (MultiplyNTTs) and 12
-     * (BaseCaseMultiply), summed over a vector. */
     void (*basemul_acc)(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b,
                         unsigned k);
 
@@ -67,20 +53,43 @@ struct vg_mlkem_backend {
      * Specification: FIPS 203, Algorithm 7 (SampleNTT), inner loop. */
     unsigned (*rej_uniform)(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
 
-    /* The coefficientwise helpers and encodings below have the contracts of
-     * the vg_mlkem_poly_* functions of the same name (further down), which
-     * dispatch to them. Those handling secrets (all but frombytes on ek) are
-     * constant time in every backend: no secret-dependent branch, memory
-     * index or division. */
+    /* The coefficientwise helpers and encodings. Those handling secrets
+     * (all but frombytes on ek) are constant time in every backend: no
+     * secret-dependent branch, memory index or division. */
+
+    /* r = a + b, coefficientwise, no reduction. Pre: |a + b| < 2^15.
+     * Aliasing allowed. Specification: FIPS 203, Algorithms 13-15. */
     void (*poly_add)(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+    /* r = a - b, coefficientwise, no reduction. Pre: |a - b| < 2^15.
+     * Aliasing allowed. Specification: FIPS 203, Algorithm 15 line 6. */
     void (*poly_sub)(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
+    /* Barrett-reduce every coefficient (the lattice module's reduce).
+     * Pre: any. Post: |r| <= q/2. */
     void (*poly_reduce)(vg_mlkem_poly *r);
+    /* r = r * R mod q (into Montgomery form). Pre: any. Post: |r| < q.
+     * Specification: FIPS 203, Algorithm 13 line 18 (cancels basemul's R^-1). */
     void (*poly_tomont)(vg_mlkem_poly *r);
+    /* ByteEncode_12 of the canonical representatives (384 bytes).
+     * Pre: |a| < q (reduced to [0, q) here). Specification: FIPS 203,
+     * Algorithm 5. */
     void (*tobytes)(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
+    /* ByteDecode_12 without the final "mod q": 12-bit values.
+     * Post: 0 <= r < 4096. (Callers either check r < q, FIPS 203 7.2, or
+     * only use r in arithmetic mod q, where the missing reduction does not
+     * matter.) Specification: FIPS 203, Algorithm 6 (d = 12). */
     void (*frombytes)(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
+    /* Decompress_1(ByteDecode_1(msg)): bit i of msg -> 0 or (q+1)/2.
+     * Post: 0 <= r < q. Specification: FIPS 203, Algorithm 6 and (4.8). */
     void (*frommsg)(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES]);
+    /* ByteEncode_1(Compress_1(a)). Pre: |a| < q.
+     * Specification: FIPS 203, Algorithm 5 and (4.7). */
     void (*tomsg)(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
+    /* ByteEncode_d(Compress_d(a)) for d in {4, 5, 10, 11} (other d: treated
+     * as 11): exactly 32 d bytes written. Pre: |a| < q. No division.
+     * Specification: FIPS 203, (4.7) and Algorithm 5. */
     void (*compress)(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
+    /* Decompress_d(ByteDecode_d(a)) for d in {4, 5, 10, 11}: 32 d bytes
+     * read. Post: 0 <= r < q. Specification: FIPS 203, Algorithm 6, (4.8). */
     void (*decompress)(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
 
     /* SamplePolyCBD_eta on the 64 eta bytes of buf (exactly those are read).
@@ -98,51 +107,23 @@ struct vg_mlkem_backend {
     void (*tomont_add_reduce)(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 };
 
-const struct vg_mlkem_backend *vg_mlkem_portable_get(void); /* never NULL */
-/* AVX2 (src/mlkem/x86_64): NULL unless built (x86-64, not VG_PORTABLE) and
- * AVX2 active. Same outputs as portable, coefficient order included. */
+/* The variants, each reachable on its own (tests, benchmark). Same outputs
+ * as portable, coefficient order included. */
+const struct vg_mlkem_backend *vg_mlkem_portable_get(void); /* "portable", never NULL */
+/* "avx2" (src/mlkem/x86_64): NULL unless built (x86-64, not VG_PORTABLE)
+ * and AVX2 active. */
 const struct vg_mlkem_backend *vg_mlkem_avx2_get(void);
-/* The backend to use: AVX2 when available, else portable. Follows the
- * active CPU features (VG_CPU_FEATURES, vg_cpu_force) on every call. */
+/* "avx2+avx512": the AVX2 backend with the AVX-512 rejection sampler; NULL
+ * unless built and AVX2, AVX-512 F, VL and BW all active. */
+const struct vg_mlkem_backend *vg_mlkem_avx2_avx512_get(void);
+/* The dispatch: the first available of avx2+avx512, avx2, portable, under
+ * the active CPU features (VG_CPU_FEATURES, vg_cpu_force). Called once per
+ * public operation (kem.c), whose callees take the backend as a parameter;
+ * vg_mlkem_implementation (mlkem.h) names its choice. */
 const struct vg_mlkem_backend *vg_mlkem_active(void);
 
-/* ---- scalar arithmetic (portable; inline for the other files) ----------- */
-
-/* Montgomery reduction: returns r = a * R^-1 mod q.
- * Pre: |a| < q * 2^15. Post: |r| < q. */
-static inline int16_t vg_mlkem_montgomery_reduce(int32_t a)
-{
-    /* t = a * q^-1 mod 2^16 (as int16), so a - t*q is divisible by 2^16.
-     * |t*q| <= 2^15 q, so |a - t*q| < 2^16 q and the quotient is < q. */
-    int16_t t = (int16_t)(uint16_t)((uint32_t)a * 62209u); /* 62209 = q^-1 mod 2^16 */
-    return (int16_t)((a - (int32_t)t * VG_MLKEM_Q) >> 16);
-}
-
-/* Product in Montgomery form: a * b * R^-1 mod q.
- * Pre: |a * b| < q * 2^15. Post: |r| < q. */
-static inline int16_t vg_mlkem_fqmul(int16_t a, int16_t b)
-{
-    /* montgomery_reduce(a b) in 16-bit halves, which compilers map to
-     * vector multiply-low/high instructions (x86 PMULLW/PMULHW are SSE2):
-     * with p = a b and t = p q^-1 mod 2^16, p - t q is divisible by 2^16,
-     * so the low halves of p and t q are equal and (p - t q) >> 16 is the
-     * difference of the high halves exactly. */
-    int32_t p = (int32_t)a * b;
-    int16_t t = (int16_t)(uint16_t)((uint32_t)(uint16_t)p * 62209u); /* q^-1 mod 2^16 */
-    int16_t ph = (int16_t)(p >> 16);
-    int16_t th = (int16_t)(((int32_t)t * VG_MLKEM_Q) >> 16);
-    return (int16_t)(ph - th);
-}
-
-/* Barrett reduction: the representative of a mod q in [-(q-1)/2, (q-1)/2].
- * Pre: any int16. Post: |r| <= q/2.
- * v = round(2^26 / q) = 20159; for |a| < 2^15 the estimate t is floor or
- * ceil of a/q rounded to nearest, giving the centred representative. */
-static inline int16_t vg_mlkem_barrett_reduce(int16_t a)
-{
-    int32_t t = (20159 * (int32_t)a + (1 << 25)) >> 26;
-    return (int16_t)(a - t * VG_MLKEM_Q);
-}
+/* ---- scalar arithmetic (portable; inline for the other files) -----------
+ * Montgomery and Barrett reduction: vg_lattice_q3329_* (ntt3329.h). */
 
 /* Map a centred representative to [0, q): add q when negative, branch-free.
  * Pre: |a| < q. Post: 0 <= r < q. */
@@ -154,47 +135,8 @@ static inline int16_t vg_mlkem_caddq(int16_t a)
 }
 
 /* ---- polynomial helpers (K-independent; poly.c) -------------------------
- * Each dispatches to the active backend's routine (vg_mlkem_active()); the
- * portable implementations in poly.c are the reference. */
-
-/* r = a + b, coefficientwise, no reduction. Pre: |a + b| < 2^15.
- * Specification: FIPS 203, Algorithms 13-15 (addition in R_q). */
-void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-/* r = a - b, coefficientwise, no reduction. Pre: |a - b| < 2^15.
- * Specification: FIPS 203, Algorithm 15 line 6 (subtraction in R_q). */
-void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-/* Barrett-reduce every coefficient. Pre: any. Post: |r| <= q/2.
- * Specification: FIPS 203, Algorithms 13-15 (coefficients taken mod q). */
-void vg_mlkem_poly_reduce(vg_mlkem_poly *r);
-/* r = r * R mod q (into Montgomery form). Pre: any. Post: |r| < q.
- * Specification: FIPS 203, Algorithm 13 line 18 (cancels basemul's R^-1). */
-void vg_mlkem_poly_tomont(vg_mlkem_poly *r);
-
-/* ByteEncode_12 of the canonical representatives.
- * Pre: |a| < q (reduced to [0, q) here). Specification: FIPS 203, Algorithm 5. */
-void vg_mlkem_poly_tobytes(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
-/* ByteDecode_12 without the final "mod q": 12-bit values.
- * Post: 0 <= r < 4096. (Callers either check r < q, FIPS 203 7.2, or only
- * use r in arithmetic mod q, where the missing reduction does not matter.)
- * Specification: FIPS 203, Algorithm 6 (d = 12). */
-void vg_mlkem_poly_frombytes(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
-
-/* Decompress_1(ByteDecode_1(msg)): bit i of msg -> 0 or (q+1)/2.
- * Post: 0 <= r < q. Constant time in msg.
- * Specification: FIPS 203, Algorithms 6 and 4.8 (Decompress_1). */
-void vg_mlkem_poly_frommsg(vg_mlkem_poly *r, const uint8_t msg[VG_MLKEM_SYMBYTES]);
-/* ByteEncode_1(Compress_1(a)). Pre: |a| < q. Constant time in a.
- * Specification: FIPS 203, Algorithms 5 and 4.7 (Compress_1). */
-void vg_mlkem_poly_tomsg(uint8_t msg[VG_MLKEM_SYMBYTES], const vg_mlkem_poly *a);
-
-/* ByteEncode_d(Compress_d(a)) for d in {4, 5, 10, 11} (other d: treated
- * as 11): 32*d bytes.
- * Pre: |a| < q. Constant time (multiply-and-shift, no division).
- * Specification: FIPS 203, (4.7) and Algorithm 5. */
-void vg_mlkem_poly_compress(uint8_t *r, const vg_mlkem_poly *a, unsigned d);
-/* Decompress_d(ByteDecode_d(a)) for d in {4, 5, 10, 11}. Post: 0 <= r < q.
- * Specification: FIPS 203, Algorithm 6 and (4.8). */
-void vg_mlkem_poly_decompress(vg_mlkem_poly *r, const uint8_t *a, unsigned d);
+ * Each takes the backend chosen by the public operation (be) and calls its
+ * routines; none dispatches by itself. */
 
 /* Compress_d of one canonical coefficient: round(2^d x / q) mod 2^d.
  * Pre: 0 <= x < q, 1 <= d <= 11. Exposed for the exhaustive test. */
@@ -203,28 +145,30 @@ uint16_t vg_mlkem_compress_coeff(uint16_t x, unsigned d);
 /* SamplePolyCBD_eta(PRF_eta(seed, nonce)) for eta in {2, 3}.
  * Post: |r| <= eta. Constant time in seed.
  * Specification: FIPS 203, Algorithm 8, with PRF of (4.3). */
-void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYTES],
-                            uint8_t nonce, unsigned eta);
+void vg_mlkem_poly_getnoise(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
+                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta);
 
 /* SampleNTT(rho || j || i): the matrix entry A-hat[i][j] (FIPS 203 puts j
  * first in the XOF input). Post: 0 <= r < q.
  * Specification: FIPS 203, Algorithm 7. */
-void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j,
-                           uint8_t i);
+void vg_mlkem_poly_uniform(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
+                           const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t j, uint8_t i);
 
 /* Four-way versions on the four-way Keccak (src/hash/keccak4x.h): the same
  * outputs as four calls of the single routines above. r[0..3] must be four
  * distinct polynomials (use a scratch one for an unused slot).
  * getnoise_x4: r[l] = SamplePolyCBD_eta(PRF_eta(seed, nonce[l])), constant
  * time in seed. uniform_x4: r[l] = SampleNTT(rho || ji[l][0] || ji[l][1]). */
-void vg_mlkem_poly_getnoise_x4(vg_mlkem_poly *const r[4], const uint8_t seed[VG_MLKEM_SYMBYTES],
-                               const uint8_t nonce[4], unsigned eta);
-void vg_mlkem_poly_uniform_x4(vg_mlkem_poly *const r[4], const uint8_t rho[VG_MLKEM_SYMBYTES],
-                              const uint8_t ji[4][2]);
+void vg_mlkem_poly_getnoise_x4(const struct vg_mlkem_backend *be, vg_mlkem_poly *const r[4],
+                               const uint8_t seed[VG_MLKEM_SYMBYTES], const uint8_t nonce[4],
+                               unsigned eta);
+void vg_mlkem_poly_uniform_x4(const struct vg_mlkem_backend *be, vg_mlkem_poly *const r[4],
+                              const uint8_t rho[VG_MLKEM_SYMBYTES], const uint8_t ji[4][2]);
 
 /* n noise polynomials r[l] = getnoise(seed, nonce[l], eta), four at a time
  * (n <= 16; the last one alone when n % 4 == 1, else padded with scratch). */
-void vg_mlkem_poly_getnoise_many(vg_mlkem_poly *const *r, const uint8_t *nonce, unsigned n,
+void vg_mlkem_poly_getnoise_many(const struct vg_mlkem_backend *be, vg_mlkem_poly *const *r,
+                                 const uint8_t *nonce, unsigned n,
                                  const uint8_t seed[VG_MLKEM_SYMBYTES], unsigned eta);
 
 /* ---- four-lane XOF scheduler (poly.c) -----------------------------------
@@ -262,19 +206,57 @@ struct vg_mlkem_job {
  * secret. Order the list longest first for the best packing. With the
  * portable four-way Keccak (four single permutations in turn) only the busy
  * lanes are permuted, so packing costs nothing there either. */
-void vg_mlkem_xof_jobs(const struct vg_mlkem_job *jobs, unsigned n);
+void vg_mlkem_xof_jobs(const struct vg_mlkem_backend *be, const struct vg_mlkem_job *jobs,
+                       unsigned n);
 
-/* Helpers filling one job. */
-void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
-                          const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj, uint8_t ii);
-void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
-                        const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta);
-/* NOISE with the 64 eta PRF bytes written to out instead (the caller runs
- * the backend's cbd on them when it needs the polynomial: 64 eta bytes
- * instead of 512 kept meanwhile). */
-void vg_mlkem_job_noise_raw(struct vg_mlkem_job *j, uint8_t *out,
-                            const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce, unsigned eta);
-void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds, const uint8_t *in0,
-                       size_t len0, const uint8_t *in1, size_t len1);
+/* Helpers filling one job (inline: a job is a handful of stores). The
+ * _noise_raw variant is NOISE with the 64 eta PRF bytes written to out
+ * instead (the caller runs the backend's cbd on them when it needs the
+ * polynomial: 64 eta bytes instead of 512 kept meanwhile). */
+static inline void vg_mlkem_job_uniform(struct vg_mlkem_job *j, vg_mlkem_poly *r,
+                                        const uint8_t rho[VG_MLKEM_SYMBYTES], uint8_t jj,
+                                        uint8_t ii)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = VG_MLKEM_JOB_UNIFORM;
+    j->out_poly = r;
+    j->in0 = rho;
+    j->ji[0] = jj;
+    j->ji[1] = ii;
+}
+
+static inline void vg_mlkem_job_noise(struct vg_mlkem_job *j, vg_mlkem_poly *r,
+                                      const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce,
+                                      unsigned eta)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = VG_MLKEM_JOB_NOISE;
+    j->out_poly = r;
+    j->in0 = seed;
+    j->nonce = nonce;
+    j->eta = (uint8_t)eta;
+}
+
+static inline void vg_mlkem_job_noise_raw(struct vg_mlkem_job *j, uint8_t *out,
+                                          const uint8_t seed[VG_MLKEM_SYMBYTES], uint8_t nonce,
+                                          unsigned eta)
+{
+    vg_mlkem_job_noise(j, NULL, seed, nonce, eta);
+    j->out_bytes = out;
+}
+
+static inline void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], uint8_t ds,
+                                     const uint8_t *in0, size_t len0, const uint8_t *in1,
+                                     size_t len1)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = VG_MLKEM_JOB_HASH;
+    j->out_bytes = out;
+    j->ds = ds;
+    j->in0 = in0;
+    j->len0 = len0;
+    j->in1 = in1;
+    j->len1 = len1;
+}
 
 #endif

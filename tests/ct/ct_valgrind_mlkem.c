@@ -20,7 +20,7 @@
  * The library declassifies what the specification makes public, with
  * VG_CT_DECLASSIFY (src/common/common.h, a valgrind client request in this
  * build): rho = G(d || k)[0:32] in key generation (it is part of ek), the ek
- * part of dk and the verdict of the 7.3 hash check (src/mlkem/mlkem_impl.h,
+ * part of dk and the verdict of the 7.3 hash check (src/mlkem/kem.c,
  * each use commented). Everything else stays secret to the end: the harness
  * declassifies the outputs only after the call returns, to compare them
  * with the portable backend's output on the same (defined) inputs.

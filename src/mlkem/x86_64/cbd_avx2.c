@@ -51,8 +51,8 @@ static void vg_cbd2(vg_mlkem_poly *r, const uint8_t *buf)
  * Then x = popcount(f & 7), y = popcount(f >> 3) by a 16-entry VPSHUFB table
  * (the high byte of each lane is 0 and maps to popcount(0) = 0), and
  * x - y in int16. Per 16 coefficients 8 vector operations (the dword
- * bit-sum method this replaces took ~14): cbd3 ~65 -> ~33 TSC ticks
- * (gcc, microbenchmark). Table lookups are register shuffles, not memory
+ * bit-sum method this replaces took 14; faster, see docs/benchmarks.md).
+ * Table lookups are register shuffles, not memory
  * accesses: constant time.
  * Groups 0..14 load 16 bytes at 12 g (bytes 12 g + 12..15 unused); the
  * last group loads the final 16 bytes (176..191) with the byte indices

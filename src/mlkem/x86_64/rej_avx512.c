@@ -1,8 +1,8 @@
 /*
  * ML-KEM (FIPS 203) rejection sampling with AVX-512 (F, VL, BW), the inner
  * loop of SampleNTT (Algorithm 7, lines 5-13): the same contract and output
- * as vg_mlkem_rej_uniform_avx2 (poly.h), about twice as fast on Zen 4 (the
- * sampler took ~180 TSC ticks per 504-byte buffer with AVX2, ~90 here).
+ * as vg_mlkem_rej_uniform_avx2 (mlkem_avx2.h), faster on Zen 4 (see
+ * docs/benchmarks.md).
  *
  * Technique: 48 bytes give 32 candidates of 12 bits per pass. The bytes are
  * spread as in the AVX2 routine, per 128-bit lane (a VPERMQ over the whole
@@ -17,8 +17,8 @@
  * (FIPS 203 3.3: the matrix A is public), so the accept pattern and the
  * loop count may depend on it. No secret data passes here.
  * Needs: AVX2, AVX-512 F/VL/BW and POPCNT (every CPU with AVX-512 has it);
- * called only through the backend table that vg_mlkem_avx2_get returns when
- * those AVX-512 features are active.
+ * called only through the backend table that vg_mlkem_avx2_avx512_get
+ * returns when those features are active.
  */
 #include <immintrin.h>
 
