@@ -10,6 +10,7 @@
 #include <openssl/evp.h>
 #include <strings.h>
 
+#include "common.h"
 #include "mldsa/poly.h"
 #include "vgcrypto.h"
 #include "vgjson.h"
@@ -475,6 +476,7 @@ static void test_rounding(void)
     /* MakeHint / UseHint (Algorithms 39-40) on random r and small z: UseHint
      * (MakeHint(z, r), r) = HighBits(r + z) for ||z|| <= gamma2 (Lemma in
      * FIPS 204 section 7.4 / Dilithium paper Lemma 1). */
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
     uint64_t rs = 99;
     unsigned bad_hint = 0;
     for (int k = 0; k < 2; k++) {
@@ -486,9 +488,9 @@ static void test_rounding(void)
                 int32_t z = (int32_t)(vgtest_rand64(&rs) % (uint64_t)(2 * g2 + 1)) - g2;
                 rz.coeffs[j] = (int32_t)(((int64_t)r.coeffs[j] + z + VG_MLDSA_Q) % VG_MLDSA_Q);
             }
-            vg_mldsa_poly_decompose(&v1, NULL, &rz, g2);      /* HighBits(r + z) */
-            vg_mldsa_poly_make_hint(&h, &r, &v1, g2);          /* [HighBits(r) != that] */
-            vg_mldsa_poly_use_hint(&u, &r, &h, g2);
+            vg_mldsa_poly_decompose(be, &v1, NULL, &rz, g2); /* HighBits(r + z) */
+            vg_mldsa_poly_make_hint(be, &h, &r, &v1, g2);     /* [HighBits(r) != that] */
+            vg_mldsa_poly_use_hint(be, &u, &r, &h, g2);
             for (int j = 0; j < 256; j++)
                 bad_hint += u.coeffs[j] != v1.coeffs[j];
         }
@@ -668,19 +670,47 @@ static void test_api(const struct ps *p)
     CHECK(p->verify(sig, p->sig_len, msg, 4, NULL, 0, pk) == VG_OK);
 }
 
+/* Every ML-DSA variant in turn: the CPU features are masked so that the
+ * dispatch (vg_mldsa_active, which the public API uses) picks that variant;
+ * a variant whose features this CPU lacks is skipped. */
 int main(void)
 {
+    const uint32_t saved = vg_cpu_active();
+    const uint32_t vl = VG_CPU_AVX512VL, vbmi2 = VG_CPU_AVX512VBMI2;
+    const uint32_t wide = VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2;
+    const struct {
+        const struct vg_mldsa_backend *(*get)(void);
+        uint32_t mask;
+    } variants[] = {
+        {vg_mldsa_avx2_avx512vbmi_get, saved},       {vg_mldsa_avx2_avx512_get, saved & ~vbmi2},
+        {vg_mldsa_avx2_vbmi2_get, saved & ~vl},      {vg_mldsa_avx2_get, saved & ~wide},
+        {vg_mldsa_portable_get, 0},
+    };
+    int rounding_done = 0;
     CHECK(vg_implementation("mldsa") != NULL &&
           strcmp(vg_implementation("mldsa"), vg_mldsa_active()->name) == 0);
-    test_rounding();
-    test_ntt();
-    test_acvp_keygen();
-    test_acvp_siggen();
-    test_acvp_sigver();
-    test_wycheproof();
-    for (int s = 0; s < 3; s++) {
-        test_roundtrip(&params[s], 100);
-        test_api(&params[s]);
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        vg_cpu_force(variants[v].mask);
+        const struct vg_mldsa_backend *be = variants[v].get();
+        if (be == NULL || vg_mldsa_active() != be) {
+            printf("# variant %zu: not available on this CPU, skipped\n", v);
+            continue;
+        }
+        printf("# variant %s\n", be->name);
+        CHECK(strcmp(vg_implementation("mldsa"), be->name) == 0);
+        if (!rounding_done)
+            test_rounding(); /* scalar functions but for MakeHint / UseHint */
+        rounding_done = 1;
+        test_ntt();
+        test_acvp_keygen();
+        test_acvp_siggen();
+        test_acvp_sigver();
+        test_wycheproof();
+        for (int s = 0; s < 3; s++) {
+            test_roundtrip(&params[s], 100);
+            test_api(&params[s]);
+        }
     }
+    vg_cpu_force(saved);
     return vgtest_done("test_mldsa");
 }

@@ -122,7 +122,7 @@ struct vg_mldsa_arows {
 
 /* Row i of A-hat, for i = 0, 1, ..., K - 1 in this order, after
  * s->next = 0. The returned row stays valid until row i + 1 is asked for. */
-static const vg_mldsa_poly *vg_mldsa_arow(struct vg_mldsa_arows *s,
+static const vg_mldsa_poly *vg_mldsa_arow(const struct vg_mldsa_backend *be, struct vg_mldsa_arows *s,
                                           const uint8_t rho[VG_MLDSA_SYMBYTES], unsigned i)
 {
     while (s->next < (i + 1) * L) {
@@ -135,7 +135,7 @@ static const vg_mldsa_poly *vg_mldsa_arow(struct vg_mldsa_arows *s,
             idx[k][0] = (uint8_t)fj;
             idx[k][1] = (uint8_t)fi;
         }
-        vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, n);
+        vg_mldsa_poly_uniform_many(be, r, rho, (const uint8_t(*)[2])idx, n);
         s->next += n;
     }
     return s->row[i % 2];
@@ -143,7 +143,7 @@ static const vg_mldsa_poly *vg_mldsa_arow(struct vg_mldsa_arows *s,
 
 #if !VG_MLDSA_SMALL_SIGN
 /* The whole of A-hat (FIPS 204, Algorithm 32), four entries at a time. */
-static void vg_mldsa_expand_a(vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDSA_SYMBYTES])
+static void vg_mldsa_expand_a(const struct vg_mldsa_backend *be, vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDSA_SYMBYTES])
 {
     vg_mldsa_poly *r[K * L];
     uint8_t idx[K * L][2];
@@ -153,7 +153,7 @@ static void vg_mldsa_expand_a(vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDS
             idx[i * L + j][0] = (uint8_t)j;
             idx[i * L + j][1] = (uint8_t)i;
         }
-    vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, K * L);
+    vg_mldsa_poly_uniform_many(be, r, rho, (const uint8_t(*)[2])idx, K * L);
 }
 
 #endif
@@ -164,11 +164,9 @@ static void vg_mldsa_expand_a(vg_mldsa_poly mat[K][L], const uint8_t rho[VG_MLDS
  * (line 1's output). Specification: FIPS 204, Algorithm 6 (with
  * Algorithms 22 pkEncode, 24 skEncode, 32 ExpandA, 33 ExpandS). A-hat is
  * generated one row at a time. */
-static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
+static void vg_mldsa_keygen_expanded(const struct vg_mldsa_backend *be, uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
                                      const uint8_t exp[2 * VG_MLDSA_SYMBYTES + VG_MLDSA_CRHBYTES])
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
-    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be); /* NULL: separate passes */
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         vg_mldsa_poly s[L + K], acc, t1, t0; /* s = s1-hat || s2 */
@@ -188,21 +186,21 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     arows.next = 0;
     /* (s1, s2) = ExpandS(rho') (line 4): nonces 0..l-1 and l..l+k-1, four
      * at a time; packed; s1 into the NTT domain (|s1| <= eta < q). */
-    vg_mldsa_poly_uniform_eta_many(ws.s, rhoprime, 0, L + K, ETA);
+    vg_mldsa_poly_uniform_eta_many(be, ws.s, rhoprime, 0, L + K, ETA);
     for (unsigned j = 0; j < L; j++) {
-        vg_mldsa_polyeta_pack(sk + SK_S1 + j * POLYETA_BYTES, &ws.s[j], ETA);
+        vg_mldsa_polyeta_pack(be, sk + SK_S1 + j * POLYETA_BYTES, &ws.s[j], ETA);
         be->ntt(&ws.s[j]);
     }
     for (unsigned i = 0; i < K; i++) {
         /* t[i] = NTT^-1(sum_j A-hat[i][j] o s1-hat[j]) + s2[i] (line 5):
          * the row product is < q (pointwise_acc), then invntt: < q;
          * adding |s2| <= 4 and reduce32, caddq give [0, q). */
-        be->pointwise_acc(&ws.acc, vg_mldsa_arow(&arows, rho, i), ws.s, L);
+        be->pointwise_acc(&ws.acc, vg_mldsa_arow(be, &arows, rho, i), ws.s, L);
         be->invntt_tomont(&ws.acc);
-        vg_mldsa_polyeta_pack(sk + SK_S2 + i * POLYETA_BYTES, &ws.s[L + i], ETA);
-        if (fu) {
+        vg_mldsa_polyeta_pack(be, sk + SK_S2 + i * POLYETA_BYTES, &ws.s[L + i], ETA);
+        if (be->keygen_pass) {
             /* The four passes below in one (poly.h, keygen_pass). */
-            fu->keygen_pass(&ws.t1, &ws.t0, &ws.acc, &ws.s[L + i]);
+            be->keygen_pass(&ws.t1, &ws.t0, &ws.acc, &ws.s[L + i]);
         } else {
             be->add(&ws.acc, &ws.acc, &ws.s[L + i]);
             be->reduce(&ws.acc);
@@ -210,8 +208,8 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
             /* (t1, t0) = Power2Round(t) (line 6). */
             be->power2round(&ws.t1, &ws.t0, &ws.acc);
         }
-        vg_mldsa_polyt1_pack(pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES, &ws.t1);
-        vg_mldsa_polyt0_pack(sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES, &ws.t0);
+        vg_mldsa_polyt1_pack(be, pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES, &ws.t1);
+        vg_mldsa_polyt0_pack(be, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES, &ws.t0);
     }
     /* tr = H(pk, 64) (line 9). */
     vg_shake256(sk + SK_TR, VG_MLDSA_CRHBYTES, pk, PK_BYTES);
@@ -219,7 +217,7 @@ static void vg_mldsa_keygen_expanded(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
 }
 
 /* ML-DSA.KeyGen_internal(xi). Specification: FIPS 204, Algorithm 6. */
-static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
+static void vg_mldsa_keygen(const struct vg_mldsa_backend *be, uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
                             const uint8_t xi[VG_MLDSA_SYMBYTES])
 {
     uint8_t seedbuf[VG_MLDSA_SYMBYTES + 2];
@@ -229,14 +227,14 @@ static void vg_mldsa_keygen(uint8_t pk[PK_BYTES], uint8_t sk[SK_BYTES],
     seedbuf[VG_MLDSA_SYMBYTES] = (uint8_t)K;
     seedbuf[VG_MLDSA_SYMBYTES + 1] = (uint8_t)L;
     vg_shake256(exp, sizeof exp, seedbuf, sizeof seedbuf);
-    vg_mldsa_keygen_expanded(pk, sk, exp);
+    vg_mldsa_keygen_expanded(be, pk, sk, exp);
     vg_wipe(seedbuf, sizeof seedbuf);
     vg_wipe(exp, sizeof exp);
 }
 
 void VG_MLDSA_INTERNAL(keypair_expanded)(uint8_t *pk, uint8_t *sk, const uint8_t exp[128])
 {
-    vg_mldsa_keygen_expanded(pk, sk, exp);
+    vg_mldsa_keygen_expanded(vg_mldsa_active(), pk, sk, exp);
 }
 
 /* ---- signing ----------------------------------------------------------- */
@@ -252,13 +250,12 @@ typedef union {
 /* ct0 = c t0 (FIPS 204 Algorithm 7 line 25), exactly (st0: c from sc, the
  * small transform; scratch overwritten) or as NTT^-1(c-hat o t0-hat) with
  * |.| < q (c-hat = chat; scratch unused). */
-static void vg_mldsa_sign_ct0(const struct vg_mldsa_backend *be, const struct vg_mldsa_small *sm,
-                              int st0, vg_mldsa_poly *r, const vg_mldsa_poly *chat,
+static void vg_mldsa_sign_ct0(const struct vg_mldsa_backend *be, int st0, vg_mldsa_poly *r, const vg_mldsa_poly *chat,
                               const vg_mldsa_spoly *sc, const vg_mldsa_t0hat *t0,
                               vg_mldsa_poly *scratch)
 {
     if (st0) {
-        vg_mldsa_small_t0_mul(sm, r, sc, &t0->m.lo, &t0->m.hi, scratch);
+        vg_mldsa_small_t0_mul(be, r, sc, &t0->m.lo, &t0->m.hi, scratch);
     } else {
         be->pointwise(r, chat, &t0->q);
         be->invntt_tomont(r);
@@ -274,19 +271,16 @@ static void vg_mldsa_sign_ct0(const struct vg_mldsa_backend *be, const struct vg
  * test is computed in full and only the combined verdict is branched on.
  * Specification: FIPS 204, Algorithm 7 (with 25 skDecode, 26 sigEncode,
  * 28 w1Encode, 29 SampleInBall, 34 ExpandMask, 39 MakeHint). */
-static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLDSA_CRHBYTES],
+static int vg_mldsa_sign_mu_core(const struct vg_mldsa_backend *be, uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLDSA_CRHBYTES],
                                  const uint8_t sk[SK_BYTES], const uint8_t rnd[VG_MLDSA_SYMBYTES],
                                  unsigned *attempts)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
-    /* The one-pass sequences of poly.h where the backend has them, else the
-     * separate passes; the same values either way. */
-    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be);
-    /* c s1 and c s2 as exact products through a 16-bit NTT (small.h:
-     * |c s| <= tau eta <= 196); c t0 the same way where the table allows
-     * it (small.h), else by the 32-bit NTT. */
-    const struct vg_mldsa_small *sm = vg_mldsa_small_get(be);
-    const int st0 = vg_mldsa_small_t0_ok(sm);
+    /* The fused passes of poly.h where the backend has them, else the
+     * separate passes; the same values either way. c s1 and c s2 as exact
+     * products through a 16-bit NTT (small.h: |c s| <= tau eta <= 196); c t0
+     * the same way where the variant's small products allow it (small.h),
+     * else by the 32-bit NTT. */
+    const int st0 = vg_mldsa_small_t0_ok(be);
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
@@ -316,17 +310,17 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
      * below and the transforms' values do not matter) and t0-hat
      * (|t0| <= 2^12 < q). */
     for (unsigned j = 0; j < L; j++) {
-        bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
-        sm->ntt(&ws.ss1[j], &ws.t);
+        bad |= vg_mldsa_polyeta_unpack(be, &ws.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+        be->small_ntt(&ws.ss1[j], &ws.t);
     }
     for (unsigned i = 0; i < K; i++) {
-        bad |= vg_mldsa_polyeta_unpack(&ws.t, sk + SK_S2 + i * POLYETA_BYTES, ETA);
-        sm->ntt(&ws.ss2[i], &ws.t);
+        bad |= vg_mldsa_polyeta_unpack(be, &ws.t, sk + SK_S2 + i * POLYETA_BYTES, ETA);
+        be->small_ntt(&ws.ss2[i], &ws.t);
         if (st0) {
-            vg_mldsa_polyt0_unpack(&ws.t, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
-            vg_mldsa_small_t0_ntt(sm, &ws.t0[i].m.lo, &ws.t0[i].m.hi, &ws.t, &ws.u);
+            vg_mldsa_polyt0_unpack(be, &ws.t, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            vg_mldsa_small_t0_ntt(be, &ws.t0[i].m.lo, &ws.t0[i].m.hi, &ws.t, &ws.u);
         } else {
-            vg_mldsa_polyt0_unpack(&ws.t0[i].q, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            vg_mldsa_polyt0_unpack(be, &ws.t0[i].q, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
             be->ntt(&ws.t0[i].q);
         }
     }
@@ -341,7 +335,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
      * field too (Algorithms 22, 24): ExpandA may run in variable time on it. */
     memcpy(ws.rho, sk, VG_MLDSA_SYMBYTES);
     VG_CT_DECLASSIFY(ws.rho, sizeof ws.rho);
-    vg_mldsa_expand_a(mat, ws.rho);
+    vg_mldsa_expand_a(be, mat, ws.rho);
     /* rho'' = H(K || rnd || mu, 64) (line 7). */
     memcpy(ws.in, sk + SK_KEY, VG_MLDSA_SYMBYTES);
     memcpy(ws.in + VG_MLDSA_SYMBYTES, rnd, VG_MLDSA_SYMBYTES);
@@ -366,7 +360,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
          * wiped with ws; a nonce past 2^16 - 1 there wraps (no attempt
          * reaches it: MAX_SIGN_ITERATIONS). */
         for (unsigned j = ready; j < L; j += 4)
-            vg_mldsa_poly_uniform_gamma1_4(&ws.y[j], ws.rhopp, (uint16_t)(kappa + j), 4, GAMMA1);
+            vg_mldsa_poly_uniform_gamma1_4(be, &ws.y[j], ws.rhopp, (uint16_t)(kappa + j), 4, GAMMA1);
         for (unsigned j = 0; j < L; j++) {
             ws.z[j] = ws.y[j];
             be->ntt(&ws.z[j]);
@@ -375,13 +369,13 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         for (unsigned i = 0; i < K; i++) {
             be->pointwise_acc(&ws.w[i], mat[i], ws.z, L);
             be->invntt_tomont(&ws.w[i]);
-            if (fu) {
-                fu->sign_w_pass(&ws.w[i], &ws.t, GAMMA2);
+            if (be->sign_w_pass) {
+                be->sign_w_pass(&ws.w[i], &ws.t, GAMMA2);
             } else {
                 be->caddq(&ws.w[i]);
                 be->decompose(&ws.t, NULL, &ws.w[i], GAMMA2);
             }
-            vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.t, GAMMA2);
+            vg_mldsa_polyw1_pack(be, ws.w1enc + i * POLYW1_BYTES, &ws.t, GAMMA2);
         }
         /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15). */
         vg_shake256_init(&ctx);
@@ -390,16 +384,16 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         vg_keccak_finalize(&ctx);
         vg_keccak_squeeze(&ctx, ws.ctilde, CTILDEBYTES);
         /* c = SampleInBall(c-tilde), c-hat = NTT(c) (lines 16-17). */
-        vg_mldsa_poly_challenge(&ws.c, ws.ctilde, CTILDEBYTES, TAU);
-        sm->ntt(&ws.sc, &ws.c); /* |c| <= 1 */
+        vg_mldsa_poly_challenge(be, &ws.c, ws.ctilde, CTILDEBYTES, TAU);
+        be->small_ntt(&ws.sc, &ws.c); /* |c| <= 1 */
         if (!st0)
             be->ntt(&ws.c); /* else ws.c is scratch from here */
         /* z = y + c s1 (lines 18, 20): exact, |cs1| <= 196; |y| <= gamma1,
          * the sum is reduce32'd; check ||z|| >= gamma1 - beta (line 23). */
         for (unsigned j = 0; j < L; j++) {
-            sm->mul(&ws.z[j], &ws.sc, &ws.ss1[j]);
-            if (fu) {
-                reject |= fu->sign_z_pass(&ws.z[j], &ws.y[j], GAMMA1 - BETA);
+            be->small_mul(&ws.z[j], &ws.sc, &ws.ss1[j]);
+            if (be->sign_z_pass) {
+                reject |= be->sign_z_pass(&ws.z[j], &ws.y[j], GAMMA1 - BETA);
                 continue;
             }
             be->add(&ws.z[j], &ws.z[j], &ws.y[j]);
@@ -409,15 +403,15 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
         for (unsigned i = 0; i < K; i++) {
             /* r = w - <<c s2>> (lines 19, 21): r0 = LowBits(r), check
              * ||r0|| >= gamma2 - beta (line 23). t keeps r in [0, q). */
-            sm->mul(&ws.t, &ws.sc, &ws.ss2[i]); /* exact, |.| <= 196 */
-            if (fu) {
+            be->small_mul(&ws.t, &ws.sc, &ws.ss2[i]); /* exact, |.| <= 196 */
+            if (be->sign_r_pass) {
                 /* The passes below in two (poly.h, sign_r_pass and
                  * sign_h_pass): r in t, HighBits(r) kept in h[i] (not
                  * computed twice), ct0 in u, the hints over h[i]. */
                 unsigned nh;
-                reject |= fu->sign_r_pass(&ws.t, &ws.h[i], &ws.w[i], GAMMA2, GAMMA2 - BETA);
-                vg_mldsa_sign_ct0(be, sm, st0, &ws.u, &ws.c, &ws.sc, &ws.t0[i], &ws.c);
-                reject |= fu->sign_h_pass(&ws.h[i], &nh, &ws.u, &ws.t, &ws.h[i], GAMMA2, GAMMA2);
+                reject |= be->sign_r_pass(&ws.t, &ws.h[i], &ws.w[i], GAMMA2, GAMMA2 - BETA);
+                vg_mldsa_sign_ct0(be, st0, &ws.u, &ws.c, &ws.sc, &ws.t0[i], &ws.c);
+                reject |= be->sign_h_pass(&ws.h[i], &nh, &ws.u, &ws.t, &ws.h[i], GAMMA2, GAMMA2);
                 nhints += nh;
                 continue;
             }
@@ -427,7 +421,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
             be->decompose(&ws.u, &ws.h[i], &ws.t, GAMMA2); /* h[i]: scratch r0 */
             reject |= be->chknorm(&ws.h[i], GAMMA2 - BETA);
             /* ct0 = <<c t0>> (line 25), check ||ct0|| >= gamma2 (line 28). */
-            vg_mldsa_sign_ct0(be, sm, st0, &ws.u, &ws.c, &ws.sc, &ws.t0[i], &ws.c);
+            vg_mldsa_sign_ct0(be, st0, &ws.u, &ws.c, &ws.sc, &ws.t0[i], &ws.c);
             be->reduce(&ws.u); /* the range chknorm needs */
             reject |= be->chknorm(&ws.u, GAMMA2);
             /* h = MakeHint(-ct0, w - cs2 + ct0) (line 26) =
@@ -469,7 +463,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
      * (|z| < gamma1 - beta after the check). */
     memcpy(sig, ws.ctilde, CTILDEBYTES);
     for (unsigned j = 0; j < L; j++)
-        vg_mldsa_polyz_pack(sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.z[j], GAMMA1);
+        vg_mldsa_polyz_pack(be, sig + CTILDEBYTES + j * POLYZ_BYTES, &ws.z[j], GAMMA1);
     {
         /* HintBitPack (Algorithm 20), without a branch per coefficient
          * (the same work whatever the hints, so the signing time does not
@@ -524,14 +518,11 @@ out:
  * test_mldsa_backend's cross-checks). Same constant-time structure: every
  * check is computed in full and only the combined verdict of an attempt
  * is declassified. Specification: FIPS 204, Algorithm 7 (as above). */
-static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLDSA_CRHBYTES],
+static int vg_mldsa_sign_mu_small(const struct vg_mldsa_backend *be, uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLDSA_CRHBYTES],
                                   const uint8_t sk[SK_BYTES], const uint8_t rnd[VG_MLDSA_SYMBYTES],
                                   unsigned *attempts)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
-    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be); /* as in the fast layout */
-    const struct vg_mldsa_small *sm = vg_mldsa_small_get(be); /* as well */
-    const int st0 = vg_mldsa_small_t0_ok(sm);                 /* c t0 too */
+    const int st0 = vg_mldsa_small_t0_ok(be); /* c t0 too, as in the fast layout */
     struct {
         uint8_t rho[VG_MLDSA_SYMBYTES];
         uint8_t in[VG_MLDSA_SYMBYTES * 2 + VG_MLDSA_CRHBYTES]; /* K || rnd || mu */
@@ -562,7 +553,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
     /* skDecode's range check of s1 and s2 (line 1); the values are
      * unpacked again where used. */
     for (unsigned j = 0; j < L + K; j++)
-        bad |= vg_mldsa_polyeta_unpack(&ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+        bad |= vg_mldsa_polyeta_unpack(be, &ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
     /* Declassify: the verdict on the key, which is the function's result
      * (public output: VG_ERR_INPUT). */
     VG_CT_DECLASSIFY(&bad, sizeof bad);
@@ -585,9 +576,9 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             idx[k][0] = (uint8_t)(ee % L);
             idx[k][1] = (uint8_t)(ee / L);
         }
-        vg_mldsa_poly_uniform_x4(r, ws.rho, (const uint8_t(*)[2])idx);
+        vg_mldsa_poly_uniform_x4(be, r, ws.rho, (const uint8_t(*)[2])idx);
         for (unsigned k = 0; k < 4 && e + k < K * L; k++)
-            vg_mldsa_poly_pack24(ws.apk[e + k], &ws.y[k]);
+            vg_mldsa_poly_pack24(be, ws.apk[e + k], &ws.y[k]);
     }
     /* rho'' = H(K || rnd || mu, 64) (line 7). */
     memcpy(ws.in, sk + SK_KEY, VG_MLDSA_SYMBYTES);
@@ -612,7 +603,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 yb[k] = sig + CTILDEBYTES + (j0 + (k < n ? k : 0)) * POLYZ_BYTES;
             vg_mldsa_poly_mask_bytes_4(yb, ws.rhopp, (uint16_t)(kappa + j0), n, GAMMA1);
             for (unsigned k = 0; k < n; k++) {
-                vg_mldsa_polyz_unpack(&ws.y[k], yb[k], GAMMA1);
+                vg_mldsa_polyz_unpack(be, &ws.y[k], yb[k], GAMMA1);
                 be->ntt(&ws.y[k]);
             }
             for (unsigned i = 0; i < K; i++)
@@ -624,38 +615,38 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
         for (unsigned i = 0; i < K; i++) {
             be->invntt_tomont(&ws.w[i]);
-            if (fu) {
-                fu->sign_w_pass(&ws.w[i], &ws.tu.t, GAMMA2);
+            if (be->sign_w_pass) {
+                be->sign_w_pass(&ws.w[i], &ws.tu.t, GAMMA2);
             } else {
                 be->caddq(&ws.w[i]);
                 be->decompose(&ws.tu.t, NULL, &ws.w[i], GAMMA2);
             }
-            vg_mldsa_polyw1_pack(ws.w1row, &ws.tu.t, GAMMA2);
+            vg_mldsa_polyw1_pack(be, ws.w1row, &ws.tu.t, GAMMA2);
             vg_keccak_absorb(&ctx, ws.w1row, sizeof ws.w1row);
         }
         vg_keccak_finalize(&ctx);
         vg_keccak_squeeze(&ctx, ws.ctilde, CTILDEBYTES);
-        vg_mldsa_poly_challenge(&ws.c, ws.ctilde, CTILDEBYTES, TAU);
+        vg_mldsa_poly_challenge(be, &ws.c, ws.ctilde, CTILDEBYTES, TAU);
         /* c transformed for the products with s1 and s2 (|c| <= 1); the
          * 32-bit c-hat (for t0) only after the z loop. */
-        sm->ntt(&ws.sc, &ws.c);
+        be->small_ntt(&ws.sc, &ws.c);
         /* z = y + <<c s1>> (lines 18, 20), y unpacked from sig again;
          * check ||z|| >= gamma1 - beta (line 23); packed into sig over y
          * (sigEncode's z field). */
         for (unsigned j = 0; j < L; j++) {
             uint8_t *zb = sig + CTILDEBYTES + j * POLYZ_BYTES;
-            vg_mldsa_polyz_unpack(&ws.y[0], zb, GAMMA1);
-            (void)vg_mldsa_polyeta_unpack(&ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
-            sm->ntt(&ws.ss, &ws.tu.t);
-            sm->mul(&ws.tu.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
-            if (fu) {
-                reject |= fu->sign_z_pass(&ws.tu.t, &ws.y[0], GAMMA1 - BETA);
+            vg_mldsa_polyz_unpack(be, &ws.y[0], zb, GAMMA1);
+            (void)vg_mldsa_polyeta_unpack(be, &ws.tu.t, sk + SK_S1 + j * POLYETA_BYTES, ETA);
+            be->small_ntt(&ws.ss, &ws.tu.t);
+            be->small_mul(&ws.tu.t, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
+            if (be->sign_z_pass) {
+                reject |= be->sign_z_pass(&ws.tu.t, &ws.y[0], GAMMA1 - BETA);
             } else {
                 be->add(&ws.tu.t, &ws.tu.t, &ws.y[0]);
                 be->reduce(&ws.tu.t);
                 reject |= be->chknorm(&ws.tu.t, GAMMA1 - BETA);
             }
-            vg_mldsa_polyz_pack(zb, &ws.tu.t, GAMMA1);
+            vg_mldsa_polyz_pack(be, zb, &ws.tu.t, GAMMA1);
         }
         /* Per row, with ws.y[0..3] as scratch (named r, r1, r0/r1', ct0):
          * r = w - <<c s2>> (lines 19, 21), ||LowBits(r)|| (line 23),
@@ -665,23 +656,23 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
             be->ntt(&ws.c); /* c-hat for t0 (|c| <= 1) */
         for (unsigned i = 0; i < K; i++) {
             vg_mldsa_poly *r = &ws.y[0], *r1 = &ws.y[1], *lo = &ws.y[2], *ct0 = &ws.y[3];
-            (void)vg_mldsa_polyeta_unpack(r, sk + SK_S2 + i * POLYETA_BYTES, ETA);
-            sm->ntt(&ws.ss, r);
-            sm->mul(r, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
+            (void)vg_mldsa_polyeta_unpack(be, r, sk + SK_S2 + i * POLYETA_BYTES, ETA);
+            be->small_ntt(&ws.ss, r);
+            be->small_mul(r, &ws.sc, &ws.ss); /* exact, |.| <= 196 */
             /* ct0 (ws.ss and lo are free here: scratch). */
-            vg_mldsa_polyt0_unpack(ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
+            vg_mldsa_polyt0_unpack(be, ct0, sk + SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
             if (st0) {
-                vg_mldsa_small_t0_ntt(sm, &ws.ss, &ws.tu.shi, ct0, lo);
-                vg_mldsa_small_t0_mul(sm, ct0, &ws.sc, &ws.ss, &ws.tu.shi, lo);
+                vg_mldsa_small_t0_ntt(be, &ws.ss, &ws.tu.shi, ct0, lo);
+                vg_mldsa_small_t0_mul(be, ct0, &ws.sc, &ws.ss, &ws.tu.shi, lo);
             } else {
                 be->ntt(ct0);
                 be->pointwise(ct0, &ws.c, ct0);
                 be->invntt_tomont(ct0);
             }
-            if (fu) {
+            if (be->sign_r_pass) {
                 unsigned nh;
-                reject |= fu->sign_r_pass(r, r1, &ws.w[i], GAMMA2, GAMMA2 - BETA);
-                reject |= fu->sign_h_pass(lo, &nh, ct0, r, r1, GAMMA2, GAMMA2);
+                reject |= be->sign_r_pass(r, r1, &ws.w[i], GAMMA2, GAMMA2 - BETA);
+                reject |= be->sign_h_pass(lo, &nh, ct0, r, r1, GAMMA2, GAMMA2);
                 nhints += nh;
             } else {
                 be->sub(r, &ws.w[i], r);
@@ -696,7 +687,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
                 be->caddq(ct0);
                 nhints += be->make_hint(lo, ct0, r1, GAMMA2);
             }
-            vg_mldsa_poly_bits(ws.hbits[i], lo);
+            vg_mldsa_poly_bits(be, ws.hbits[i], lo);
         }
         reject |= (unsigned)(OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
         /* Declassify: the verdict of this attempt, as in the fast layout. */
@@ -768,11 +759,9 @@ static int vg_mldsa_unpack_hints(vg_mldsa_poly h[K], const uint8_t y[OMEGA + K])
  * Public data throughout: variable time is fine. VG_OK or VG_ERR_VERIFY.
  * A-hat is generated one row at a time.
  * Specification: FIPS 204, Algorithm 8 (with 23 pkDecode, 27 sigDecode). */
-static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
+static int vg_mldsa_verify_mu_core(const struct vg_mldsa_backend *be, const uint8_t sig[SIG_BYTES],
                                    const uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t pk[PK_BYTES])
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
-    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be); /* NULL: separate passes */
     struct {
         uint8_t w1enc[K * POLYW1_BYTES];
         uint8_t ctilde2[CTILDEBYTES];
@@ -787,33 +776,33 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
         return VG_ERR_VERIFY;
     /* ||z|| < gamma1 - beta (line 13); z from BitUnpack is centred. */
     for (unsigned j = 0; j < L; j++) {
-        vg_mldsa_polyz_unpack(&ws.z[j], sig + CTILDEBYTES + j * POLYZ_BYTES, GAMMA1);
+        vg_mldsa_polyz_unpack(be, &ws.z[j], sig + CTILDEBYTES + j * POLYZ_BYTES, GAMMA1);
         if (be->chknorm(&ws.z[j], GAMMA1 - BETA))
             return VG_ERR_VERIFY;
         be->ntt(&ws.z[j]);
     }
-    vg_mldsa_poly_challenge(&ws.c, sig, CTILDEBYTES, TAU);
+    vg_mldsa_poly_challenge(be, &ws.c, sig, CTILDEBYTES, TAU);
     be->ntt(&ws.c);
     ws.arows.next = 0;
     for (unsigned i = 0; i < K; i++) {
         /* w'_Approx = NTT^-1(A-hat o NTT(z) - NTT(c) o NTT(t1 2^d)) (line 9):
          * the row product < q minus one product < q: |acc| < 2q < 2^27. */
-        be->pointwise_acc(&ws.acc, vg_mldsa_arow(&ws.arows, rho, i), ws.z, L);
-        vg_mldsa_polyt1_unpack(&ws.t, pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES);
-        vg_mldsa_poly_shiftl(&ws.t);
+        be->pointwise_acc(&ws.acc, vg_mldsa_arow(be, &ws.arows, rho, i), ws.z, L);
+        vg_mldsa_polyt1_unpack(be, &ws.t, pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES);
+        vg_mldsa_poly_shiftl(be, &ws.t);
         be->ntt(&ws.t);
-        if (fu) {
+        if (be->verify_row) {
             /* The sequence below in one pass (poly.h, verify_row). */
-            fu->verify_row(&ws.w1, &ws.acc, &ws.c, &ws.t, &ws.h[i], GAMMA2);
+            be->verify_row(&ws.w1, &ws.acc, &ws.c, &ws.t, &ws.h[i], GAMMA2);
         } else {
             be->pointwise(&ws.t, &ws.t, &ws.c);
             be->sub(&ws.acc, &ws.acc, &ws.t);
             be->invntt_tomont(&ws.acc);
             be->caddq(&ws.acc);
             /* w1' = UseHint(h, w'_Approx) (line 10). */
-            vg_mldsa_poly_use_hint(&ws.w1, &ws.acc, &ws.h[i], GAMMA2);
+            vg_mldsa_poly_use_hint(be, &ws.w1, &ws.acc, &ws.h[i], GAMMA2);
         }
-        vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.w1, GAMMA2);
+        vg_mldsa_polyw1_pack(be, ws.w1enc + i * POLYW1_BYTES, &ws.w1, GAMMA2);
     }
     /* c-tilde' = H(mu || w1Encode(w1'), lambda/4) (line 12). */
     vg_shake256_init(&ctx);
@@ -857,7 +846,7 @@ int VG_MLDSA_API(keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32
             vg_wipe(sk, SK_BYTES);
         return VG_ERR_INPUT;
     }
-    vg_mldsa_keygen(pk, sk, seed);
+    vg_mldsa_keygen(vg_mldsa_active(), pk, sk, seed);
     return VG_OK;
 }
 
@@ -889,7 +878,7 @@ int VG_MLDSA_API(sign_mu)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
         memset(sig, 0, SIG_BYTES);
         return VG_ERR_INPUT;
     }
-    return VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, NULL);
+    return VG_MLDSA_SIGN_CORE(vg_mldsa_active(), sig, mu, sk, rnd, NULL);
 }
 
 /* ML-DSA.Sign_internal(sk, M', rnd). Specification: FIPS 204, Algorithm 7. */
@@ -905,7 +894,7 @@ int VG_MLDSA_API(sign_internal)(uint8_t *sig, const uint8_t *mprime, size_t mpri
         return VG_ERR_INPUT;
     }
     vg_mldsa_mu(mu, sk + SK_TR, NULL, 0, NULL, 0, mprime, mprime_len); /* line 6 */
-    ret = VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, NULL);
+    ret = VG_MLDSA_SIGN_CORE(vg_mldsa_active(), sig, mu, sk, rnd, NULL);
     vg_wipe(mu, sizeof mu);
     return ret;
 }
@@ -927,7 +916,7 @@ int VG_MLDSA_API(sign_derand)(uint8_t *sig, const uint8_t *msg, size_t msg_len,
     prefix[0] = 0;
     prefix[1] = (uint8_t)ctx_len;
     vg_mldsa_mu(mu, sk + SK_TR, prefix, 2, ctx, ctx_len, msg, msg_len);
-    ret = VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, NULL);
+    ret = VG_MLDSA_SIGN_CORE(vg_mldsa_active(), sig, mu, sk, rnd, NULL);
     vg_wipe(mu, sizeof mu);
     return ret;
 }
@@ -956,7 +945,7 @@ int VG_MLDSA_API(sign)(uint8_t *sig, const uint8_t *msg, size_t msg_len, const u
 int VG_MLDSA_INTERNAL(sign_mu_counted)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
                                        const uint8_t rnd[32], unsigned *attempts)
 {
-    return VG_MLDSA_SIGN_CORE(sig, mu, sk, rnd, attempts);
+    return VG_MLDSA_SIGN_CORE(vg_mldsa_active(), sig, mu, sk, rnd, attempts);
 }
 
 /* External mu: Algorithm 8 from line 7 on (tr and mu are the caller's). */
@@ -967,7 +956,7 @@ int VG_MLDSA_API(verify_mu)(const uint8_t *sig, size_t sig_len, const uint8_t mu
         return VG_ERR_INPUT;
     if (sig_len != SIG_BYTES)
         return VG_ERR_VERIFY;
-    return vg_mldsa_verify_mu_core(sig, mu, pk);
+    return vg_mldsa_verify_mu_core(vg_mldsa_active(), sig, mu, pk);
 }
 
 /* ML-DSA.Verify_internal(pk, M', sigma). Specification: FIPS 204, Algorithm 8. */
@@ -981,7 +970,7 @@ int VG_MLDSA_API(verify_internal)(const uint8_t *sig, size_t sig_len, const uint
         return VG_ERR_VERIFY;
     vg_shake256(tr, sizeof tr, pk, PK_BYTES); /* line 6 */
     vg_mldsa_mu(mu, tr, NULL, 0, NULL, 0, mprime, mprime_len); /* line 7 */
-    return vg_mldsa_verify_mu_core(sig, mu, pk);
+    return vg_mldsa_verify_mu_core(vg_mldsa_active(), sig, mu, pk);
 }
 
 /* ML-DSA.Verify: M' = 0 || |ctx| || ctx || M.
@@ -998,7 +987,7 @@ int VG_MLDSA_API(verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
     prefix[1] = (uint8_t)ctx_len;
     vg_shake256(tr, sizeof tr, pk, PK_BYTES);
     vg_mldsa_mu(mu, tr, prefix, 2, ctx, ctx_len, msg, msg_len);
-    return vg_mldsa_verify_mu_core(sig, mu, pk);
+    return vg_mldsa_verify_mu_core(vg_mldsa_active(), sig, mu, pk);
 }
 
 #undef K

@@ -4,6 +4,8 @@
  * rejection sampling of A-hat). Conventions and bounds are in poly.h.
  */
 #include "poly.h"
+#include "mldsa.h"
+#include "small.h"
 
 #include "common.h"
 #include "../hash/keccak4x.h"
@@ -575,26 +577,32 @@ static unsigned vg_mldsa_chknorm_portable(const vg_mldsa_poly *a, int32_t bound)
 static void vg_mldsa_power2round_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
                                           const vg_mldsa_poly *a);
 
+/* The portable variant: the required members only (no fused passes, the
+ * portable packing code of the helpers below), the small products of
+ * small_portable.c. */
 static const struct vg_mldsa_backend vg_mldsa_portable = {
-    "portable",
-    vg_mldsa_ntt_portable,
-    vg_mldsa_invntt_portable,
-    vg_mldsa_pointwise_portable,
-    vg_mldsa_pointwise_acc_portable,
-    vg_mldsa_rej_uniform_portable,
-    vg_mldsa_rej_eta_portable,
-    vg_mldsa_pointwise_acc24_portable,
-    vg_mldsa_decompose_portable,
-    vg_mldsa_make_hint_portable,
-    vg_mldsa_ball_track_portable,
-    vg_mldsa_ball_place_portable,
-    vg_mldsa_unpack_z_portable,
-    vg_mldsa_reduce_portable,
-    vg_mldsa_caddq_portable,
-    vg_mldsa_add_portable,
-    vg_mldsa_sub_portable,
-    vg_mldsa_chknorm_portable,
-    vg_mldsa_power2round_portable,
+    .name = "portable",
+    .ntt = vg_mldsa_ntt_portable,
+    .invntt_tomont = vg_mldsa_invntt_portable,
+    .pointwise = vg_mldsa_pointwise_portable,
+    .pointwise_acc = vg_mldsa_pointwise_acc_portable,
+    .rej_uniform = vg_mldsa_rej_uniform_portable,
+    .rej_eta = vg_mldsa_rej_eta_portable,
+    .pointwise_acc24 = vg_mldsa_pointwise_acc24_portable,
+    .decompose = vg_mldsa_decompose_portable,
+    .make_hint = vg_mldsa_make_hint_portable,
+    .ball_track = vg_mldsa_ball_track_portable,
+    .ball_place = vg_mldsa_ball_place_portable,
+    .unpack_z = vg_mldsa_unpack_z_portable,
+    .reduce = vg_mldsa_reduce_portable,
+    .caddq = vg_mldsa_caddq_portable,
+    .add = vg_mldsa_add_portable,
+    .sub = vg_mldsa_sub_portable,
+    .chknorm = vg_mldsa_chknorm_portable,
+    .power2round = vg_mldsa_power2round_portable,
+    .small_ntt = vg_mldsa_small_ntt_portable,
+    .small_mul = vg_mldsa_small_mul_portable,
+    .small_bound = VG_MLDSA_SMALL_BOUND_7681,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
@@ -602,53 +610,63 @@ const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_po
 #ifndef VG_X86_64
 /* No x86-64 code in this build (VG_PORTABLE or another CPU). */
 const struct vg_mldsa_backend *vg_mldsa_avx2_get(void) { return NULL; }
+const struct vg_mldsa_backend *vg_mldsa_avx2_vbmi2_get(void) { return NULL; }
+const struct vg_mldsa_backend *vg_mldsa_avx2_avx512_get(void) { return NULL; }
+const struct vg_mldsa_backend *vg_mldsa_avx2_avx512vbmi_get(void) { return NULL; }
 #endif
 
-/* The one dispatch point for ML-DSA: AVX2 when the build has it and the CPU
- * feature is active (same values as portable, faster), else portable.
- * vg_mldsa_avx2_get reads the active features on every call, so
- * VG_CPU_FEATURES and vg_cpu_force take effect at once. */
+/* The one dispatch point for ML-DSA: the most capable variant whose
+ * features are active (every variant gives the same values), else
+ * portable. The _get functions read the active features on every call, so
+ * VG_CPU_FEATURES and vg_cpu_force take effect at the next operation. */
 const struct vg_mldsa_backend *vg_mldsa_active(void)
 {
-    const struct vg_mldsa_backend *avx2 = vg_mldsa_avx2_get();
-    return avx2 ? avx2 : &vg_mldsa_portable;
+    const struct vg_mldsa_backend *be = vg_mldsa_avx2_avx512vbmi_get();
+    if (be == NULL)
+        be = vg_mldsa_avx2_avx512_get();
+    if (be == NULL)
+        be = vg_mldsa_avx2_vbmi2_get();
+    if (be == NULL)
+        be = vg_mldsa_avx2_get();
+    return be ? be : &vg_mldsa_portable;
 }
+
+const char *vg_mldsa_implementation(void) { return vg_mldsa_active()->name; }
 
 /* ---- polynomial helpers ------------------------------------------------ */
 
-void vg_mldsa_poly_add(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+void vg_mldsa_poly_add(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
 {
-    vg_mldsa_active()->add(r, a, b);
+    be->add(r, a, b);
 }
 
-void vg_mldsa_poly_sub(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+void vg_mldsa_poly_sub(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
 {
-    vg_mldsa_active()->sub(r, a, b);
+    be->sub(r, a, b);
 }
 
-void vg_mldsa_poly_reduce(vg_mldsa_poly *a) { vg_mldsa_active()->reduce(a); }
+void vg_mldsa_poly_reduce(const struct vg_mldsa_backend *be, vg_mldsa_poly *a) { be->reduce(a); }
 
-void vg_mldsa_poly_caddq(vg_mldsa_poly *a) { vg_mldsa_active()->caddq(a); }
+void vg_mldsa_poly_caddq(const struct vg_mldsa_backend *be, vg_mldsa_poly *a) { be->caddq(a); }
 
-void vg_mldsa_poly_shiftl(vg_mldsa_poly *a)
+void vg_mldsa_poly_shiftl(const struct vg_mldsa_backend *be, vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->shiftl(a);
+    if (be->shiftl) {
+        be->shiftl(a);
         return;
     }
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a->coeffs[j] = (int32_t)((uint32_t)a->coeffs[j] << VG_MLDSA_D);
 }
 
-unsigned vg_mldsa_poly_chknorm(const vg_mldsa_poly *a, int32_t bound)
+unsigned vg_mldsa_poly_chknorm(const struct vg_mldsa_backend *be, const vg_mldsa_poly *a, int32_t bound)
 {
-    return vg_mldsa_active()->chknorm(a, bound);
+    return be->chknorm(a, bound);
 }
 
-void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a)
+void vg_mldsa_poly_power2round(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a)
 {
-    vg_mldsa_active()->power2round(a1, a0, a);
+    be->power2round(a1, a0, a);
 }
 
 static unsigned vg_mldsa_chknorm_portable(const vg_mldsa_poly *a, int32_t bound)
@@ -751,19 +769,19 @@ static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_pol
 }
 
 /* The active backend's (AVX2 where available). */
-void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
+void vg_mldsa_poly_decompose(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
                              int32_t gamma2)
 {
-    vg_mldsa_active()->decompose(a1, a0, a, gamma2);
+    be->decompose(a1, a0, a, gamma2);
 }
 
-unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+unsigned vg_mldsa_poly_make_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *h, const vg_mldsa_poly *r,
                                  const vg_mldsa_poly *v1, int32_t gamma2)
 {
-    return vg_mldsa_active()->make_hint(h, r, v1, gamma2);
+    return be->make_hint(h, r, v1, gamma2);
 }
 
-void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
+void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
                             int32_t gamma2)
 {
     int32_t m = gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16; /* (q - 1) / (2 gamma2) */
@@ -772,7 +790,7 @@ void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_
      * then (r1 +- 1) mod m where h = 1 (Algorithm 40 lines 3-4) without
      * branches so the loop vectorises: the step is +1 when r0 > 0, else -1,
      * times h in {0, 1}; the sum lies in [-1, m] and wraps into [0, m). */
-    vg_mldsa_active()->decompose(r1, &lo, a, gamma2);
+    be->decompose(r1, &lo, a, gamma2);
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
         int32_t step = h->coeffs[j] * (2 * (lo.coeffs[j] > 0) - 1);
         int32_t hi = r1->coeffs[j] + step;
@@ -784,10 +802,9 @@ void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_
 
 /* ---- sampling --------------------------------------------------------- */
 
-void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
+void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
                            uint8_t r)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     vg_keccak_ctx ctx;
     uint8_t seed[VG_MLDSA_SYMBYTES + 2];
     uint8_t buf[5 * 168]; /* whole SHAKE128 blocks; 168 is a multiple of 3 */
@@ -813,10 +830,9 @@ void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES
  * as vg_mldsa_poly_uniform, squeezed in the same whole blocks (5, then one
  * at a time), so the coefficients are the same. Public data (rho): the
  * number of extra blocks may vary. Post: 0 <= r[l] < q. */
-void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
+void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
                               const uint8_t idx[4][2])
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     uint8_t in[4][VG_MLDSA_SYMBYTES + 2];
     uint8_t buf[4][2 * VG_SHAKE128_RATE];
     unsigned ctr[4] = {0, 0, 0, 0};
@@ -844,7 +860,7 @@ void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_ML
     }
 }
 
-void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
+void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
                                 const uint8_t (*idx)[2], unsigned n)
 {
     unsigned l = 0;
@@ -852,7 +868,7 @@ void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_ML
      * spare lanes repeat the last entry into scratch), a single one on the
      * one-way sponge, which costs less than a padded four-way pass. */
     for (; l + 4 <= n; l += 4)
-        vg_mldsa_poly_uniform_x4(r + l, rho, idx + l);
+        vg_mldsa_poly_uniform_x4(be, r + l, rho, idx + l);
     if (n - l >= 2) {
         vg_mldsa_poly scratch[2];
         vg_mldsa_poly *rr[4];
@@ -863,9 +879,9 @@ void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_ML
             ii[k][0] = idx[src][0];
             ii[k][1] = idx[src][1];
         }
-        vg_mldsa_poly_uniform_x4(rr, rho, (const uint8_t(*)[2])ii);
+        vg_mldsa_poly_uniform_x4(be, rr, rho, (const uint8_t(*)[2])ii);
     } else if (n - l == 1) {
-        vg_mldsa_poly_uniform(r[l], rho, idx[l][0], idx[l][1]);
+        vg_mldsa_poly_uniform(be, r[l], rho, idx[l][0], idx[l][1]);
     }
 }
 
@@ -918,10 +934,9 @@ unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf,
  * Keccak and sampling work per polynomial, whatever the acceptance pattern. */
 #define VG_MLDSA_ETA_BLOCKS 2
 
-void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
+void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                uint16_t nonce, unsigned eta)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     vg_keccak_ctx ctx;
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
     uint8_t buf[VG_MLDSA_ETA_BLOCKS * VG_SHAKE256_RATE];
@@ -946,11 +961,10 @@ void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA
 
 /* Four RejBoundedPoly entries on the four-way Keccak: the same streams and
  * the same first blocks as vg_mldsa_poly_uniform_eta, so the same values. */
-static void vg_mldsa_poly_uniform_eta_x4(vg_mldsa_poly *const r[4],
+static void vg_mldsa_poly_uniform_eta_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
                                          const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                          const uint16_t nonce[4], unsigned eta)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
         uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
         uint8_t buf[4][VG_MLDSA_ETA_BLOCKS * VG_SHAKE256_RATE];
@@ -979,13 +993,13 @@ static void vg_mldsa_poly_uniform_eta_x4(vg_mldsa_poly *const r[4],
     vg_wipe(&ws, sizeof ws);
 }
 
-static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
+static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
                                  uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1);
 
-void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
+void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                     uint16_t nonce0, unsigned n, unsigned eta)
 {
-    vg_mldsa_sample_many(r, rhoprime, nonce0, n, eta, 0);
+    vg_mldsa_sample_many(be, r, rhoprime, nonce0, n, eta, 0);
 }
 
 /* Eight values of `bits` bits (bits <= 24) into the bits bytes at o,
@@ -1096,7 +1110,7 @@ static unsigned vg_mldsa_gamma1_bits(int32_t gamma1)
     return gamma1 == (1 << 17) ? 18u : 20u; /* 1 + bitlen(gamma1 - 1) */
 }
 
-void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+void vg_mldsa_poly_uniform_gamma1(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                   uint16_t nonce, int32_t gamma1)
 {
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
@@ -1107,7 +1121,7 @@ void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA
     seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
     seed[VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
     vg_shake256(buf, len, seed, sizeof seed);
-    vg_mldsa_active()->unpack_z(a, buf, gamma1);
+    be->unpack_z(a, buf, gamma1);
     vg_wipe(seed, sizeof seed);
     vg_wipe(buf, sizeof buf);
 }
@@ -1131,7 +1145,7 @@ static void vg_mldsa_mask_absorb_x4(vg_keccak4x_ctx *ctx, const uint8_t rhopp[VG
     vg_wipe(in, sizeof in);
 }
 
-static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
+static void vg_mldsa_poly_uniform_gamma1_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
                                             const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                             const uint16_t nonce[4], int32_t gamma1)
 {
@@ -1144,7 +1158,7 @@ static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
     /* The fields straight into r[l] (no scratch: signing's stack is
      * short). */
     for (unsigned l = 0; l < 4; l++)
-        vg_mldsa_polyz_unpack(r[l], ws.buf[l], gamma1);
+        vg_mldsa_polyz_unpack(be, r[l], ws.buf[l], gamma1);
     vg_wipe(&ws, sizeof ws);
 }
 
@@ -1153,16 +1167,16 @@ static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
  * ExpandMask's gamma1 sampling (both parameters public). Groups of four; a
  * remainder of two or three padded with scratch lanes (secret-derived:
  * wiped), a single one alone. */
-static void vg_mldsa_sample_x4(vg_mldsa_poly *const rr[4], const uint8_t seed[VG_MLDSA_CRHBYTES],
+static void vg_mldsa_sample_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const rr[4], const uint8_t seed[VG_MLDSA_CRHBYTES],
                                const uint16_t nn[4], unsigned eta, int32_t gamma1)
 {
     if (eta)
-        vg_mldsa_poly_uniform_eta_x4(rr, seed, nn, eta);
+        vg_mldsa_poly_uniform_eta_x4(be, rr, seed, nn, eta);
     else
-        vg_mldsa_poly_uniform_gamma1_x4(rr, seed, nn, gamma1);
+        vg_mldsa_poly_uniform_gamma1_x4(be, rr, seed, nn, gamma1);
 }
 
-static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
+static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
                                  uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1)
 {
     unsigned l = 0;
@@ -1171,7 +1185,7 @@ static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_C
         uint16_t nn[4];
         for (unsigned k = 0; k < 4; k++)
             nn[k] = (uint16_t)(nonce0 + l + k);
-        vg_mldsa_sample_x4(rr, seed, nn, eta, gamma1);
+        vg_mldsa_sample_x4(be, rr, seed, nn, eta, gamma1);
     }
     if (n - l >= 2) {
         vg_mldsa_poly scratch[2];
@@ -1181,30 +1195,30 @@ static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_C
             rr[k] = l + k < n ? &r[l + k] : &scratch[k - (n - l)];
             nn[k] = (uint16_t)(nonce0 + (l + k < n ? l + k : n - 1));
         }
-        vg_mldsa_sample_x4(rr, seed, nn, eta, gamma1);
+        vg_mldsa_sample_x4(be, rr, seed, nn, eta, gamma1);
         vg_wipe(scratch, sizeof scratch);
     } else if (n - l == 1) {
         if (eta)
-            vg_mldsa_poly_uniform_eta(&r[l], seed, (uint16_t)(nonce0 + l), eta);
+            vg_mldsa_poly_uniform_eta(be, &r[l], seed, (uint16_t)(nonce0 + l), eta);
         else
-            vg_mldsa_poly_uniform_gamma1(&r[l], seed, (uint16_t)(nonce0 + l), gamma1);
+            vg_mldsa_poly_uniform_gamma1(be, &r[l], seed, (uint16_t)(nonce0 + l), gamma1);
     }
 }
 
-void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                        uint16_t nonce0, unsigned n, int32_t gamma1)
 {
-    vg_mldsa_sample_many(r, rhopp, nonce0, n, 0, gamma1);
+    vg_mldsa_sample_many(be, r, rhopp, nonce0, n, 0, gamma1);
 }
 
-void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
+void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                     uint16_t nonce0, unsigned n, int32_t gamma1)
 {
     vg_mldsa_poly *rr[4] = {&r[0], &r[1], &r[2], &r[3]};
     uint16_t nn[4];
     for (unsigned k = 0; k < 4; k++)
         nn[k] = (uint16_t)(nonce0 + (k < n ? k : n - 1));
-    vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
+    vg_mldsa_poly_uniform_gamma1_x4(be, rr, rhopp, nn, gamma1);
 }
 
 void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
@@ -1234,11 +1248,10 @@ void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_ML
     vg_wipe(&ws, sizeof ws);
 }
 
-void vg_mldsa_poly_bits(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->bits(r, a);
+    if (be->bits) {
+        be->bits(r, a);
         return;
     }
     for (unsigned b = 0; b < VG_MLDSA_N / 8; b++) {
@@ -1249,11 +1262,10 @@ void vg_mldsa_poly_bits(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
     }
 }
 
-void vg_mldsa_poly_pack24(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
+void vg_mldsa_poly_pack24(const struct vg_mldsa_backend *be, uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->pack24(r, a);
+    if (be->pack24) {
+        be->pack24(r, a);
         return;
     }
     /* Eight coefficients (24 bytes) as three 64-bit little-endian words
@@ -1289,10 +1301,9 @@ void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N])
  * The draw loop follows positions instead of moving values (ball_track,
  * see the portable routine), and the result is written under masks over
  * every position (ball_place). */
-void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
+void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
                              unsigned tau)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
         vg_keccak_ctx ctx;
         uint8_t buf[2 * VG_SHAKE256_RATE];
@@ -1336,11 +1347,10 @@ void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t cti
 /* Each function below runs the active backend's kernel when it has one
  * (struct vg_mldsa_pack: the same bytes or coefficients, faster), looked
  * up once per call, else the portable code that follows. */
-void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
+void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->t1_pack(r, a);
+    if (be->t1_pack) {
+        be->t1_pack(r, a);
         return;
     }
     vg_mldsa_pack_bits(r, a->coeffs, 10, 0, 1);
@@ -1349,32 +1359,29 @@ void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly 
 /* The unpacking routines below unpack the fields into a's own storage
  * ((u)int32_t may alias each other) and map them in place: no second
  * array to copy or wipe. */
-void vg_mldsa_polyt1_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
+void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->t1_unpack(a, r);
+    if (be->t1_unpack) {
+        be->t1_unpack(a, r);
         return;
     }
     vg_mldsa_unpack_bits((uint32_t *)a->coeffs, r, 10);
 }
 
-void vg_mldsa_polyt0_pack(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
+void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->t0_pack(r, a);
+    if (be->t0_pack) {
+        be->t0_pack(r, a);
         return;
     }
     vg_mldsa_pack_bits(r, a->coeffs, VG_MLDSA_D, 1 << (VG_MLDSA_D - 1), -1);
 }
 
-void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
+void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
     uint32_t *v = (uint32_t *)a->coeffs;
-    if (pk) {
-        pk->t0_unpack(a, r);
+    if (be->t0_unpack) {
+        be->t0_unpack(a, r);
         return;
     }
     vg_mldsa_unpack_bits(v, r, VG_MLDSA_D);
@@ -1384,11 +1391,10 @@ void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BY
 
 size_t vg_mldsa_polyeta_bytes(unsigned eta) { return eta == 2 ? 96 : 128; }
 
-void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
+void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->eta_pack(r, a, eta);
+    if (be->eta_pack) {
+        be->eta_pack(r, a, eta);
         return;
     }
     if (eta == 2)
@@ -1397,13 +1403,12 @@ void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
         vg_mldsa_pack_bits(r, a->coeffs, 4, 4, -1);
 }
 
-unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
+unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
     uint32_t *v = (uint32_t *)a->coeffs;
     uint32_t bad = 0;
-    if (pk)
-        return pk->eta_unpack(a, r, eta);
+    if (be->eta_unpack)
+        return be->eta_unpack(a, r, eta);
     vg_mldsa_unpack_bits(v, r, eta == 2 ? 3 : 4);
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
         /* Field > 2 eta: the top bit of 2 eta - field is set. */
@@ -1415,11 +1420,10 @@ unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned et
 
 size_t vg_mldsa_polyz_bytes(int32_t gamma1) { return 32u * vg_mldsa_gamma1_bits(gamma1); }
 
-void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
+void vg_mldsa_polyz_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->z_pack(r, a, gamma1);
+    if (be->z_pack) {
+        be->z_pack(r, a, gamma1);
         return;
     }
     if (gamma1 == (1 << 17))
@@ -1439,23 +1443,17 @@ static void vg_mldsa_unpack_z_portable(vg_mldsa_poly *a, const uint8_t *r, int32
         a->coeffs[j] = gamma1 - (int32_t)v[j];
 }
 
-void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+void vg_mldsa_polyz_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(be);
-    if (pk && pk->z_unpack)
-        pk->z_unpack(a, r, gamma1);
-    else
-        be->unpack_z(a, r, gamma1);
+    be->unpack_z(a, r, gamma1);
 }
 
 size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_88 ? 192 : 128; }
 
-void vg_mldsa_polyw1_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
+void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->w1_pack(r, a, gamma2);
+    if (be->w1_pack) {
+        be->w1_pack(r, a, gamma2);
         return;
     }
     vg_mldsa_pack_bits(r, a->coeffs, gamma2 == VG_MLDSA_GAMMA2_88 ? 6 : 4, 0, 1);

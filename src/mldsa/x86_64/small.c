@@ -11,38 +11,35 @@
  *        invntt_tomont (cancels R^-1; |.| < q_kem), Barrett (the centred
  *        residue, |.| <= 1664, equal to the exact product by the bound of
  *        the contract), widened to int32.
- * The ML-KEM backend is the AVX2 one (its coefficient order in the NTT
- * domain is its own, hence ntt and mul must come from the same table).
+ * The ML-KEM kernels are the AVX2 ones (their coefficient order in the NTT
+ * domain is their own, hence ntt and mul must come from the same variant):
+ * the small_ntt and small_mul of the avx2 and avx2+vbmi2 variants.
  */
 #include <string.h>
 
 #include "common.h"
+#include "../../mlkem/poly.h"
+#include "mldsa_avx2.h"
 #include "../small.h"
 
-static void small_kem_ntt(vg_mldsa_spoly *r, const vg_mldsa_poly *a)
+/* vg_mldsa_spoly and vg_mlkem_poly are the same layout (256 int16), and
+ * the ML-KEM kernels are reached through function pointers in another
+ * translation unit. */
+void vg_mldsa_small_ntt_kem(vg_mldsa_spoly *r, const vg_mldsa_poly *a)
 {
     for (unsigned i = 0; i < VG_MLDSA_N; i++)
         r->coeffs[i] = (int16_t)a->coeffs[i];
-    vg_mlkem_avx2_get()->ntt(r);
+    vg_mlkem_avx2_get()->ntt((vg_mlkem_poly *)r);
 }
 
-static void small_kem_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
+void vg_mldsa_small_mul_kem(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
 {
     const struct vg_mlkem_backend *k = vg_mlkem_avx2_get();
     vg_mlkem_poly t;
-    k->basemul_acc(&t, a, b, 1);
+    k->basemul_acc(&t, (const vg_mlkem_poly *)a, (const vg_mlkem_poly *)b, 1);
     k->invntt_tomont(&t);
     k->poly_reduce(&t);
     for (unsigned i = 0; i < VG_MLDSA_N; i++)
         r->coeffs[i] = t.coeffs[i];
     vg_wipe(&t, sizeof t);
-}
-
-static const struct vg_mldsa_small g_small_kem = {"kem-avx2",           small_kem_ntt,
-                                                  small_kem_mul,        VG_MLDSA_SMALL_BOUND,
-                                                  NULL /* no c t0 */, NULL};
-
-const struct vg_mldsa_small *vg_mldsa_small_kem_get(void)
-{
-    return vg_mlkem_avx2_get() ? &g_small_kem : NULL;
 }
