@@ -638,12 +638,48 @@ static void test_api(const struct ps *p)
     /* Empty message with NULL pointer is fine. */
     CHECK(p->sign_derand(sig, NULL, 0, NULL, 0, sk, rnd) == VG_OK);
     CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 0, pk) == VG_OK);
-    CHECK(p->verify(NULL, p->sig_len, NULL, 0, NULL, 0, pk) == VG_ERR_INPUT);
-    CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 0, NULL) == VG_ERR_INPUT);
-    CHECK(p->verify(sig, p->sig_len, NULL, 1, NULL, 0, pk) == VG_ERR_INPUT);
-    CHECK(p->verify_mu(sig, p->sig_len, NULL, pk) == VG_ERR_INPUT);
-    CHECK(p->verify_internal(sig, p->sig_len, NULL, 1, pk) == VG_ERR_INPUT);
+    /* Verification (DESIGN section 2): a NULL pointer with a nonzero
+     * length or a NULL fixed-size buffer gives VG_ERR_VERIFY. */
+    CHECK(p->verify(NULL, p->sig_len, NULL, 0, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 0, NULL) == VG_ERR_VERIFY);
+    CHECK(p->verify(sig, p->sig_len, NULL, 1, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 1, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify(NULL, 0, NULL, 0, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_mu(NULL, p->sig_len, mu, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_mu(sig, p->sig_len, NULL, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_mu(sig, p->sig_len, mu, NULL) == VG_ERR_VERIFY);
+    CHECK(p->verify_internal(NULL, p->sig_len, msg, 4, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_internal(sig, p->sig_len, NULL, 1, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_internal(sig, p->sig_len, msg, 4, NULL) == VG_ERR_VERIFY);
     CHECK(p->verify_mu(sig, p->sig_len, mu, pk) == VG_ERR_VERIFY);
+    /* Signing: VG_ERR_INPUT, and the signature buffer (the only output)
+     * zeroed when it is not NULL; a NULL one is no error to write. */
+    CHECK(p->sign_mu(NULL, mu, sk, rnd) == VG_ERR_INPUT);
+    CHECK(p->sign_internal(NULL, msg, 4, sk, rnd) == VG_ERR_INPUT);
+    CHECK(p->sign(NULL, msg, 4, NULL, 0, sk) == VG_ERR_INPUT);
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_mu(sig, mu, NULL, rnd) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_mu(sig, mu, sk, NULL) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_internal(sig, msg, 4, NULL, rnd) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_internal(sig, msg, 4, sk, NULL) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign(sig, NULL, 4, NULL, 0, sk) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign(sig, msg, 4, NULL, 1, sk) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    /* Key generation: each non-NULL output zeroed. */
+    memset(pk, 0xaa, p->pk_len);
+    CHECK(p->keypair_derand(pk, NULL, seed) == VG_ERR_INPUT && all_zero(pk, p->pk_len));
+    memset(sk, 0xaa, p->sk_len);
+    CHECK(p->keypair_derand(NULL, sk, seed) == VG_ERR_INPUT && all_zero(sk, p->sk_len));
+    memset(pk, 0xaa, p->pk_len);
+    CHECK(p->keypair(pk, NULL) == VG_ERR_INPUT && all_zero(pk, p->pk_len));
+    memset(sk, 0xaa, p->sk_len);
+    CHECK(p->keypair(NULL, sk) == VG_ERR_INPUT && all_zero(sk, p->sk_len));
+    CHECK(p->keypair_derand(pk, sk, seed) == VG_OK);
+    CHECK(p->sign_derand(sig, NULL, 0, NULL, 0, sk, rnd) == VG_OK);
 
     /* Contexts: 255 bytes allowed, 256 refused by sign and verify. */
     CHECK(p->sign_derand(sig, msg, 4, ctx, 255, sk, rnd) == VG_OK);
@@ -654,6 +690,8 @@ static void test_api(const struct ps *p)
     memset(sig, 0xaa, sizeof sig);
     CHECK(p->sign(sig, msg, 4, ctx, 256, sk) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
     CHECK(p->verify(sig, p->sig_len, msg, 4, ctx, 256, pk) == VG_ERR_INPUT);
+    CHECK(p->verify(sig, p->sig_len, msg, 4, NULL, 256, pk) == VG_ERR_INPUT);
+    CHECK(p->verify(NULL, p->sig_len, msg, 4, ctx, 300, pk) == VG_ERR_INPUT);
 
     /* RNG failure: outputs zeroed, VG_ERR_RANDOM. */
     memset(pk, 0xaa, p->pk_len);

@@ -952,8 +952,9 @@ int VG_MLDSA_INTERNAL(sign_mu_counted)(uint8_t *sig, const uint8_t mu[64], const
 int VG_MLDSA_API(verify_mu)(const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                             const uint8_t *pk)
 {
+    /* NULL inputs: VG_ERR_VERIFY (DESIGN section 2, verification). */
     if (!sig || !mu || !pk)
-        return VG_ERR_INPUT;
+        return VG_ERR_VERIFY;
     if (sig_len != SIG_BYTES)
         return VG_ERR_VERIFY;
     return vg_mldsa_verify_mu_core(vg_mldsa_active(), sig, mu, pk);
@@ -965,7 +966,7 @@ int VG_MLDSA_API(verify_internal)(const uint8_t *sig, size_t sig_len, const uint
 {
     uint8_t tr[VG_MLDSA_CRHBYTES], mu[VG_MLDSA_CRHBYTES];
     if (!sig || (!mprime && mprime_len) || !pk)
-        return VG_ERR_INPUT;
+        return VG_ERR_VERIFY;
     if (sig_len != SIG_BYTES)
         return VG_ERR_VERIFY;
     vg_shake256(tr, sizeof tr, pk, PK_BYTES); /* line 6 */
@@ -979,8 +980,12 @@ int VG_MLDSA_API(verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
                          const uint8_t *ctx, size_t ctx_len, const uint8_t *pk)
 {
     uint8_t tr[VG_MLDSA_CRHBYTES], mu[VG_MLDSA_CRHBYTES], prefix[2];
-    if (!sig || (!msg && msg_len) || (!ctx && ctx_len) || !pk || ctx_len > VG_MLDSA_CTXMAXBYTES)
+    /* A context over 255 bytes is refused (VG_ERR_INPUT, FIPS 204
+     * Algorithm 3 line 1); NULL inputs do not verify. */
+    if (ctx_len > VG_MLDSA_CTXMAXBYTES)
         return VG_ERR_INPUT;
+    if (!sig || (!msg && msg_len) || (!ctx && ctx_len) || !pk)
+        return VG_ERR_VERIFY;
     if (sig_len != SIG_BYTES)
         return VG_ERR_VERIFY;
     prefix[0] = 0;
