@@ -942,6 +942,10 @@ int VG_MLDSA_API(sign)(uint8_t *sig, const uint8_t *msg, size_t msg_len, const u
     return ret;
 }
 
+#if VG_MLDSA_MODE == 87
+int vg_mldsa87_sign_lowstack(void) { return VG_MLDSA_SMALL_SIGN; }
+#endif
+
 int VG_MLDSA_INTERNAL(sign_mu_counted)(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
                                        const uint8_t rnd[32], unsigned *attempts)
 {

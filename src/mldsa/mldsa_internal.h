@@ -25,4 +25,9 @@ int vg_mldsa65_sign_mu_counted(uint8_t *sig, const uint8_t mu[64], const uint8_t
 int vg_mldsa87_sign_mu_counted(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
                                const uint8_t rnd[32], unsigned *attempts);
 
+/* 1 when ML-DSA-87 signs with the low-stack layout (the CMake option
+ * VG_MLDSA87_LOWSTACK, default ON), 0 for the big-stack one: test_stack
+ * asserts the 64 KiB goal only for the former. */
+int vg_mldsa87_sign_lowstack(void);
+
 #endif
