@@ -1,146 +1,16 @@
 /*
  * ML-KEM (FIPS 203): portable polynomial arithmetic, shared by the three
- * parameter sets, and the portable backend (NTT, base multiplication,
- * rejection sampling). Bounds reasoning sits beside each step; the common
- * conventions are in poly.h.
+ * parameter sets, and the portable backend (its NTT, base multiplication
+ * and reduction are the lattice module's portable ones, src/lattice).
+ * Bounds reasoning sits beside each step; the common conventions are in
+ * poly.h.
  */
 #include "poly.h"
 
 #include "common.h"
 #include "../hash/keccak4x.h"
 
-/* zetas[i] = 17^BitRev7(i) * R mod q, centred (|z| <= q/2), for i = 0..127:
- * the twiddle factors of FIPS 203 Algorithms 9-10 and, for i >= 64, the
- * gamma of Algorithm 11 (gamma_{2j} = zetas[64 + j], gamma_{2j+1} = -that).
- * Computed with pow(17, bitrev7(i), q) * 2^16 mod q; zetas[0] is unused. */
-static const int16_t vg_mlkem_zetas[128] = {
-    -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,   962,
-    -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,  -681,  1017,
-    732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,  -1293, 1491,  -282,
-    -1544, 516,   -8,    -320,  -666,  -1618, -1162, 126,   1469,  -853,  -90,   -271,  830,
-    107,   -1421, -247,  -951,  -398,  961,   -1508, -725,  448,   -1065, 677,   -1275, -1103,
-    430,   555,   843,   -1251, 871,   1550,  105,   422,   587,   177,   -235,  -291,  -460,
-    1574,  1653,  -246,  778,   1159,  -147,  -777,  1483,  -602,  1119,  -1590, 644,   -872,
-    349,   418,   329,   -156,  -75,   817,   1097,  603,   610,   1322,  -1285, -1465, 384,
-    -1215, -136,  1218,  -1335, -874,  220,   -1187, -1659, -1185, -1530, -1278, 794,   -1510,
-    -854,  -870,  478,   -108,  -308,  996,   991,   958,   -1460, 1522,  1628,
-};
-
 /* ---- portable backend ------------------------------------------------- */
-
-/* One layer of the forward NTT (Algorithm 9 lines 3-12 for one len),
- * inlined with len a constant, so that each layer's loops are vectorised
- * for their own length (gcc ~1.9k -> ~1.7k, clang 14 ~2.3k -> ~1.6k TSC
- * ticks for the transform). Each of the 7 layers adds at most q to the
- * bound (|fqmul| < q), so coefficients stay below q + 7q = 8q = 26632 <
- * 2^15, and the fqmul inputs satisfy |zeta * a| <= (q/2) * 8q < q 2^15. */
-static inline __attribute__((always_inline)) void vg_mlkem_ntt_layer(int16_t *a, unsigned len,
-                                                                      unsigned *k)
-{
-    for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
-        int16_t zeta = vg_mlkem_zetas[(*k)++];
-        for (unsigned j = start; j < start + len; j++) {
-            int16_t t = vg_mlkem_fqmul(zeta, a[j + len]);
-            a[j + len] = (int16_t)(a[j] - t);
-            a[j] = (int16_t)(a[j] + t);
-        }
-    }
-}
-
-/* Pre: |a| < q. Post: |a| <= q/2.
- * Specification: FIPS 203, Algorithm 9. */
-static void vg_mlkem_ntt_portable(vg_mlkem_poly *p)
-{
-    int16_t *a = p->coeffs;
-    unsigned k = 1;
-    vg_mlkem_ntt_layer(a, 128, &k);
-    vg_mlkem_ntt_layer(a, 64, &k);
-    vg_mlkem_ntt_layer(a, 32, &k);
-    vg_mlkem_ntt_layer(a, 16, &k);
-    vg_mlkem_ntt_layer(a, 8, &k);
-    vg_mlkem_ntt_layer(a, 4, &k);
-    vg_mlkem_ntt_layer(a, 2, &k);
-    for (unsigned j = 0; j < VG_MLKEM_N; j++)
-        a[j] = vg_mlkem_barrett_reduce(a[j]);
-}
-
-/* One layer of the inverse NTT (Algorithm 10 lines 3-12 for one len),
- * inlined with len a constant, so that each layer's loops are vectorised
- * for their own length (clang 14 did poorly with len a variable: the whole
- * transform ~2.8k -> ~2.2k TSC ticks; gcc unchanged). Every layer keeps
- * |a| < q: sums are < 2q and Barrett-reduced to q/2, differences are < 2q
- * and go through fqmul (|zeta * d| < q^2 < q 2^15), which returns < q. */
-static inline __attribute__((always_inline)) void vg_mlkem_invntt_layer(int16_t *a, unsigned len,
-                                                                         unsigned *k)
-{
-    for (unsigned start = 0; start < VG_MLKEM_N; start += 2 * len) {
-        int16_t zeta = vg_mlkem_zetas[(*k)--];
-        for (unsigned j = start; j < start + len; j++) {
-            int16_t t = a[j];
-            a[j] = vg_mlkem_barrett_reduce((int16_t)(t + a[j + len]));
-            a[j + len] = vg_mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
-        }
-    }
-}
-
-/* Pre: |a| < q. Post: |a| < q; result R * NTT^-1(a).
- * Specification: FIPS 203, Algorithm 10. */
-static void vg_mlkem_invntt_portable(vg_mlkem_poly *p)
-{
-    int16_t *a = p->coeffs;
-    unsigned k = 127;
-    vg_mlkem_invntt_layer(a, 2, &k);
-    vg_mlkem_invntt_layer(a, 4, &k);
-    vg_mlkem_invntt_layer(a, 8, &k);
-    vg_mlkem_invntt_layer(a, 16, &k);
-    vg_mlkem_invntt_layer(a, 32, &k);
-    vg_mlkem_invntt_layer(a, 64, &k);
-    vg_mlkem_invntt_layer(a, 128, &k);
-    /* 1441 = R^2 / 128 mod q: undoes the factor 128 of the unnormalised
-     * transform and leaves one factor R (fqmul removes one of the two). */
-    for (unsigned j = 0; j < VG_MLKEM_N; j++)
-        a[j] = vg_mlkem_fqmul(a[j], 1441);
-}
-
-/* Pre: k <= 4, |a| < 4096, |b| <= q/2 + 1. Post: |r| <= q/2.
- * Specification: FIPS 203, Algorithms 11 and 12. */
-static void vg_mlkem_basemul_acc_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a,
-                                          const vg_mlkem_poly *b, unsigned k)
-{
-    /* Plain products summed in int32 over the vector, one Montgomery
-     * reduction per coefficient at the end (it supplies the R^-1 of the
-     * contract), so the inner loop is multiply-adds. Only the degree-2 term
-     * a1 b1 gamma needs a reduction first: fqmul(a1, b1) = a1 b1 R^-1 (< q),
-     * times gamma = zeta R gives a1 b1 zeta with no factor left over.
-     * Bounds: |a b| < 4096 * 1665 < 6.82e6, |fqmul * zeta| < q * 1665 <
-     * 5.55e6, so each sum over k <= 4 entries is below 4 * 2 * 6.82e6 <
-     * 5.5e7 < q 2^15 = 1.09e8, montgomery_reduce's precondition, and far
-     * from int32 overflow. The result is < q, and the Barrett step gives the
-     * centred representative, the same as any other order of reduction.
-     * One loop over the 128 coefficient pairs (2p, 2p+1), with the gamma
-     * of each pair (+zetas[64 + p/2] for even p, its negative for odd p,
-     * Algorithm 11 line 2) from a small table: clang 14 vectorises this
-     * form (its basemul was ~2.3x slower than gcc's with four
-     * coefficients per iteration and the sign written out); gcc is as
-     * fast as before. The table is public constants. */
-    int32_t c[VG_MLKEM_N];
-    int16_t gam[VG_MLKEM_N / 2];
-    for (unsigned p = 0; p < VG_MLKEM_N / 2; p++) {
-        int16_t zeta = vg_mlkem_zetas[64 + p / 2];
-        gam[p] = (int16_t)((p & 1) ? -zeta : zeta);
-    }
-    memset(c, 0, sizeof c);
-    for (unsigned v = 0; v < k; v++) {
-        const int16_t *x = a[v].coeffs, *y = b[v].coeffs;
-        for (unsigned p = 0; p < VG_MLKEM_N / 2; p++) {
-            int16_t g = vg_mlkem_fqmul(x[2 * p + 1], y[2 * p + 1]);
-            c[2 * p] += (int32_t)x[2 * p] * y[2 * p] + (int32_t)g * gam[p];
-            c[2 * p + 1] += (int32_t)x[2 * p] * y[2 * p + 1] + (int32_t)x[2 * p + 1] * y[2 * p];
-        }
-    }
-    for (unsigned j = 0; j < VG_MLKEM_N; j++)
-        r->coeffs[j] = vg_mlkem_barrett_reduce(vg_mlkem_montgomery_reduce(c[j]));
-}
 
 /* Post: 0 <= r[i] < q. Public data only (variable time by design).
  * Specification: FIPS 203, Algorithm 7, lines 5-13. */
@@ -162,7 +32,6 @@ static unsigned vg_mlkem_rej_uniform_portable(int16_t *r, unsigned len, const ui
 /* The portable helpers (defined below, referenced by the backend table). */
 static void vg_mlkem_poly_add_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
 static void vg_mlkem_poly_sub_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-static void vg_mlkem_poly_reduce_portable(vg_mlkem_poly *r);
 static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r);
 static void vg_mlkem_poly_tobytes_portable(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);
 static void vg_mlkem_poly_frombytes_portable(vg_mlkem_poly *r, const uint8_t a[VG_MLKEM_POLYBYTES]);
@@ -174,23 +43,23 @@ static void vg_mlkem_cbd_portable(vg_mlkem_poly *r, const uint8_t *buf, unsigned
 static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 
 static const struct vg_mlkem_backend vg_mlkem_portable = {
-    "portable",
-    vg_mlkem_ntt_portable,
-    vg_mlkem_invntt_portable,
-    vg_mlkem_basemul_acc_portable,
-    vg_mlkem_rej_uniform_portable,
-    vg_mlkem_poly_add_portable,
-    vg_mlkem_poly_sub_portable,
-    vg_mlkem_poly_reduce_portable,
-    vg_mlkem_poly_tomont_portable,
-    vg_mlkem_poly_tobytes_portable,
-    vg_mlkem_poly_frombytes_portable,
-    vg_mlkem_poly_frommsg_portable,
-    vg_mlkem_poly_tomsg_portable,
-    vg_mlkem_poly_compress_portable,
-    vg_mlkem_poly_decompress_portable,
-    vg_mlkem_cbd_portable,
-    vg_mlkem_tomont_add_reduce_portable,
+    .name = "portable",
+    .ntt = vg_lattice_ntt3329_ntt_portable,
+    .invntt_tomont = vg_lattice_ntt3329_invntt_portable,
+    .basemul_acc = vg_lattice_ntt3329_basemul_acc_portable,
+    .rej_uniform = vg_mlkem_rej_uniform_portable,
+    .poly_add = vg_mlkem_poly_add_portable,
+    .poly_sub = vg_mlkem_poly_sub_portable,
+    .poly_reduce = vg_lattice_ntt3329_reduce_portable,
+    .poly_tomont = vg_mlkem_poly_tomont_portable,
+    .tobytes = vg_mlkem_poly_tobytes_portable,
+    .frombytes = vg_mlkem_poly_frombytes_portable,
+    .frommsg = vg_mlkem_poly_frommsg_portable,
+    .tomsg = vg_mlkem_poly_tomsg_portable,
+    .compress = vg_mlkem_poly_compress_portable,
+    .decompress = vg_mlkem_poly_decompress_portable,
+    .cbd = vg_mlkem_cbd_portable,
+    .tomont_add_reduce = vg_mlkem_tomont_add_reduce_portable,
 };
 
 const struct vg_mlkem_backend *vg_mlkem_portable_get(void) { return &vg_mlkem_portable; }
@@ -223,17 +92,11 @@ static void vg_mlkem_poly_sub_portable(vg_mlkem_poly *r, const vg_mlkem_poly *a,
         r->coeffs[i] = (int16_t)(a->coeffs[i] - b->coeffs[i]);
 }
 
-static void vg_mlkem_poly_reduce_portable(vg_mlkem_poly *r)
-{
-    for (unsigned i = 0; i < VG_MLKEM_N; i++)
-        r->coeffs[i] = vg_mlkem_barrett_reduce(r->coeffs[i]);
-}
-
 static void vg_mlkem_poly_tomont_portable(vg_mlkem_poly *r)
 {
     /* 1353 = R^2 mod q; |a * 1353| < 2^15 * 1353 < q 2^15. */
     for (unsigned i = 0; i < VG_MLKEM_N; i++)
-        r->coeffs[i] = vg_mlkem_fqmul(r->coeffs[i], 1353);
+        r->coeffs[i] = vg_lattice_q3329_fqmul(r->coeffs[i], 1353);
 }
 
 /* The composition of the three helpers above (backend contract in poly.h):
@@ -242,7 +105,7 @@ static void vg_mlkem_tomont_add_reduce_portable(vg_mlkem_poly *r, const vg_mlkem
 {
     vg_mlkem_poly_tomont_portable(r);
     vg_mlkem_poly_add_portable(r, r, e);
-    vg_mlkem_poly_reduce_portable(r);
+    vg_lattice_ntt3329_reduce_portable(r);
 }
 
 /* ---- byte encodings ---------------------------------------------------- */

@@ -1,16 +1,15 @@
 /*
  * ML-KEM (FIPS 203): the parameter-independent layer. Polynomials in
- * R_q = Z_q[X]/(X^256 + 1), q = 3329, the NTT, sampling, compression and
- * byte encodings, plus the backend interface behind which faster variants
- * (AVX2, AVX-512) can later sit.
+ * R_q = Z_q[X]/(X^256 + 1), q = 3329, sampling, compression and byte
+ * encodings, plus the backend interface behind which the faster variants
+ * (AVX2, AVX2 with the AVX-512 sampler) sit. The NTT, base multiplication
+ * and Barrett reduction are the shared lattice module's
+ * (src/lattice/ntt3329.h, with their contracts); each backend points at
+ * one of its implementations.
  *
- * Representation: int16_t coefficients, signed, not necessarily canonical.
- * Every routine states the bound it needs on its inputs and the bound it
- * guarantees on its outputs; "|x| < B" means -B < x < B. Arithmetic is
- * modulo q throughout, so any representative is correct as long as the
- * bounds keep the int16/int32 intermediates from overflowing.
- *
- * Montgomery form: R = 2^16. fqmul(a, b) = a * b * R^-1 mod q.
+ * Representation and bounds: as in src/lattice/ntt3329.h (int16_t
+ * coefficients, signed, not necessarily canonical; "|x| < B" means
+ * -B < x < B; Montgomery form with R = 2^16).
  */
 #ifndef VG_MLKEM_POLY_H
 #define VG_MLKEM_POLY_H
@@ -19,15 +18,14 @@
 #include <stdint.h>
 
 #include "../hash/keccak.h"
+#include "../lattice/ntt3329.h"
 
-#define VG_MLKEM_N 256
-#define VG_MLKEM_Q 3329
+#define VG_MLKEM_N VG_LATTICE_N
+#define VG_MLKEM_Q VG_LATTICE_Q3329
 #define VG_MLKEM_SYMBYTES 32
 #define VG_MLKEM_POLYBYTES 384 /* ByteEncode_12 of one polynomial */
 
-typedef struct {
-    int16_t coeffs[VG_MLKEM_N];
-} vg_mlkem_poly;
+typedef vg_lattice_poly16 vg_mlkem_poly;
 
 /* ---- backend interface --------------------------------------------------
  * The hot kernels, swappable per CPU. Each backend must produce exactly the
@@ -37,24 +35,11 @@ typedef struct {
 struct vg_mlkem_backend {
     const char *name; /* "portable", ... */
 
-    /* Forward NTT, in place, output reduced.
-     * Pre: |a| < q. Post: |a| <= q/2 (Barrett-reduced), bit-reversed order
-     * as in FIPS 203 (NTT-domain coefficients pair up as (2i, 2i+1)).
-     * Specification: FIPS 203, Algorithm 9 (NTT). */
+    /* The transform of src/lattice/ntt3329.h (contracts there: FIPS 203
+     * Algorithms 9, 10, 11-12), the routines of one of its implementations
+     * (struct vg_lattice_ntt3329 members ntt, invntt_tomont, basemul_acc). */
     void (*ntt)(vg_mlkem_poly *a);
-
-    /* Inverse NTT, in place, times R (Montgomery factor): on input A (NTT
-     * domain) it returns R * NTT^-1(A), so that invntt(basemul(a, b)) =
-     * NTT^-1(a o b) with no Montgomery factor left.
-     * Pre: |a| < q. Post: |a| < q.
-     * Specification: FIPS 203, Algorithm 10 (NTT^-1). */
     void (*invntt_tomont)(vg_mlkem_poly *a);
-
-    /* r = R^-1 * sum_{i<k} a[i] o b[i] (o: MultiplyNTTs), reduced.
-     * Pre: 1 <= k <= 4; |a[i]| < 4096 (e.g. ByteDecode_12 output, canonical or
-     * not), |b[i]| <= q/2 + 1 (ntt output). Post: |r| <= q/2.
-     * Specification: FIPS 203, Algorithms 11 (MultiplyNTTs) and 12
-     * (BaseCaseMultiply), summed over a vector. */
     void (*basemul_acc)(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b,
                         unsigned k);
 
@@ -106,43 +91,8 @@ const struct vg_mlkem_backend *vg_mlkem_avx2_get(void);
  * active CPU features (VG_CPU_FEATURES, vg_cpu_force) on every call. */
 const struct vg_mlkem_backend *vg_mlkem_active(void);
 
-/* ---- scalar arithmetic (portable; inline for the other files) ----------- */
-
-/* Montgomery reduction: returns r = a * R^-1 mod q.
- * Pre: |a| < q * 2^15. Post: |r| < q. */
-static inline int16_t vg_mlkem_montgomery_reduce(int32_t a)
-{
-    /* t = a * q^-1 mod 2^16 (as int16), so a - t*q is divisible by 2^16.
-     * |t*q| <= 2^15 q, so |a - t*q| < 2^16 q and the quotient is < q. */
-    int16_t t = (int16_t)(uint16_t)((uint32_t)a * 62209u); /* 62209 = q^-1 mod 2^16 */
-    return (int16_t)((a - (int32_t)t * VG_MLKEM_Q) >> 16);
-}
-
-/* Product in Montgomery form: a * b * R^-1 mod q.
- * Pre: |a * b| < q * 2^15. Post: |r| < q. */
-static inline int16_t vg_mlkem_fqmul(int16_t a, int16_t b)
-{
-    /* montgomery_reduce(a b) in 16-bit halves, which compilers map to
-     * vector multiply-low/high instructions (x86 PMULLW/PMULHW are SSE2):
-     * with p = a b and t = p q^-1 mod 2^16, p - t q is divisible by 2^16,
-     * so the low halves of p and t q are equal and (p - t q) >> 16 is the
-     * difference of the high halves exactly. */
-    int32_t p = (int32_t)a * b;
-    int16_t t = (int16_t)(uint16_t)((uint32_t)(uint16_t)p * 62209u); /* q^-1 mod 2^16 */
-    int16_t ph = (int16_t)(p >> 16);
-    int16_t th = (int16_t)(((int32_t)t * VG_MLKEM_Q) >> 16);
-    return (int16_t)(ph - th);
-}
-
-/* Barrett reduction: the representative of a mod q in [-(q-1)/2, (q-1)/2].
- * Pre: any int16. Post: |r| <= q/2.
- * v = round(2^26 / q) = 20159; for |a| < 2^15 the estimate t is floor or
- * ceil of a/q rounded to nearest, giving the centred representative. */
-static inline int16_t vg_mlkem_barrett_reduce(int16_t a)
-{
-    int32_t t = (20159 * (int32_t)a + (1 << 25)) >> 26;
-    return (int16_t)(a - t * VG_MLKEM_Q);
-}
+/* ---- scalar arithmetic (portable; inline for the other files) -----------
+ * Montgomery and Barrett reduction: vg_lattice_q3329_* (ntt3329.h). */
 
 /* Map a centred representative to [0, q): add q when negative, branch-free.
  * Pre: |a| < q. Post: 0 <= r < q. */
@@ -163,7 +113,8 @@ void vg_mlkem_poly_add(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_
 /* r = a - b, coefficientwise, no reduction. Pre: |a - b| < 2^15.
  * Specification: FIPS 203, Algorithm 15 line 6 (subtraction in R_q). */
 void vg_mlkem_poly_sub(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-/* Barrett-reduce every coefficient. Pre: any. Post: |r| <= q/2.
+/* Barrett-reduce every coefficient (the lattice module's reduce).
+ * Pre: any. Post: |r| <= q/2.
  * Specification: FIPS 203, Algorithms 13-15 (coefficients taken mod q). */
 void vg_mlkem_poly_reduce(vg_mlkem_poly *r);
 /* r = r * R mod q (into Montgomery form). Pre: any. Post: |r| < q.

@@ -1,8 +1,10 @@
 /*
  * ML-KEM AVX2 backend: internal declarations shared by the files of
  * src/mlkem/x86_64 (compiled with -mavx2; called only when
- * vg_cpu_has(VG_CPU_AVX2)). The backend itself is vg_mlkem_avx2_get()
- * (poly.h); its routines produce the portable backend's exact outputs.
+ * vg_cpu_has(VG_CPU_AVX2)). The backend tables are in backend_avx2.c
+ * (vg_mlkem_avx2_get, poly.h); their routines produce the portable
+ * backend's exact outputs. The NTT routines are the lattice module's
+ * (src/lattice/ntt3329.h).
  */
 #ifndef VG_MLKEM_AVX2_H
 #define VG_MLKEM_AVX2_H
@@ -24,7 +26,6 @@ unsigned vg_mlkem_rej_uniform_avx512(int16_t *r, unsigned len, const uint8_t *bu
  * portable, constant time in every input. */
 void vg_mlkem_poly_add_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
 void vg_mlkem_poly_sub_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a, const vg_mlkem_poly *b);
-void vg_mlkem_poly_reduce_avx2(vg_mlkem_poly *r);
 void vg_mlkem_poly_tomont_avx2(vg_mlkem_poly *r);
 void vg_mlkem_tomont_add_reduce_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *e);
 void vg_mlkem_poly_tobytes_avx2(uint8_t r[VG_MLKEM_POLYBYTES], const vg_mlkem_poly *a);

@@ -1,6 +1,6 @@
 /*
  * ML-KEM (FIPS 203) AVX2 coefficientwise helpers and byte encodings: add,
- * sub, Barrett reduce, tomont, ByteEncode_12/ByteDecode_12, the message
+ * sub, tomont, ByteEncode_12/ByteDecode_12, the message
  * encodings (d = 1) and Compress_d/Decompress_d with their packings. Each
  * routine returns exactly the bytes or int16 values of its portable twin in
  * poly.c (the backend contract of poly.h); test_mlkem_backend compares them
@@ -22,6 +22,7 @@
 #include <immintrin.h>
 
 #include "mlkem_avx2.h"
+#include "../../lattice/x86_64/q3329_avx2.h"
 
 #define VG_Q16 _mm256_set1_epi16(VG_MLKEM_Q)
 
@@ -29,15 +30,6 @@
 static inline __m256i vg_caddq16(__m256i a)
 {
     return _mm256_add_epi16(a, _mm256_and_si256(_mm256_srai_epi16(a, 15), VG_Q16));
-}
-
-/* Barrett reduction lanewise, the portable vg_mlkem_barrett_reduce exactly
- * (derivation in ntt_avx2.c). Pre: any int16. Post: |r| <= q/2. */
-static inline __m256i vg_barrett16(__m256i a)
-{
-    __m256i t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(20159));
-    t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(32));
-    return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, VG_Q16));
 }
 
 /* Store the n (< 16) valid bytes of x at r + off, where r has len bytes:
@@ -82,36 +74,23 @@ void vg_mlkem_poly_sub_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *a,
     }
 }
 
-/* Pre: any. Post: |r| <= q/2, the portable Barrett values.
- * Specification: FIPS 203, Algorithms 13-15 (coefficients taken mod q). */
-void vg_mlkem_poly_reduce_avx2(vg_mlkem_poly *r)
-{
-    for (unsigned i = 0; i < VG_MLKEM_N; i += 16) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(r->coeffs + i));
-        _mm256_storeu_si256((__m256i *)(r->coeffs + i), vg_barrett16(x));
-    }
-}
-
 /* r = fqmul(r, R^2 mod q = 1353). Pre: any int16 (|1353 r| < q 2^15).
- * Post: |r| < q. fqmul as in ntt_avx2.c: mulhi(a, z) - mulhi(mullo(a, z
- * q^-1), q), exact. Specification: FIPS 203, Algorithm 13 line 18 (cancels
- * the R^-1 that basemul_acc leaves). */
+ * Post: |r| < q. fqmul of ../../lattice/x86_64/q3329_avx2.h, exact.
+ * Specification: FIPS 203, Algorithm 13 line 18 (cancels the R^-1 that
+ * basemul_acc leaves). */
 void vg_mlkem_poly_tomont_avx2(vg_mlkem_poly *r)
 {
     const __m256i z = _mm256_set1_epi16(1353);
     const __m256i zq = _mm256_set1_epi16((int16_t)(uint16_t)((1353u * 62209u) & 0xffffu));
     for (unsigned i = 0; i < VG_MLKEM_N; i += 16) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(r->coeffs + i));
-        __m256i t = _mm256_mullo_epi16(a, zq);
-        __m256i hi = _mm256_mulhi_epi16(a, z);
-        _mm256_storeu_si256((__m256i *)(r->coeffs + i),
-                            _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, VG_Q16)));
+        _mm256_storeu_si256((__m256i *)(r->coeffs + i), vg_lattice_q3329_fqmul16(a, z, zq));
     }
 }
 
 /* r = Barrett(fqmul(r, 1353) + e) in one pass over memory instead of
- * three (tomont, add, reduce above; the same lane operations in the same
- * order, so the same values). Pre: r any int16; |e| <= 2^15 - q.
+ * three (tomont, add, reduce; the same lane operations in the same order,
+ * so the same values). Pre: r any int16; |e| <= 2^15 - q.
  * Post: |r| <= q/2. Aliasing r == e allowed (each lane group is read
  * before it is written). */
 void vg_mlkem_tomont_add_reduce_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *e)
@@ -121,10 +100,9 @@ void vg_mlkem_tomont_add_reduce_avx2(vg_mlkem_poly *r, const vg_mlkem_poly *e)
     for (unsigned i = 0; i < VG_MLKEM_N; i += 16) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(r->coeffs + i));
         __m256i b = _mm256_loadu_si256((const __m256i *)(e->coeffs + i));
-        __m256i t = _mm256_mullo_epi16(a, zq);
-        __m256i hi = _mm256_mulhi_epi16(a, z);
-        a = _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, VG_Q16));
-        _mm256_storeu_si256((__m256i *)(r->coeffs + i), vg_barrett16(_mm256_add_epi16(a, b)));
+        a = vg_lattice_q3329_fqmul16(a, z, zq);
+        _mm256_storeu_si256((__m256i *)(r->coeffs + i),
+                            vg_lattice_q3329_barrett16(_mm256_add_epi16(a, b)));
     }
 }
 
