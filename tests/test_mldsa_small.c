@@ -1,6 +1,7 @@
 /*
  * Small products (src/mldsa/small.h; the small_* members of every ML-DSA
- * variant, through each variant's _get: portable C, the ML-KEM AVX2 route
+ * variant, through each variant's _get: portable C, the AVX2 route modulo 3329
+ * (src/lattice)
  * of avx2 and avx2+vbmi2, the AVX-512 kernel of avx2+avx512 and
  * avx2+avx512vbmi) against an independent
  * schoolbook product in Z[X]/(X^256 + 1) computed in int64:
@@ -378,7 +379,7 @@ int main(int argc, char **argv)
         /* The groups that keep only products within the bound did run. */
         CHECK(g_general >= reps && g_at_bound >= 8);
         /* The implementations over 7681 (portable, AVX-512) take c t0; the
-         * ML-KEM route (3329, the avx2 and avx2+vbmi2 variants) does not. */
+         * route modulo 3329 (the avx2 and avx2+vbmi2 variants) does not. */
         const int kem = i == 1 || i == 2;
         CHECK(be->small_bound == (kem ? 1664 : 3840));
         CHECK(vg_mldsa_small_t0_ok(be) == !kem);

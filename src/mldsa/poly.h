@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "../hash/keccak.h"
+#include "../lattice/ntt3329.h"
 
 #define VG_MLDSA_N 256
 #define VG_MLDSA_Q 8380417
@@ -40,11 +41,10 @@ typedef struct {
 
 /* 256 int16 coefficients: a polynomial transformed for the small products
  * (members small_* of struct vg_mldsa_backend; small.h). Its layout in the
- * transformed domain is the variant's own. Callers align instances to 64
- * bytes. */
-typedef struct {
-    int16_t coeffs[VG_MLDSA_N];
-} vg_mldsa_spoly;
+ * transformed domain is the variant's own. The type of the shared 16-bit
+ * NTT (src/lattice/ntt3329.h), which the avx2 variants' small products
+ * run on. Callers align instances to 64 bytes. */
+typedef vg_lattice_poly16 vg_mldsa_spoly;
 
 /* ---- backend interface ----------------------------------------------------
  * One struct per variant: every kernel ML-DSA runs, swappable per CPU. A

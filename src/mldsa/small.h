@@ -26,8 +26,8 @@
 #include "poly.h"
 
 /* The bound on the product's coefficients every table guarantees: the
- * implementation over ML-KEM's q = 3329 recovers centred residues, |r| <=
- * (3329 - 1) / 2; the tables over 7681 recover up to 3840 (their bound). */
+ * implementation over q = 3329 (the shared NTT of src/lattice) recovers
+ * centred residues, |r| <= (3329 - 1) / 2; the tables over 7681 recover up to 3840 (their bound). */
 #define VG_MLDSA_SMALL_BOUND 1664
 #define VG_MLDSA_SMALL_BOUND_7681 3840
 

@@ -205,7 +205,7 @@ void vg_mldsa_small_mul_portable(vg_mldsa_poly *r, const vg_mldsa_spoly *pa, con
 
 int vg_mldsa_small_t0_ok(const struct vg_mldsa_backend *be)
 {
-    /* |c hi| <= 60 * 64 = 3840 (the ML-KEM route, modulo 3329, stops at 1664). */
+    /* |c hi| <= 60 * 64 = 3840 (the route modulo 3329 stops at 1664). */
     return be->small_bound >= VG_MLDSA_SMALL_BOUND_7681;
 }
 

@@ -9,9 +9,9 @@
  * Which kernel each variant holds, member group by member group:
  *                    NTT, products,  fused     small      samplers  packing
  *                    rounding        passes    products   rej_*     (+unpack_z)
- *   avx2             AVX2            AVX2      ML-KEM's   AVX2      AVX2
- *   avx2+vbmi2       AVX2            AVX2      ML-KEM's   AVX-512   AVX2
- *   avx2+avx512      AVX-512         AVX-512   AVX-512    AVX2      AVX2
+ *   avx2             AVX2            AVX2      AVX2 3329  AVX2      AVX2
+ *   avx2+vbmi2       AVX2            AVX2      AVX2 3329  AVX-512   AVX2
+ *   avx2+avx512      AVX-512         AVX-512   zmm 7681   AVX2      AVX2
  *   avx2+avx512vbmi  AVX-512         AVX-512   AVX-512    AVX-512   VBMI
  * (the AVX-512 NTTs and products are faster on Zen 4; see
  * docs/benchmarks.md). The coefficientwise passes, decompose, make_hint,
@@ -35,14 +35,15 @@
     .power2round = vg_mldsa_power2round_avx2, .keygen_pass = vg_mldsa_keygen_pass_avx2
 
 /* NTT, products and fused passes in ymm registers; small products through
- * ML-KEM's AVX2 kernels (no c t0 shortcut: small_bound 1664 < 3840). */
+ * the shared AVX2 NTT mod 3329 (src/lattice; no c t0 through them:
+ * small_bound 1664 < 3840). */
 #define VG_MLDSA_X86_YMM                                                                           \
     .ntt = vg_mldsa_ntt_avx2, .invntt_tomont = vg_mldsa_invntt_avx2,                               \
     .pointwise = vg_mldsa_pointwise_avx2, .pointwise_acc = vg_mldsa_pointwise_acc_avx2,           \
     .pointwise_acc24 = vg_mldsa_pointwise_acc24_avx2, .verify_row = vg_mldsa_verify_row_avx2,     \
     .sign_z_pass = vg_mldsa_sign_z_pass_avx2, .sign_r_pass = vg_mldsa_sign_r_pass_avx2,           \
     .sign_h_pass = vg_mldsa_sign_h_pass_avx2, .sign_w_pass = vg_mldsa_sign_w_pass_avx2,           \
-    .small_ntt = vg_mldsa_small_ntt_kem, .small_mul = vg_mldsa_small_mul_kem,                      \
+    .small_ntt = vg_mldsa_small_ntt_q3329_avx2, .small_mul = vg_mldsa_small_mul_q3329_avx2,                      \
     .small_bound = VG_MLDSA_SMALL_BOUND
 
 /* The same in zmm registers (ntt_avx512.c, small_avx512.c). */

@@ -179,11 +179,11 @@ void vg_mldsa_bits_avx512(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a);
 void vg_mldsa_z_pack_avx512(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1);
 void vg_mldsa_z_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 
-/* Small products (small.h): through ML-KEM's AVX2 kernels, modulo 3329
- * (small.c, bound VG_MLDSA_SMALL_BOUND), and in zmm registers modulo 7681
+/* Small products (small.h): through the shared AVX2 NTT modulo 3329
+ * (src/lattice/ntt3329.h; small.c, bound VG_MLDSA_SMALL_BOUND), and in zmm registers modulo 7681
  * (small_avx512.c, AVX-512 F, VL, BW; bound VG_MLDSA_SMALL_BOUND_7681). */
-void vg_mldsa_small_ntt_kem(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
-void vg_mldsa_small_mul_kem(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
+void vg_mldsa_small_ntt_q3329_avx2(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
+void vg_mldsa_small_mul_q3329_avx2(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
 void vg_mldsa_small_ntt_avx512(vg_mldsa_spoly *out, const vg_mldsa_poly *a);
 void vg_mldsa_small_mul_avx512(vg_mldsa_poly *out, const vg_mldsa_spoly *a,
                                const vg_mldsa_spoly *b);
