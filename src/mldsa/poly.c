@@ -1458,3 +1458,26 @@ void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const v
     }
     vg_mldsa_pack_bits(r, a->coeffs, gamma2 == VG_MLDSA_GAMMA2_88 ? 6 : 4, 0, 1);
 }
+
+/* ---- message representative -------------------------------------------- */
+
+/* mu = H(tr || prefix || msg, 64), where tr = H(pk, 64) or read from sk.
+ * prefix is M' minus the message: empty (internal interface) or
+ * 0 || |ctx| || ctx (pure ML-DSA, Algorithms 2-3 line 5/ line 5). */
+void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
+                        const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
+                        size_t ctx_len, const uint8_t *msg, size_t msg_len)
+{
+    vg_keccak_ctx ctx;
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, tr, VG_MLDSA_CRHBYTES);
+    if (prefix_len)
+        vg_keccak_absorb(&ctx, prefix, prefix_len);
+    if (ctx_len)
+        vg_keccak_absorb(&ctx, ctx_bytes, ctx_len);
+    if (msg_len)
+        vg_keccak_absorb(&ctx, msg, msg_len);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, mu, VG_MLDSA_CRHBYTES);
+    vg_wipe(&ctx, sizeof ctx);
+}

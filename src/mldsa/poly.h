@@ -306,6 +306,16 @@ static inline uint32_t vg_mldsa_mask_zero_u32(uint32_t x)
     uint32_t m = ((x | (0u - x)) >> 31) - 1u;
 #if defined(__GNUC__)
     __asm__("" : "+r"(m));
+/* ---- message representative (FIPS 204 Algorithm 7 line 6, Algorithm 8
+ * line 7) ----------------------------------------------------------------- */
+
+/* mu = H(tr || prefix || ctx || msg, 64): prefix is M' minus context and
+ * message, empty (the internal interface) or 0 || |ctx| (pure ML-DSA,
+ * Algorithms 2-3 line 5). Each pointer may be NULL when its length is 0. */
+void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
+                 const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
+                 size_t ctx_len, const uint8_t *msg, size_t msg_len);
+
 #endif
     return m;
 }
@@ -511,5 +521,15 @@ size_t vg_mldsa_polyw1_bytes(int32_t gamma2);
 /* Pre: 0 <= w1 < (q-1)/(2 gamma2). Algorithm 16, as used by w1Encode
  * (Algorithm 28). */
 void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2);
+
+/* ---- message representative (FIPS 204 Algorithm 7 line 6, Algorithm 8
+ * line 7) ----------------------------------------------------------------- */
+
+/* mu = H(tr || prefix || ctx || msg, 64): prefix is M' minus context and
+ * message, empty (the internal interface) or 0 || |ctx| (pure ML-DSA,
+ * Algorithms 2-3 line 5). Each pointer may be NULL when its length is 0. */
+void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
+                 const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
+                 size_t ctx_len, const uint8_t *msg, size_t msg_len);
 
 #endif
