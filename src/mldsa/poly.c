@@ -993,13 +993,14 @@ static void vg_mldsa_poly_uniform_eta_x4(const struct vg_mldsa_backend *be, vg_m
     vg_wipe(&ws, sizeof ws);
 }
 
-static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
-                                 uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1);
+static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                 const uint8_t seed[VG_MLDSA_CRHBYTES], uint16_t nonce0, unsigned n,
+                                 int32_t dist);
 
 void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                     uint16_t nonce0, unsigned n, unsigned eta)
 {
-    vg_mldsa_sample_many(be, r, rhoprime, nonce0, n, eta, 0);
+    vg_mldsa_sample_many(be, r, rhoprime, nonce0, n, (int32_t)eta);
 }
 
 /* Eight values of `bits` bits (bits <= 24) into the bits bytes at o,
@@ -1163,21 +1164,26 @@ static void vg_mldsa_poly_uniform_gamma1_x4(const struct vg_mldsa_backend *be, v
 }
 
 /* n polynomials r[0..n) with nonces nonce0 + 0..n-1, four at a time on the
- * four-way Keccak: ExpandS's RejBoundedPoly when eta != 0, else
- * ExpandMask's gamma1 sampling (both parameters public). Groups of four; a
- * remainder of two or three padded with scratch lanes (secret-derived:
- * wiped), a single one alone. */
-static void vg_mldsa_sample_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const rr[4], const uint8_t seed[VG_MLDSA_CRHBYTES],
-                               const uint16_t nn[4], unsigned eta, int32_t gamma1)
+ * four-way Keccak: ExpandS's RejBoundedPoly when dist is eta (2 or 4),
+ * ExpandMask's gamma1 sampling when it is gamma1 (2^17 or 2^19); both
+ * public. One parameter for the two, so that the arguments fit the
+ * registers of the x86-64 calling convention. Groups of four; a remainder
+ * of two or three padded with scratch lanes (secret-derived: wiped), a
+ * single one alone. */
+#define VG_MLDSA_DIST_IS_ETA(dist) ((dist) <= 4)
+static void vg_mldsa_sample_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const rr[4],
+                               const uint8_t seed[VG_MLDSA_CRHBYTES], const uint16_t nn[4],
+                               int32_t dist)
 {
-    if (eta)
-        vg_mldsa_poly_uniform_eta_x4(be, rr, seed, nn, eta);
+    if (VG_MLDSA_DIST_IS_ETA(dist))
+        vg_mldsa_poly_uniform_eta_x4(be, rr, seed, nn, (unsigned)dist);
     else
-        vg_mldsa_poly_uniform_gamma1_x4(be, rr, seed, nn, gamma1);
+        vg_mldsa_poly_uniform_gamma1_x4(be, rr, seed, nn, dist);
 }
 
-static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
-                                 uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1)
+static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                 const uint8_t seed[VG_MLDSA_CRHBYTES], uint16_t nonce0, unsigned n,
+                                 int32_t dist)
 {
     unsigned l = 0;
     for (; l + 4 <= n; l += 4) {
@@ -1185,7 +1191,7 @@ static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_pol
         uint16_t nn[4];
         for (unsigned k = 0; k < 4; k++)
             nn[k] = (uint16_t)(nonce0 + l + k);
-        vg_mldsa_sample_x4(be, rr, seed, nn, eta, gamma1);
+        vg_mldsa_sample_x4(be, rr, seed, nn, dist);
     }
     if (n - l >= 2) {
         vg_mldsa_poly scratch[2];
@@ -1195,20 +1201,20 @@ static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_pol
             rr[k] = l + k < n ? &r[l + k] : &scratch[k - (n - l)];
             nn[k] = (uint16_t)(nonce0 + (l + k < n ? l + k : n - 1));
         }
-        vg_mldsa_sample_x4(be, rr, seed, nn, eta, gamma1);
+        vg_mldsa_sample_x4(be, rr, seed, nn, dist);
         vg_wipe(scratch, sizeof scratch);
     } else if (n - l == 1) {
-        if (eta)
-            vg_mldsa_poly_uniform_eta(be, &r[l], seed, (uint16_t)(nonce0 + l), eta);
+        if (VG_MLDSA_DIST_IS_ETA(dist))
+            vg_mldsa_poly_uniform_eta(be, &r[l], seed, (uint16_t)(nonce0 + l), (unsigned)dist);
         else
-            vg_mldsa_poly_uniform_gamma1(be, &r[l], seed, (uint16_t)(nonce0 + l), gamma1);
+            vg_mldsa_poly_uniform_gamma1(be, &r[l], seed, (uint16_t)(nonce0 + l), dist);
     }
 }
 
 void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                        uint16_t nonce0, unsigned n, int32_t gamma1)
 {
-    vg_mldsa_sample_many(be, r, rhopp, nonce0, n, 0, gamma1);
+    vg_mldsa_sample_many(be, r, rhopp, nonce0, n, gamma1);
 }
 
 void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],

@@ -83,7 +83,6 @@ struct vg_mldsa_sign_state {
         vg_mldsa_poly y[VG_MLDSA_L + 3], z[VG_MLDSA_L];
         vg_mldsa_poly w[VG_MLDSA_K], h[VG_MLDSA_K];
         vg_mldsa_poly c, t, u;
-        vg_keccak_ctx ctx;
         unsigned ready; /* y[0..ready): made ahead, public */
     } ws;
     /* A-hat: public (ExpandA of the public rho), so outside ws and not
@@ -137,6 +136,7 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
                                  uint8_t sig[VG_MLDSA_SIG_BYTES],
                                  const uint8_t mu[VG_MLDSA_CRHBYTES], unsigned kappa)
 {
+    vg_keccak_ctx ctx;
     (void)sig;
     /* |y| <= gamma1 < q. Entry j is the polynomial of nonce kappa + j, so
      * the attempts together use nonces 0, 1, 2, ... in order: they are
@@ -167,12 +167,13 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
                              VG_MLDSA_GAMMA2);
     }
     /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15). */
-    vg_shake256_init(&st->ws.ctx);
-    vg_keccak_absorb(&st->ws.ctx, mu, VG_MLDSA_CRHBYTES);
-    vg_keccak_absorb(&st->ws.ctx, st->ws.w1enc, sizeof st->ws.w1enc);
-    vg_keccak_finalize(&st->ws.ctx);
-    vg_keccak_squeeze(&st->ws.ctx, st->ws.ctilde, VG_MLDSA_CTILDEBYTES);
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
+    vg_keccak_absorb(&ctx, st->ws.w1enc, sizeof st->ws.w1enc);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, st->ws.ctilde, VG_MLDSA_CTILDEBYTES);
     vg_mldsa_poly_challenge(be, &st->ws.c, st->ws.ctilde, VG_MLDSA_CTILDEBYTES, VG_MLDSA_TAU);
+    vg_wipe(&ctx, sizeof ctx);
 }
 
 /* z = y + c s1 (lines 18, 20): exact, |cs1| <= 196; |y| <= gamma1, the sum
@@ -318,7 +319,6 @@ struct vg_mldsa_sign_state {
         /* c and one of s1, s2 (or t0's low part) transformed for the small
          * products (small.h). */
         _Alignas(64) vg_mldsa_spoly sc, ss;
-        vg_keccak_ctx ctx;
     } ws;
 };
 
@@ -367,6 +367,7 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
                                  uint8_t sig[VG_MLDSA_SIG_BYTES],
                                  const uint8_t mu[VG_MLDSA_CRHBYTES], unsigned kappa)
 {
+    vg_keccak_ctx ctx;
     memset(st->ws.w, 0, sizeof st->ws.w);
     for (unsigned j0 = 0; j0 < VG_MLDSA_L; j0 += 4) {
         unsigned n = VG_MLDSA_L - j0 < 4 ? VG_MLDSA_L - j0 : 4;
@@ -381,8 +382,8 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
         for (unsigned i = 0; i < VG_MLDSA_K; i++)
             be->pointwise_acc24(&st->ws.w[i], &st->ws.apk[i * VG_MLDSA_L + j0], st->ws.y, n);
     }
-    vg_shake256_init(&st->ws.ctx);
-    vg_keccak_absorb(&st->ws.ctx, mu, VG_MLDSA_CRHBYTES);
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
     for (unsigned i = 0; i < VG_MLDSA_K; i++) {
         be->invntt_tomont(&st->ws.w[i]);
         if (be->sign_w_pass) {
@@ -392,11 +393,12 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
             be->decompose(&st->ws.tu.t, NULL, &st->ws.w[i], VG_MLDSA_GAMMA2);
         }
         vg_mldsa_polyw1_pack(be, st->ws.w1row, &st->ws.tu.t, VG_MLDSA_GAMMA2);
-        vg_keccak_absorb(&st->ws.ctx, st->ws.w1row, sizeof st->ws.w1row);
+        vg_keccak_absorb(&ctx, st->ws.w1row, sizeof st->ws.w1row);
     }
-    vg_keccak_finalize(&st->ws.ctx);
-    vg_keccak_squeeze(&st->ws.ctx, st->ws.ctilde, VG_MLDSA_CTILDEBYTES);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, st->ws.ctilde, VG_MLDSA_CTILDEBYTES);
     vg_mldsa_poly_challenge(be, &st->ws.c, st->ws.ctilde, VG_MLDSA_CTILDEBYTES, VG_MLDSA_TAU);
+    vg_wipe(&ctx, sizeof ctx);
 }
 
 /* z = y + <<c s1>> (lines 18, 20), y unpacked from sig again; returns
