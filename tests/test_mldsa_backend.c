@@ -336,7 +336,8 @@ static void test_passes(const struct vg_mldsa_backend *be, unsigned reps)
         seen[v1 & 1]++;
         /* power2round: 0 <= a < q. */
         for (int i = 0; i < VG_MLDSA_N; i++)
-            a.coeffs[i] = rep % 4 == 2 ? (i % 2 ? 0 : VG_MLDSA_Q - 1) : rand_range(&rs, 0, VG_MLDSA_Q - 1);
+            a.coeffs[i] =
+                rep % 4 == 2 ? (i % 2 ? 0 : VG_MLDSA_Q - 1) : rand_range(&rs, 0, VG_MLDSA_Q - 1);
         g_ref->power2round(&r1, &s1, &a);
         be->power2round(&r2, &s2, &a);
         bad += memcmp(&r1, &r2, sizeof r1) != 0 || memcmp(&s1, &s2, sizeof s1) != 0;

@@ -1,6 +1,6 @@
 /*
  * ML-DSA test hooks: internal entry points of the three parameter sets
- * (mldsa_impl.h), for the constant-time harnesses. Hidden like every
+ * (keygen.c, sign.c), for the constant-time harnesses. Hidden like every
  * vg_<area>_ function (not exported from the shared library); the public
  * API is in include/vgcrypto.h.
  */

@@ -179,8 +179,8 @@ static inline void vg_mldsa_ct_bfly(int32_t *x, int32_t *y, unsigned k)
  * len 8 has four iterations and which clang otherwise unrolled fully and
  * then left scalar. VECB: the block loop of the len 2 and len 1 layers,
  * vectorised across blocks (the cost model declined it for len 2).
- * Forward NTT, clang, TSC ticks: ~2860 -> ~1950. The same hints on the
- * inverse transform measured slower (~2180 -> ~2220) and are not used.
+ * Faster forward NTT with clang; the same hints on the inverse transform
+ * measured slower and are not used (docs/benchmarks.md).
  * Left out in AddressSanitizer/MemorySanitizer builds, where the
  * instrumented loops cannot vectorise and clang warns that the hint
  * failed (-Wpass-failed). */
@@ -319,9 +319,8 @@ static inline __attribute__((always_inline)) void vg_mldsa_invntt_layer2(int32_t
  * step: the four butterflies of blocks 2 g and 2 g + 1 as four lanes, x =
  * (c0, c1, c4, c5) and y = (c2, c3, c6, c7) with twiddles -zetas[k0] twice
  * and -zetas[k0 - 1] twice. The butterflies of vg_mldsa_invntt_layer(a,
- * 2, 0), in a form both compilers run faster (layer alone, TSC ticks:
- * clang 14 ~695 -> ~550, gcc 12 ~340 -> ~320; with the block loop clang
- * left most of it scalar). */
+ * 2, 0), in a form both compilers run faster (with the block loop clang
+ * left most of it scalar; docs/benchmarks.md). */
 static void vg_mldsa_invntt_layer_len2(int32_t *a)
 {
     for (unsigned g = 0; g < 32; g++) {
@@ -373,8 +372,8 @@ static void vg_mldsa_invntt_portable(vg_mldsa_poly *p)
     vg_mldsa_invntt_layer(a, 64, 0);
     /* The constants through a value barrier for gcc: knowing them, gcc 12
      * expands the 32-bit products by F_QINV and LAST_QINV into SSE2
-     * shift-and-add chains, slower than PMULUDQ (last layer ~500 -> ~420
-     * TSC ticks); clang 14 does better with the constants visible. */
+     * shift-and-add chains, slower than PMULUDQ; clang 14 does better
+     * with the constants visible. */
 #if defined(__GNUC__) && !defined(__clang__)
     int32_t f = (int32_t)vg_barrier_u32(VG_MLDSA_INV_F);
     int32_t fq = (int32_t)vg_barrier_u32((uint32_t)VG_MLDSA_INV_F_QINV);
@@ -635,12 +634,14 @@ const char *vg_mldsa_implementation(void) { return vg_mldsa_active()->name; }
 
 /* ---- polynomial helpers ------------------------------------------------ */
 
-void vg_mldsa_poly_add(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+void vg_mldsa_poly_add(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b)
 {
     be->add(r, a, b);
 }
 
-void vg_mldsa_poly_sub(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+void vg_mldsa_poly_sub(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b)
 {
     be->sub(r, a, b);
 }
@@ -659,12 +660,14 @@ void vg_mldsa_poly_shiftl(const struct vg_mldsa_backend *be, vg_mldsa_poly *a)
         a->coeffs[j] = (int32_t)((uint32_t)a->coeffs[j] << VG_MLDSA_D);
 }
 
-unsigned vg_mldsa_poly_chknorm(const struct vg_mldsa_backend *be, const vg_mldsa_poly *a, int32_t bound)
+unsigned vg_mldsa_poly_chknorm(const struct vg_mldsa_backend *be, const vg_mldsa_poly *a,
+                               int32_t bound)
 {
     return be->chknorm(a, bound);
 }
 
-void vg_mldsa_poly_power2round(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a)
+void vg_mldsa_poly_power2round(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                               vg_mldsa_poly *a0, const vg_mldsa_poly *a)
 {
     be->power2round(a1, a0, a);
 }
@@ -769,20 +772,20 @@ static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_pol
 }
 
 /* The active backend's (AVX2 where available). */
-void vg_mldsa_poly_decompose(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
-                             int32_t gamma2)
+void vg_mldsa_poly_decompose(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                             vg_mldsa_poly *a0, const vg_mldsa_poly *a, int32_t gamma2)
 {
     be->decompose(a1, a0, a, gamma2);
 }
 
-unsigned vg_mldsa_poly_make_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *h, const vg_mldsa_poly *r,
-                                 const vg_mldsa_poly *v1, int32_t gamma2)
+unsigned vg_mldsa_poly_make_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *h,
+                                 const vg_mldsa_poly *r, const vg_mldsa_poly *v1, int32_t gamma2)
 {
     return be->make_hint(h, r, v1, gamma2);
 }
 
-void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
-                            int32_t gamma2)
+void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1,
+                            const vg_mldsa_poly *a, const vg_mldsa_poly *h, int32_t gamma2)
 {
     int32_t m = gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16; /* (q - 1) / (2 gamma2) */
     vg_mldsa_poly lo;
@@ -802,8 +805,8 @@ void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1
 
 /* ---- sampling --------------------------------------------------------- */
 
-void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
-                           uint8_t r)
+void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                           const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s, uint8_t r)
 {
     vg_keccak_ctx ctx;
     uint8_t seed[VG_MLDSA_SYMBYTES + 2];
@@ -830,8 +833,8 @@ void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, 
  * as vg_mldsa_poly_uniform, squeezed in the same whole blocks (5, then one
  * at a time), so the coefficients are the same. Public data (rho): the
  * number of extra blocks may vary. Post: 0 <= r[l] < q. */
-void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
-                              const uint8_t idx[4][2])
+void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                              const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2])
 {
     uint8_t in[4][VG_MLDSA_SYMBYTES + 2];
     uint8_t buf[4][2 * VG_SHAKE128_RATE];
@@ -860,8 +863,9 @@ void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *
     }
 }
 
-void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
-                                const uint8_t (*idx)[2], unsigned n)
+void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r,
+                                const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t (*idx)[2],
+                                unsigned n)
 {
     unsigned l = 0;
     /* Whole groups of four; a remainder of two or three runs padded (the
@@ -934,8 +938,9 @@ unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf,
  * Keccak and sampling work per polynomial, whatever the acceptance pattern. */
 #define VG_MLDSA_ETA_BLOCKS 2
 
-void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                               uint16_t nonce, unsigned eta)
+void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                               const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                               unsigned eta)
 {
     vg_keccak_ctx ctx;
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
@@ -961,7 +966,8 @@ void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly 
 
 /* Four RejBoundedPoly entries on the four-way Keccak: the same streams and
  * the same first blocks as vg_mldsa_poly_uniform_eta, so the same values. */
-static void vg_mldsa_poly_uniform_eta_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+static void vg_mldsa_poly_uniform_eta_x4(const struct vg_mldsa_backend *be,
+                                         vg_mldsa_poly *const r[4],
                                          const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                          const uint16_t nonce[4], unsigned eta)
 {
@@ -997,8 +1003,9 @@ static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_pol
                                  const uint8_t seed[VG_MLDSA_CRHBYTES], uint16_t nonce0, unsigned n,
                                  int32_t dist);
 
-void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, unsigned eta)
+void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                    const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, unsigned eta)
 {
     vg_mldsa_sample_many(be, r, rhoprime, nonce0, n, (int32_t)eta);
 }
@@ -1111,8 +1118,9 @@ static unsigned vg_mldsa_gamma1_bits(int32_t gamma1)
     return gamma1 == (1 << 17) ? 18u : 20u; /* 1 + bitlen(gamma1 - 1) */
 }
 
-void vg_mldsa_poly_uniform_gamma1(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                  uint16_t nonce, int32_t gamma1)
+void vg_mldsa_poly_uniform_gamma1(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                  const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                                  int32_t gamma1)
 {
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
     uint8_t buf[640];
@@ -1146,7 +1154,8 @@ static void vg_mldsa_mask_absorb_x4(vg_keccak4x_ctx *ctx, const uint8_t rhopp[VG
     vg_wipe(in, sizeof in);
 }
 
-static void vg_mldsa_poly_uniform_gamma1_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+static void vg_mldsa_poly_uniform_gamma1_x4(const struct vg_mldsa_backend *be,
+                                            vg_mldsa_poly *const r[4],
                                             const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                             const uint16_t nonce[4], int32_t gamma1)
 {
@@ -1211,14 +1220,16 @@ static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_pol
     }
 }
 
-void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                       uint16_t nonce0, unsigned n, int32_t gamma1)
+void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                       const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                       unsigned n, int32_t gamma1)
 {
     vg_mldsa_sample_many(be, r, rhopp, nonce0, n, gamma1);
 }
 
-void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, int32_t gamma1)
+void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4],
+                                    const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, int32_t gamma1)
 {
     vg_mldsa_poly *rr[4] = {&r[0], &r[1], &r[2], &r[3]};
     uint16_t nn[4];
@@ -1254,7 +1265,8 @@ void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_ML
     vg_wipe(&ws, sizeof ws);
 }
 
-void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N / 8],
+                        const vg_mldsa_poly *a)
 {
     if (be->bits) {
         be->bits(r, a);
@@ -1268,15 +1280,16 @@ void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N 
     }
 }
 
-void vg_mldsa_poly_pack24(const struct vg_mldsa_backend *be, uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
+void vg_mldsa_poly_pack24(const struct vg_mldsa_backend *be, uint8_t r[3 * VG_MLDSA_N],
+                          const vg_mldsa_poly *a)
 {
     if (be->pack24) {
         be->pack24(r, a);
         return;
     }
     /* Eight coefficients (24 bytes) as three 64-bit little-endian words
-     * instead of 24 byte stores (ML-DSA-87 signing packs 56 polynomials:
-     * ~340 -> ~160 TSC ticks each, gcc 12). */
+     * instead of 24 byte stores (ML-DSA-87 signing packs 56 polynomials;
+     * faster, see docs/benchmarks.md). */
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
         const int32_t *c = a->coeffs + j;
         uint64_t v[8];
@@ -1307,8 +1320,8 @@ void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N])
  * The draw loop follows positions instead of moving values (ball_track,
  * see the portable routine), and the result is written under masks over
  * every position (ball_place). */
-void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
-                             unsigned tau)
+void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c,
+                             const uint8_t *ctilde, size_t ctilde_len, unsigned tau)
 {
     struct {
         vg_keccak_ctx ctx;
@@ -1350,10 +1363,11 @@ void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c
 
 /* ---- bit packing ------------------------------------------------------- */
 
-/* Each function below runs the active backend's kernel when it has one
- * (struct vg_mldsa_pack: the same bytes or coefficients, faster), looked
- * up once per call, else the portable code that follows. */
-void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
+/* Each function below runs the packing kernel of the variant be when it
+ * has one (the optional members of struct vg_mldsa_backend: the same bytes
+ * or coefficients, faster), else the portable code that follows. */
+void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT1_BYTES],
+                          const vg_mldsa_poly *a)
 {
     if (be->t1_pack) {
         be->t1_pack(r, a);
@@ -1365,7 +1379,8 @@ void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_
 /* The unpacking routines below unpack the fields into a's own storage
  * ((u)int32_t may alias each other) and map them in place: no second
  * array to copy or wipe. */
-void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
+void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT1_BYTES])
 {
     if (be->t1_unpack) {
         be->t1_unpack(a, r);
@@ -1374,7 +1389,8 @@ void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
     vg_mldsa_unpack_bits((uint32_t *)a->coeffs, r, 10);
 }
 
-void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
+void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT0_BYTES],
+                          const vg_mldsa_poly *a)
 {
     if (be->t0_pack) {
         be->t0_pack(r, a);
@@ -1383,7 +1399,8 @@ void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_
     vg_mldsa_pack_bits(r, a->coeffs, VG_MLDSA_D, 1 << (VG_MLDSA_D - 1), -1);
 }
 
-void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
+void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT0_BYTES])
 {
     uint32_t *v = (uint32_t *)a->coeffs;
     if (be->t0_unpack) {
@@ -1397,7 +1414,8 @@ void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
 
 size_t vg_mldsa_polyeta_bytes(unsigned eta) { return eta == 2 ? 96 : 128; }
 
-void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
+void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                           unsigned eta)
 {
     if (be->eta_pack) {
         be->eta_pack(r, a, eta);
@@ -1409,7 +1427,8 @@ void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const 
         vg_mldsa_pack_bits(r, a->coeffs, 4, 4, -1);
 }
 
-unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
+unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                 const uint8_t *r, unsigned eta)
 {
     uint32_t *v = (uint32_t *)a->coeffs;
     uint32_t bad = 0;
@@ -1426,7 +1445,8 @@ unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_pol
 
 size_t vg_mldsa_polyz_bytes(int32_t gamma1) { return 32u * vg_mldsa_gamma1_bits(gamma1); }
 
-void vg_mldsa_polyz_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
+void vg_mldsa_polyz_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                         int32_t gamma1)
 {
     if (be->z_pack) {
         be->z_pack(r, a, gamma1);
@@ -1449,14 +1469,16 @@ static void vg_mldsa_unpack_z_portable(vg_mldsa_poly *a, const uint8_t *r, int32
         a->coeffs[j] = gamma1 - (int32_t)v[j];
 }
 
-void vg_mldsa_polyz_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+void vg_mldsa_polyz_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r,
+                           int32_t gamma1)
 {
     be->unpack_z(a, r, gamma1);
 }
 
 size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_88 ? 192 : 128; }
 
-void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
+void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                          int32_t gamma2)
 {
     if (be->w1_pack) {
         be->w1_pack(r, a, gamma2);

@@ -2,8 +2,11 @@
  * ML-DSA (FIPS 204): the parameter-independent layer. Polynomials in
  * R_q = Z_q[X]/(X^256 + 1), q = 8380417, the NTT, rounding (Power2Round,
  * Decompose, MakeHint, UseHint), sampling (RejNTTPoly, RejBoundedPoly,
- * ExpandMask, SampleInBall) and the bit packings, plus the backend interface
- * behind which faster variants (AVX2) can later sit.
+ * ExpandMask, SampleInBall) and the bit packings, and the backend interface
+ * (struct vg_mldsa_backend) behind which the portable variant (poly.c) and
+ * the x86-64 ones (x86_64/backend.c) sit. Every helper below that runs a
+ * kernel takes the variant as its first argument (be), chosen once per
+ * operation by vg_mldsa_active.
  *
  * Representation: int32_t coefficients, signed, not necessarily canonical.
  * Every routine states the bound it needs on its inputs and the bound it
@@ -175,6 +178,9 @@ struct vg_mldsa_backend {
      * inverse NTT itself and measured slower on Zen 4, where these passes
      * are bound by the vector ALUs rather than by memory; see
      * docs/benchmarks.md.)
+     *
+     * sign_r_pass and sign_h_pass are present together (callers test the
+     * first); the others each on its own.
      *
      * Verification's row (FIPS 204, Algorithm 8 lines 9-10):
      * acc' = acc - pointwise(c, t1) (sub), w' = caddq(invntt_tomont(acc')),
@@ -372,8 +378,10 @@ static inline int32_t vg_mldsa_decompose(int32_t *r0, int32_t a, int32_t gamma2)
 
 /* r = a + b, r = a - b, coefficientwise, no reduction.
  * Pre: the sums/differences fit in int32 (callers keep them below 2^27). */
-void vg_mldsa_poly_add(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
-void vg_mldsa_poly_sub(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+void vg_mldsa_poly_add(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b);
+void vg_mldsa_poly_sub(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b);
 /* reduce32 on every coefficient. Pre: a <= 2^31 - 2^22 - 1. Post: |r| < q
  * (precisely -6283009 <= r <= 6283008). */
 void vg_mldsa_poly_reduce(const struct vg_mldsa_backend *be, vg_mldsa_poly *a);
@@ -389,46 +397,49 @@ void vg_mldsa_poly_shiftl(const struct vg_mldsa_backend *be, vg_mldsa_poly *a);
  * is c itself (any other one is at least q - bound > 6283008 away from 0),
  * so the verdict equals the FIPS 204 infinity-norm test ||a mod+- q|| >= bound.
  * Specification: FIPS 204, section 2.3 (infinity norm). */
-unsigned vg_mldsa_poly_chknorm(const struct vg_mldsa_backend *be, const vg_mldsa_poly *a, int32_t bound);
+unsigned vg_mldsa_poly_chknorm(const struct vg_mldsa_backend *be, const vg_mldsa_poly *a,
+                               int32_t bound);
 
 /* Power2Round of every coefficient: a1 = high part, a0 = low part.
  * Pre: 0 <= a < q. Post: 0 <= a1 < 2^10, -2^12 < a0 <= 2^12.
  * Specification: FIPS 204, Algorithm 35. */
-void vg_mldsa_poly_power2round(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a);
+void vg_mldsa_poly_power2round(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                               vg_mldsa_poly *a0, const vg_mldsa_poly *a);
 /* Decompose of every coefficient (a0 may be NULL: HighBits only).
  * Pre: 0 <= a < q. Post: see vg_mldsa_decompose.
  * Specification: FIPS 204, Algorithms 36-38 (Decompose, HighBits, LowBits). */
-void vg_mldsa_poly_decompose(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
-                             int32_t gamma2);
+void vg_mldsa_poly_decompose(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                             vg_mldsa_poly *a0, const vg_mldsa_poly *a, int32_t gamma2);
 /* h = [HighBits(r) != v1] coefficientwise; returns the number of ones.
  * Pre: 0 <= r < q; v1 = HighBits of some value. Constant time.
  * Used as MakeHint(-ct0, w - cs2 + ct0) = [HighBits(w - cs2 + ct0) !=
  * HighBits(w - cs2)], FIPS 204 Algorithm 7 line 26.
  * Specification: FIPS 204, Algorithm 39 (MakeHint). */
-unsigned vg_mldsa_poly_make_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *h, const vg_mldsa_poly *r,
-                                 const vg_mldsa_poly *v1, int32_t gamma2);
+unsigned vg_mldsa_poly_make_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *h,
+                                 const vg_mldsa_poly *r, const vg_mldsa_poly *v1, int32_t gamma2);
 /* r1 = UseHint(h, a) coefficientwise. Pre: 0 <= a < q, h in {0, 1}.
  * Post: 0 <= r1 < (q - 1) / (2 gamma2). Public data (verification).
  * Specification: FIPS 204, Algorithm 40. */
-void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
-                            int32_t gamma2);
+void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1,
+                            const vg_mldsa_poly *a, const vg_mldsa_poly *h, int32_t gamma2);
 
 /* ---- sampling --------------------------------------------------------- */
 
 /* A-hat[r][s] = RejNTTPoly(rho || s || r): Post: 0 <= a < q.
  * Specification: FIPS 204, Algorithms 30 (RejNTTPoly) and 32 (ExpandA,
  * line 4: the column index s comes first in the seed). */
-void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
-                           uint8_t r);
+void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                           const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s, uint8_t r);
 /* Four entries at once on the four-way Keccak: r[l] = RejNTTPoly(rho ||
  * idx[l][0] || idx[l][1]) (idx[l] = {s, r}, column first), the same values
  * as vg_mldsa_poly_uniform. Specification: FIPS 204, Algorithms 30, 32. */
-void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
-                              const uint8_t idx[4][2]);
+void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                              const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2]);
 /* n entries (any n): groups of four through uniform_x4, the remainder
  * padded or single. r[k] = RejNTTPoly(rho || idx[k][0] || idx[k][1]). */
-void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
-                                const uint8_t (*idx)[2], unsigned n);
+void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r,
+                                const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t (*idx)[2],
+                                unsigned n);
 /* RejBoundedPoly(rho' || IntegerToBytes(nonce, 2)) for eta in {2, 4}.
  * Post: |a| <= eta. Which candidates are rejected depends on the secret
  * stream, but the accept/reject pattern is independent of the values
@@ -436,31 +447,36 @@ void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly
  * pattern), so the timing reveals nothing about the coefficients.
  * Specification: FIPS 204, Algorithms 31 (RejBoundedPoly), 15
  * (CoeffFromHalfByte) and 33 (ExpandS). */
-void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                               uint16_t nonce, unsigned eta);
+void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                               const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                               unsigned eta);
 /* r[k] = RejBoundedPoly(rho' || IntegerToBytes(nonce0 + k, 2)), k < n (any
  * n), four at a time on the four-way Keccak; the same values as
  * uniform_eta. Post: |r| <= eta. Specification: FIPS 204, Algorithm 33
  * (ExpandS). */
-void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, unsigned eta);
+void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                    const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, unsigned eta);
 /* y = BitUnpack(H(rho'' || IntegerToBytes(nonce, 2)), gamma1 - 1, gamma1),
  * gamma1 in {2^17, 2^19}. Post: -gamma1 < y <= gamma1. Constant time.
  * Specification: FIPS 204, Algorithm 34 (ExpandMask), one entry. */
-void vg_mldsa_poly_uniform_gamma1(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                  uint16_t nonce, int32_t gamma1);
+void vg_mldsa_poly_uniform_gamma1(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                  const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                                  int32_t gamma1);
 /* r[k] = ExpandMask entry with nonce nonce0 + k, k < n (any n), four at a
  * time on the four-way Keccak; the same values as uniform_gamma1.
  * Post: -gamma1 < r <= gamma1. Constant time.
  * Specification: FIPS 204, Algorithm 34 (ExpandMask). */
-void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                       uint16_t nonce0, unsigned n, int32_t gamma1);
+void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                       const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                       unsigned n, int32_t gamma1);
 /* Four ExpandMask entries into r[0..4): r[k] for nonce0 + k, k < n
  * (1 <= n <= 4); r[n..4) receive copies of entry n - 1 (scratch lanes of
  * the four-way Keccak, so no other scratch is needed). Same values as
  * uniform_gamma1. Constant time. Specification: FIPS 204, Algorithm 34. */
-void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, int32_t gamma1);
+void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4],
+                                    const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, int32_t gamma1);
 /* ExpandMask's bytes without unpacking them: out[k] (k < n, 1 <= n <= 4)
  * receives the vg_mldsa_polyz_bytes(gamma1) bytes of
  * H(rho'' || IntegerToBytes(nonce0 + k, 2)), so vg_mldsa_polyz_unpack of
@@ -472,12 +488,14 @@ void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_ML
                                 uint16_t nonce0, unsigned n, int32_t gamma1);
 /* A polynomial of bits as 32 bytes: bit t of r[b] = a[8 b + t].
  * Pre: every coefficient 0 or 1. Constant time. */
-void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a);
+void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N / 8],
+                        const vg_mldsa_poly *a);
 /* A coefficient array in 3 bytes a coefficient, little-endian (storage
  * for A-hat where stack is short; not a FIPS 204 encoding).
  * pack24: Pre 0 <= a < 2^24. unpack24: Post 0 <= a < 2^24, the packed
  * values exactly. */
-void vg_mldsa_poly_pack24(const struct vg_mldsa_backend *be, uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a);
+void vg_mldsa_poly_pack24(const struct vg_mldsa_backend *be, uint8_t r[3 * VG_MLDSA_N],
+                          const vg_mldsa_poly *a);
 void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N]);
 
 /* c = SampleInBall(ctilde): tau coefficients +-1, the rest 0.
@@ -486,41 +504,50 @@ void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N]);
  * candidate bytes is used (more only with probability below 2^-87) and
  * every position is written under masks (poly.c).
  * Specification: FIPS 204, Algorithm 29. */
-void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
-                             unsigned tau);
+void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c,
+                             const uint8_t *ctilde, size_t ctilde_len, unsigned tau);
 
 /* ---- bit packing (FIPS 204 section 7.1) ------------------------------ */
 
 /* SimpleBitPack(t1, 2^10 - 1). Pre: 0 <= t1 < 2^10. Algorithm 16. */
-void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a);
+void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT1_BYTES],
+                          const vg_mldsa_poly *a);
 /* SimpleBitUnpack(., 2^10 - 1). Post: 0 <= a < 2^10. Algorithm 18. */
-void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES]);
+void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT1_BYTES]);
 /* BitPack(t0, 2^12 - 1, 2^12). Pre: -2^12 < t0 <= 2^12. Algorithm 17. */
-void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a);
+void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT0_BYTES],
+                          const vg_mldsa_poly *a);
 /* BitUnpack(., 2^12 - 1, 2^12). Post: -2^12 < a <= 2^12. Algorithm 19. */
-void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES]);
+void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT0_BYTES]);
 /* Bytes of BitPack(s, eta, eta): 96 (eta = 2) or 128 (eta = 4). */
 size_t vg_mldsa_polyeta_bytes(unsigned eta);
 /* BitPack(s, eta, eta). Pre: |s| <= eta. Algorithm 17. */
-void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, unsigned eta);
+void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                           unsigned eta);
 /* BitUnpack(., eta, eta): a = eta - field. Returns 1 when some field is
  * above 2 eta (out of range, so a < -eta: the key did not come from
  * KeyGen), 0 otherwise; constant time. Post: eta - 2^b < a <= eta.
  * Algorithm 19. */
-unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r, unsigned eta);
+unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                 const uint8_t *r, unsigned eta);
 /* Bytes of BitPack(z, gamma1 - 1, gamma1): 576 (2^17) or 640 (2^19). */
 size_t vg_mldsa_polyz_bytes(int32_t gamma1);
 /* BitPack(z, gamma1 - 1, gamma1). Pre: -gamma1 < z <= gamma1. Algorithm 17. */
-void vg_mldsa_polyz_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1);
+void vg_mldsa_polyz_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                         int32_t gamma1);
 /* BitUnpack(., gamma1 - 1, gamma1). Post: -gamma1 < a <= gamma1 (the
  * fields span exactly 2 gamma1 values, so every input decodes). Algorithm 19. */
-void vg_mldsa_polyz_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+void vg_mldsa_polyz_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r,
+                           int32_t gamma1);
 /* Bytes of SimpleBitPack(w1, (q-1)/(2 gamma2) - 1): 192 (gamma2 =
  * (q-1)/88, 6 bits) or 128 ((q-1)/32, 4 bits). */
 size_t vg_mldsa_polyw1_bytes(int32_t gamma2);
 /* Pre: 0 <= w1 < (q-1)/(2 gamma2). Algorithm 16, as used by w1Encode
  * (Algorithm 28). */
-void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2);
+void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                          int32_t gamma2);
 
 /* ---- message representative (FIPS 204 Algorithm 7 line 6, Algorithm 8
  * line 7) ----------------------------------------------------------------- */

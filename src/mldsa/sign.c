@@ -277,7 +277,7 @@ static void vg_mldsa_sign_encode_z(const struct vg_mldsa_backend *be,
 /* ---- low-stack layout ---------------------------------------------------- */
 
 /* ML-DSA-87 signing in less stack (issue 6: at most 64 KiB; the layout
- * above needs ~122 KiB). What the fast layout keeps for the whole loop and
+ * above needs about twice that, test_stack). What the fast layout keeps for the whole loop and
  * what this one does instead:
  *   A-hat (k l polynomials, 56 KiB)  kept packed, 3 bytes a coefficient
  *                                    (42 KiB), unpacked one entry at a time;

@@ -27,7 +27,8 @@
 
 /* The bound on the product's coefficients every table guarantees: the
  * implementation over q = 3329 (the shared NTT of src/lattice) recovers
- * centred residues, |r| <= (3329 - 1) / 2; the tables over 7681 recover up to 3840 (their bound). */
+ * centred residues, |r| <= (3329 - 1) / 2; the ones over 7681 recover up
+ * to 3840 (their bound). */
 #define VG_MLDSA_SMALL_BOUND 1664
 #define VG_MLDSA_SMALL_BOUND_7681 3840
 
@@ -45,8 +46,8 @@ typedef struct {
 int vg_mldsa_small_t0_ok(const struct vg_mldsa_backend *be);
 /* (lo, hi) = the split transforms of t (Pre |t| <= 2^12); t and scratch
  * may be overwritten. */
-void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
-                           vg_mldsa_poly *t, vg_mldsa_poly *scratch);
+void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo,
+                           vg_mldsa_spoly *hi, vg_mldsa_poly *t, vg_mldsa_poly *scratch);
 /* r = c t0 exactly, from the transforms of c and of t0's two parts;
  * scratch is overwritten. */
 void vg_mldsa_small_t0_mul(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,

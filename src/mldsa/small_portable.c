@@ -82,7 +82,8 @@ static inline void sm_ct8(int16_t *restrict x, int16_t *restrict y, int16_t w, i
 }
 
 /* The same with a twiddle per lane. */
-static inline void sm_ct8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w, const int16_t *wq)
+static inline void sm_ct8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w,
+                           const int16_t *wq)
 {
     for (unsigned l = 0; l < 8; l++) {
         int16_t t = sm_fqmul(y[l], w[l], wq[l]);
@@ -102,7 +103,8 @@ static inline void sm_gs8(int16_t *restrict x, int16_t *restrict y, int16_t w, i
     }
 }
 
-static inline void sm_gs8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w, const int16_t *wq, int red)
+static inline void sm_gs8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w,
+                           const int16_t *wq, int red)
 {
     for (unsigned l = 0; l < 8; l++) {
         int16_t s = (int16_t)(x[l] + y[l]);
@@ -171,7 +173,8 @@ void vg_mldsa_small_ntt_portable(vg_mldsa_spoly *r, const vg_mldsa_poly *in)
         a[i] = sm_barrett(a[i]);
 }
 
-void vg_mldsa_small_mul_portable(vg_mldsa_poly *r, const vg_mldsa_spoly *pa, const vg_mldsa_spoly *pb)
+void vg_mldsa_small_mul_portable(vg_mldsa_poly *r, const vg_mldsa_spoly *pa,
+                                 const vg_mldsa_spoly *pb)
 {
     int16_t a[VG_MLDSA_N];
     for (unsigned i = 0; i < VG_MLDSA_N; i++) {
@@ -209,8 +212,8 @@ int vg_mldsa_small_t0_ok(const struct vg_mldsa_backend *be)
     return be->small_bound >= VG_MLDSA_SMALL_BOUND_7681;
 }
 
-void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
-                           vg_mldsa_poly *t, vg_mldsa_poly *scratch)
+void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo,
+                           vg_mldsa_spoly *hi, vg_mldsa_poly *t, vg_mldsa_poly *scratch)
 {
     if (be->small_t0_ntt) {
         be->small_t0_ntt(lo, hi, t);

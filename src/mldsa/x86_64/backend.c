@@ -39,11 +39,11 @@
  * small_bound 1664 < 3840). */
 #define VG_MLDSA_X86_YMM                                                                           \
     .ntt = vg_mldsa_ntt_avx2, .invntt_tomont = vg_mldsa_invntt_avx2,                               \
-    .pointwise = vg_mldsa_pointwise_avx2, .pointwise_acc = vg_mldsa_pointwise_acc_avx2,           \
-    .pointwise_acc24 = vg_mldsa_pointwise_acc24_avx2, .verify_row = vg_mldsa_verify_row_avx2,     \
-    .sign_z_pass = vg_mldsa_sign_z_pass_avx2, .sign_r_pass = vg_mldsa_sign_r_pass_avx2,           \
-    .sign_h_pass = vg_mldsa_sign_h_pass_avx2, .sign_w_pass = vg_mldsa_sign_w_pass_avx2,           \
-    .small_ntt = vg_mldsa_small_ntt_q3329_avx2, .small_mul = vg_mldsa_small_mul_q3329_avx2,                      \
+    .pointwise = vg_mldsa_pointwise_avx2, .pointwise_acc = vg_mldsa_pointwise_acc_avx2,            \
+    .pointwise_acc24 = vg_mldsa_pointwise_acc24_avx2, .verify_row = vg_mldsa_verify_row_avx2,      \
+    .sign_z_pass = vg_mldsa_sign_z_pass_avx2, .sign_r_pass = vg_mldsa_sign_r_pass_avx2,            \
+    .sign_h_pass = vg_mldsa_sign_h_pass_avx2, .sign_w_pass = vg_mldsa_sign_w_pass_avx2,            \
+    .small_ntt = vg_mldsa_small_ntt_q3329_avx2, .small_mul = vg_mldsa_small_mul_q3329_avx2,        \
     .small_bound = VG_MLDSA_SMALL_BOUND
 
 /* The same in zmm registers (ntt_avx512.c, small_avx512.c). */
@@ -59,7 +59,8 @@
 
 /* Rejection samplers: AVX2 (VPSHUFB classification, prefix-sum slots), or
  * AVX-512 F/BW/VBMI2 (VPCOMPRESS, register-only). */
-#define VG_MLDSA_X86_REJ_AVX2 .rej_uniform = vg_mldsa_rej_uniform_avx2, .rej_eta = vg_mldsa_rej_eta_avx2
+#define VG_MLDSA_X86_REJ_AVX2                                                                      \
+    .rej_uniform = vg_mldsa_rej_uniform_avx2, .rej_eta = vg_mldsa_rej_eta_avx2
 #define VG_MLDSA_X86_REJ_AVX512                                                                    \
     .rej_uniform = vg_mldsa_rej_uniform_avx512, .rej_eta = vg_mldsa_rej_eta_avx512
 

@@ -90,8 +90,8 @@ void vg_mldsa_pointwise_acc_avx512(vg_mldsa_poly *r, const vg_mldsa_poly *a,
 void vg_mldsa_pointwise_acc24_avx512(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
                                      const vg_mldsa_poly *b, unsigned n);
 
-/* The fused verify_row of the avx2+avx512 variants (contract in poly.h) with the inverse NTT in zmm registers
- * (ntt_avx512.c): exactly the values of the unfused sequence. Same
+/* The fused verify_row of the avx2+avx512 variants (contract in poly.h)
+ * with the inverse NTT in zmm registers (ntt_avx512.c): exactly the values of the unfused sequence. Same
  * condition as vg_mldsa_invntt_avx512. */
 void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
                                 const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
@@ -183,7 +183,8 @@ void vg_mldsa_z_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1
  * (src/lattice/ntt3329.h; small.c, bound VG_MLDSA_SMALL_BOUND), and in zmm registers modulo 7681
  * (small_avx512.c, AVX-512 F, VL, BW; bound VG_MLDSA_SMALL_BOUND_7681). */
 void vg_mldsa_small_ntt_q3329_avx2(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
-void vg_mldsa_small_mul_q3329_avx2(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
+void vg_mldsa_small_mul_q3329_avx2(vg_mldsa_poly *r, const vg_mldsa_spoly *a,
+                                   const vg_mldsa_spoly *b);
 void vg_mldsa_small_ntt_avx512(vg_mldsa_spoly *out, const vg_mldsa_poly *a);
 void vg_mldsa_small_mul_avx512(vg_mldsa_poly *out, const vg_mldsa_spoly *a,
                                const vg_mldsa_spoly *b);

@@ -435,7 +435,7 @@ void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
     vg_wipe(last, sizeof last);
 }
 
-/* ---- fused operations (struct vg_mldsa_fused, poly.h) -------------------
+/* ---- fused operations (fused members, poly.h) -------------------------------
  * Verification's row: the inverse NTT above with its input acc - c o t1
  * computed as its first layers load it (the pointwise product, FIPS 204
  * Algorithm 45) and caddq and UseHint applied to the last layer's output
@@ -471,7 +471,7 @@ static inline __m256i vg_use_hint8(__m256i v, __m256i h, int32_t gamma2)
     return _mm256_sub_epi32(hi, _mm256_and_si256(_mm256_cmpgt_epi32(hi, _mm256_sub_epi32(m, one)), m));
 }
 
-/* Contract in poly.h (struct vg_mldsa_fused): vg_mldsa_invntt_avx2's
+/* Contract in poly.h (verify_row): vg_mldsa_invntt_avx2's
  * transform (same schedule and bounds) in the working array w1. */
 void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
                                      const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
@@ -496,7 +496,7 @@ void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
 }
 
 /* Signing's and key generation's coefficientwise sequences in one pass
- * each (contracts in poly.h, struct vg_mldsa_fused): the same lane
+ * each (contracts in poly.h, struct vg_mldsa_backend): the same lane
  * operations as the separate passes (poly_avx2.c and decompose /
  * make_hint above), so the same values, with one load and store of each
  * polynomial instead of one per pass. */

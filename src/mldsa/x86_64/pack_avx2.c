@@ -30,18 +30,14 @@
  * bytes (the loops and the last-group cases depend only on the widths,
  * which are public parameters); the eta range verdict is folded with
  * VMOVMSKPS (or from a mask register) and arithmetic. Compiled with -mavx2;
- * used only when vg_cpu_has(VG_CPU_AVX2) (vg_mldsa_pack_get).
+ * used only through the variants whose _get checked AVX2 (backend.c).
  *
  * The second half of the file has the same kernels for AVX-512 VBMI
  * (VPERMB: any byte of a zmm register to any place, so no reordering
  * shuffles, and masked loads and stores cut to the encoding's bytes),
  * compiled for those features through the target attribute and used when
- * they are active. TSC ticks a call, AVX2 -> AVX-512, gcc 12, Zen 4 (the
- * table's functions called directly; portable in parentheses): t1 pack
- * 32 -> 16 (143), unpack 32-48 -> 23 (461), t0 pack 52 -> 32 (201),
- * unpack 39 -> 26 (520), s pack (eta 2 / 4) 29 / 16 -> 19 / 13 (175 / 91),
- * unpack 61 / 48 -> 40 / 39 (494 / 468), w1 pack (6 / 4 bits) 26 / 16 ->
- * 16 / 13 (123 / 78), t1 2^d 29 -> 27 (110).
+ * they are active (the avx2+avx512vbmi variant, backend.c): faster on
+ * Zen 4 than the AVX2 ones; see docs/benchmarks.md.
  */
 #include <immintrin.h>
 

@@ -150,7 +150,7 @@ void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint
  *     (stores happen in candidate order), and once len values are kept every
  *     further candidate goes to the spill slot tmp[len]: exactly the stores
  *     of vg_mldsa_rej_eta_portable (one 4-byte store per candidate), whose
- *     running-count dependency chain (about four cycles a candidate) this
+ *     running-count dependency chain (one per candidate) this
  *     replaces with independent stores.
  * Only the accept bits reach an address (the slot), as in the portable
  * routine; the values never do. (An earlier kernel that packed eight

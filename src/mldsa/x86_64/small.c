@@ -28,7 +28,8 @@ void vg_mldsa_small_ntt_q3329_avx2(vg_mldsa_spoly *r, const vg_mldsa_poly *a)
     vg_lattice_ntt3329_ntt_avx2(r);
 }
 
-void vg_mldsa_small_mul_q3329_avx2(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
+void vg_mldsa_small_mul_q3329_avx2(vg_mldsa_poly *r, const vg_mldsa_spoly *a,
+                                   const vg_mldsa_spoly *b)
 {
     vg_lattice_poly16 t;
     vg_lattice_ntt3329_basemul_acc_avx2(&t, a, b, 1);
