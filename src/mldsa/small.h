@@ -43,7 +43,11 @@
 typedef struct {
     vg_mldsa_spoly lo, hi;
 } vg_mldsa_st0;
-int vg_mldsa_small_t0_ok(const struct vg_mldsa_backend *be);
+static inline int vg_mldsa_small_t0_ok(const struct vg_mldsa_backend *be)
+{
+    /* |c hi| <= 60 * 64 = 3840 (the route modulo 3329 stops at 1664). */
+    return be->small_bound >= VG_MLDSA_SMALL_BOUND_7681;
+}
 /* (lo, hi) = the split transforms of t (Pre |t| <= 2^12); t and scratch
  * may be overwritten. */
 void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo,

@@ -206,12 +206,6 @@ void vg_mldsa_small_mul_portable(vg_mldsa_poly *r, const vg_mldsa_spoly *pa,
     vg_wipe(a, sizeof a);
 }
 
-int vg_mldsa_small_t0_ok(const struct vg_mldsa_backend *be)
-{
-    /* |c hi| <= 60 * 64 = 3840 (the route modulo 3329 stops at 1664). */
-    return be->small_bound >= VG_MLDSA_SMALL_BOUND_7681;
-}
-
 void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo,
                            vg_mldsa_spoly *hi, vg_mldsa_poly *t, vg_mldsa_poly *scratch)
 {
