@@ -10,6 +10,7 @@
 #include <openssl/evp.h>
 #include <strings.h>
 
+#include "common.h"
 #include "mldsa/poly.h"
 #include "vgcrypto.h"
 #include "vgjson.h"
@@ -475,6 +476,7 @@ static void test_rounding(void)
     /* MakeHint / UseHint (Algorithms 39-40) on random r and small z: UseHint
      * (MakeHint(z, r), r) = HighBits(r + z) for ||z|| <= gamma2 (Lemma in
      * FIPS 204 section 7.4 / Dilithium paper Lemma 1). */
+    const struct vg_mldsa_backend *be = vg_mldsa_active();
     uint64_t rs = 99;
     unsigned bad_hint = 0;
     for (int k = 0; k < 2; k++) {
@@ -486,9 +488,9 @@ static void test_rounding(void)
                 int32_t z = (int32_t)(vgtest_rand64(&rs) % (uint64_t)(2 * g2 + 1)) - g2;
                 rz.coeffs[j] = (int32_t)(((int64_t)r.coeffs[j] + z + VG_MLDSA_Q) % VG_MLDSA_Q);
             }
-            vg_mldsa_poly_decompose(&v1, NULL, &rz, g2);      /* HighBits(r + z) */
-            vg_mldsa_poly_make_hint(&h, &r, &v1, g2);          /* [HighBits(r) != that] */
-            vg_mldsa_poly_use_hint(&u, &r, &h, g2);
+            vg_mldsa_poly_decompose(be, &v1, NULL, &rz, g2); /* HighBits(r + z) */
+            vg_mldsa_poly_make_hint(be, &h, &r, &v1, g2);     /* [HighBits(r) != that] */
+            vg_mldsa_poly_use_hint(be, &u, &r, &h, g2);
             for (int j = 0; j < 256; j++)
                 bad_hint += u.coeffs[j] != v1.coeffs[j];
         }
@@ -636,12 +638,48 @@ static void test_api(const struct ps *p)
     /* Empty message with NULL pointer is fine. */
     CHECK(p->sign_derand(sig, NULL, 0, NULL, 0, sk, rnd) == VG_OK);
     CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 0, pk) == VG_OK);
-    CHECK(p->verify(NULL, p->sig_len, NULL, 0, NULL, 0, pk) == VG_ERR_INPUT);
-    CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 0, NULL) == VG_ERR_INPUT);
-    CHECK(p->verify(sig, p->sig_len, NULL, 1, NULL, 0, pk) == VG_ERR_INPUT);
-    CHECK(p->verify_mu(sig, p->sig_len, NULL, pk) == VG_ERR_INPUT);
-    CHECK(p->verify_internal(sig, p->sig_len, NULL, 1, pk) == VG_ERR_INPUT);
+    /* Verification (DESIGN section 2): a NULL pointer with a nonzero
+     * length or a NULL fixed-size buffer gives VG_ERR_VERIFY. */
+    CHECK(p->verify(NULL, p->sig_len, NULL, 0, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 0, NULL) == VG_ERR_VERIFY);
+    CHECK(p->verify(sig, p->sig_len, NULL, 1, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify(sig, p->sig_len, NULL, 0, NULL, 1, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify(NULL, 0, NULL, 0, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_mu(NULL, p->sig_len, mu, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_mu(sig, p->sig_len, NULL, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_mu(sig, p->sig_len, mu, NULL) == VG_ERR_VERIFY);
+    CHECK(p->verify_internal(NULL, p->sig_len, msg, 4, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_internal(sig, p->sig_len, NULL, 1, pk) == VG_ERR_VERIFY);
+    CHECK(p->verify_internal(sig, p->sig_len, msg, 4, NULL) == VG_ERR_VERIFY);
     CHECK(p->verify_mu(sig, p->sig_len, mu, pk) == VG_ERR_VERIFY);
+    /* Signing: VG_ERR_INPUT, and the signature buffer (the only output)
+     * zeroed when it is not NULL; a NULL one is no error to write. */
+    CHECK(p->sign_mu(NULL, mu, sk, rnd) == VG_ERR_INPUT);
+    CHECK(p->sign_internal(NULL, msg, 4, sk, rnd) == VG_ERR_INPUT);
+    CHECK(p->sign(NULL, msg, 4, NULL, 0, sk) == VG_ERR_INPUT);
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_mu(sig, mu, NULL, rnd) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_mu(sig, mu, sk, NULL) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_internal(sig, msg, 4, NULL, rnd) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign_internal(sig, msg, 4, sk, NULL) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign(sig, NULL, 4, NULL, 0, sk) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    memset(sig, 0xaa, sizeof sig);
+    CHECK(p->sign(sig, msg, 4, NULL, 1, sk) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
+    /* Key generation: each non-NULL output zeroed. */
+    memset(pk, 0xaa, p->pk_len);
+    CHECK(p->keypair_derand(pk, NULL, seed) == VG_ERR_INPUT && all_zero(pk, p->pk_len));
+    memset(sk, 0xaa, p->sk_len);
+    CHECK(p->keypair_derand(NULL, sk, seed) == VG_ERR_INPUT && all_zero(sk, p->sk_len));
+    memset(pk, 0xaa, p->pk_len);
+    CHECK(p->keypair(pk, NULL) == VG_ERR_INPUT && all_zero(pk, p->pk_len));
+    memset(sk, 0xaa, p->sk_len);
+    CHECK(p->keypair(NULL, sk) == VG_ERR_INPUT && all_zero(sk, p->sk_len));
+    CHECK(p->keypair_derand(pk, sk, seed) == VG_OK);
+    CHECK(p->sign_derand(sig, NULL, 0, NULL, 0, sk, rnd) == VG_OK);
 
     /* Contexts: 255 bytes allowed, 256 refused by sign and verify. */
     CHECK(p->sign_derand(sig, msg, 4, ctx, 255, sk, rnd) == VG_OK);
@@ -652,6 +690,8 @@ static void test_api(const struct ps *p)
     memset(sig, 0xaa, sizeof sig);
     CHECK(p->sign(sig, msg, 4, ctx, 256, sk) == VG_ERR_INPUT && all_zero(sig, p->sig_len));
     CHECK(p->verify(sig, p->sig_len, msg, 4, ctx, 256, pk) == VG_ERR_INPUT);
+    CHECK(p->verify(sig, p->sig_len, msg, 4, NULL, 256, pk) == VG_ERR_INPUT);
+    CHECK(p->verify(NULL, p->sig_len, msg, 4, ctx, 300, pk) == VG_ERR_INPUT);
 
     /* RNG failure: outputs zeroed, VG_ERR_RANDOM. */
     memset(pk, 0xaa, p->pk_len);
@@ -668,19 +708,47 @@ static void test_api(const struct ps *p)
     CHECK(p->verify(sig, p->sig_len, msg, 4, NULL, 0, pk) == VG_OK);
 }
 
+/* Every ML-DSA variant in turn: the CPU features are masked so that the
+ * dispatch (vg_mldsa_active, which the public API uses) picks that variant;
+ * a variant whose features this CPU lacks is skipped. */
 int main(void)
 {
+    const uint32_t saved = vg_cpu_active();
+    const uint32_t vl = VG_CPU_AVX512VL, vbmi2 = VG_CPU_AVX512VBMI2;
+    const uint32_t wide = VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2;
+    const struct {
+        const struct vg_mldsa_backend *(*get)(void);
+        uint32_t mask;
+    } variants[] = {
+        {vg_mldsa_avx2_avx512vbmi_get, saved},       {vg_mldsa_avx2_avx512_get, saved & ~vbmi2},
+        {vg_mldsa_avx2_vbmi2_get, saved & ~vl},      {vg_mldsa_avx2_get, saved & ~wide},
+        {vg_mldsa_portable_get, 0},
+    };
+    int rounding_done = 0;
     CHECK(vg_implementation("mldsa") != NULL &&
           strcmp(vg_implementation("mldsa"), vg_mldsa_active()->name) == 0);
-    test_rounding();
-    test_ntt();
-    test_acvp_keygen();
-    test_acvp_siggen();
-    test_acvp_sigver();
-    test_wycheproof();
-    for (int s = 0; s < 3; s++) {
-        test_roundtrip(&params[s], 100);
-        test_api(&params[s]);
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        vg_cpu_force(variants[v].mask);
+        const struct vg_mldsa_backend *be = variants[v].get();
+        if (be == NULL || vg_mldsa_active() != be) {
+            printf("# variant %zu: not available on this CPU, skipped\n", v);
+            continue;
+        }
+        printf("# variant %s\n", be->name);
+        CHECK(strcmp(vg_implementation("mldsa"), be->name) == 0);
+        if (!rounding_done)
+            test_rounding(); /* scalar functions but for MakeHint / UseHint */
+        rounding_done = 1;
+        test_ntt();
+        test_acvp_keygen();
+        test_acvp_siggen();
+        test_acvp_sigver();
+        test_wycheproof();
+        for (int s = 0; s < 3; s++) {
+            test_roundtrip(&params[s], 100);
+            test_api(&params[s]);
+        }
     }
+    vg_cpu_force(saved);
     return vgtest_done("test_mldsa");
 }

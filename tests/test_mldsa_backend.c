@@ -4,8 +4,9 @@
  *    preconditions stated in poly.h (and at their extremes): outputs must be
  *    bit-identical to the portable routine's (the AVX2 backend keeps the
  *    portable coefficient order and representation), and the NTTs' outputs
- *    below q. Where the dispatch picks "avx2+avx512" (AVX-512 NTTs), the
- *    pure "avx2" backend is checked too, under a mask without AVX-512;
+ *    below q. Every variant (avx2, avx2+vbmi2, avx2+avx512,
+ *    avx2+avx512vbmi) is checked through its own _get, under the feature
+ *    mask that makes the dispatch pick it (when the CPU has the features);
  *  - rejection sampling on random and heavily-rejecting buffers of every
  *    length class: same count and coefficients, nothing written at r[len]
  *    or beyond;
@@ -22,10 +23,11 @@
  *  - the four-way samplers (A-hat: uniform_x4 / uniform_many; ExpandMask:
  *    uniform_gamma1_many; ExpandS: uniform_eta_many) against the single
  *    ones, under both dispatches;
- *  - the packing kernels (vg_mldsa_pack_get: t1, t0, s, w1 encodings and
+ *  - the packing kernels (optional members: t1, t0, s, w1 encodings and
  *    t1 2^d) against the portable functions on random and extreme inputs,
  *    nothing written or read outside the encoding;
- *  - the fused operations (vg_mldsa_fused_get: verification's row) against
+ *  - the fused passes (optional members: verification's row, signing's
+ *    and key generation's sequences) against
  *    the portable routines run one after the other, on random and extreme
  *    inputs within their preconditions, both gamma2;
  *  - the public API end to end: pk, sk and signatures (deterministic and
@@ -262,13 +264,13 @@ static void test_acc24(const struct vg_mldsa_backend *be, unsigned reps)
                 extreme_poly(&B[k], VG_MLDSA_Q - 1, rep + k);
             else
                 rand_poly(&B[k], &rs, VG_MLDSA_Q - 1);
-            vg_mldsa_poly_pack24(pk[k], &A[k]);
+            vg_mldsa_poly_pack24(g_ref, pk[k], &A[k]);
         }
         rand_poly(&r0, &rs, (1 << 26) - 1);
         r1 = r0;
         r2 = r0;
         g_ref->pointwise_acc(&acc, A, B, n);
-        vg_mldsa_poly_add(&r1, &r1, &acc);
+        vg_mldsa_poly_add(g_ref, &r1, &r1, &acc);
         be->pointwise_acc24(&r2, (const uint8_t(*)[3 * VG_MLDSA_N])pk, B, n);
         bad += memcmp(&r1, &r2, sizeof r1) != 0;
     }
@@ -334,7 +336,8 @@ static void test_passes(const struct vg_mldsa_backend *be, unsigned reps)
         seen[v1 & 1]++;
         /* power2round: 0 <= a < q. */
         for (int i = 0; i < VG_MLDSA_N; i++)
-            a.coeffs[i] = rep % 4 == 2 ? (i % 2 ? 0 : VG_MLDSA_Q - 1) : rand_range(&rs, 0, VG_MLDSA_Q - 1);
+            a.coeffs[i] =
+                rep % 4 == 2 ? (i % 2 ? 0 : VG_MLDSA_Q - 1) : rand_range(&rs, 0, VG_MLDSA_Q - 1);
         g_ref->power2round(&r1, &s1, &a);
         be->power2round(&r2, &s2, &a);
         bad += memcmp(&r1, &r2, sizeof r1) != 0 || memcmp(&s1, &s2, sizeof s1) != 0;
@@ -427,8 +430,9 @@ static void test_ball(const struct vg_mldsa_backend *be, unsigned reps)
 
 /* uniform_many (groups of four, padded and single remainders) against the
  * single sampler, with the active dispatch. */
-static void test_x4_sampler(const char *label)
+static void test_x4_sampler(const struct vg_mldsa_backend *be)
 {
+    const char *label = be->name;
     uint64_t rs = 0x5eed1003;
     unsigned bad = 0, total = 0;
     static vg_mldsa_poly a[9], b;
@@ -440,9 +444,9 @@ static void test_x4_sampler(const char *label)
         vgtest_randbytes(&rs, &idx[0][0], sizeof idx);
         for (unsigned l = 0; l < 9; l++)
             r[l] = &a[l];
-        vg_mldsa_poly_uniform_many(r, rho, (const uint8_t(*)[2])idx, n);
+        vg_mldsa_poly_uniform_many(be, r, rho, (const uint8_t(*)[2])idx, n);
         for (unsigned l = 0; l < n; l++, total++) {
-            vg_mldsa_poly_uniform(&b, rho, idx[l][0], idx[l][1]);
+            vg_mldsa_poly_uniform(be, &b, rho, idx[l][0], idx[l][1]);
             bad += memcmp(&a[l], &b, sizeof b) != 0;
         }
     }
@@ -455,9 +459,9 @@ static void test_x4_sampler(const char *label)
         int32_t gamma1 = rep % 2 ? 1 << 19 : 1 << 17;
         uint16_t nonce0 = (uint16_t)vgtest_rand64(&rs);
         vgtest_randbytes(&rs, rhopp, 64);
-        vg_mldsa_poly_uniform_gamma1_many(a, rhopp, nonce0, n, gamma1);
+        vg_mldsa_poly_uniform_gamma1_many(be, a, rhopp, nonce0, n, gamma1);
         for (unsigned l = 0; l < n; l++, total++) {
-            vg_mldsa_poly_uniform_gamma1(&b, rhopp, (uint16_t)(nonce0 + l), gamma1);
+            vg_mldsa_poly_uniform_gamma1(be, &b, rhopp, (uint16_t)(nonce0 + l), gamma1);
             bad += memcmp(&a[l], &b, sizeof b) != 0;
         }
     }
@@ -483,8 +487,8 @@ static void test_x4_sampler(const char *label)
                 bad += (i < 16 || i >= 16 + (l < n ? len : 0)) && buf[l][i] != 0xa5;
             if (l >= n)
                 continue;
-            vg_mldsa_polyz_unpack(&a[0], out[l], gamma1);
-            vg_mldsa_poly_uniform_gamma1(&b, rhopp, (uint16_t)(nonce0 + l), gamma1);
+            vg_mldsa_polyz_unpack(be, &a[0], out[l], gamma1);
+            vg_mldsa_poly_uniform_gamma1(be, &b, rhopp, (uint16_t)(nonce0 + l), gamma1);
             bad += memcmp(&a[0], &b, sizeof b) != 0;
             total++;
         }
@@ -498,9 +502,9 @@ static void test_x4_sampler(const char *label)
         unsigned eta = rep % 2 ? 4 : 2;
         uint16_t nonce0 = (uint16_t)vgtest_rand64(&rs);
         vgtest_randbytes(&rs, rhop, 64);
-        vg_mldsa_poly_uniform_eta_many(a, rhop, nonce0, n, eta);
+        vg_mldsa_poly_uniform_eta_many(be, a, rhop, nonce0, n, eta);
         for (unsigned l = 0; l < n; l++, total++) {
-            vg_mldsa_poly_uniform_eta(&b, rhop, (uint16_t)(nonce0 + l), eta);
+            vg_mldsa_poly_uniform_eta(be, &b, rhop, (uint16_t)(nonce0 + l), eta);
             bad += memcmp(&a[l], &b, sizeof b) != 0;
         }
     }
@@ -575,17 +579,13 @@ static void test_api_identical(unsigned seeds, uint32_t fast_mask)
     }
 }
 
-/* Every routine of one fast backend against portable, under `mask` (the
- * AVX2 kernels pick their AVX-512 variants by the active features). */
-/* The fused operations of be (if any) against the separate portable
- * routines: bit-identical outputs. The reference runs with every CPU feature
- * off, so that use_hint's decompose is the portable one too. */
+/* The fused passes of be (if any) against the separate portable routines:
+ * bit-identical outputs. */
 static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigned reps)
 {
-    const struct vg_mldsa_fused *fu = vg_mldsa_fused_get(be);
     uint64_t rs = 0x5eed7007;
     unsigned bad = 0, bad_range = 0;
-    if (!fu) {
+    if (!be->verify_row) {
         printf("  backend %s: no fused operations\n", be->name);
         return;
     }
@@ -611,10 +611,10 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
         g_ref->sub(&ref, &acc, &t);
         g_ref->invntt_tomont(&ref);
         g_ref->caddq(&ref);
-        vg_mldsa_poly_use_hint(&ref, &ref, &h, g2);
+        vg_mldsa_poly_use_hint(g_ref, &ref, &ref, &h, g2);
         vg_cpu_force(mask);
         memset(&out, 0x55, sizeof out);
-        fu->verify_row(&out, &acc, &c, &t1, &h, g2);
+        be->verify_row(&out, &acc, &c, &t1, &h, g2);
         bad += memcmp(&ref, &out, sizeof ref) != 0 || memcmp(&acc, &acc_in, sizeof acc) != 0;
         for (int i = 0; i < VG_MLDSA_N; i++)
             bad_range += out.coeffs[i] < 0 || out.coeffs[i] >= top;
@@ -645,7 +645,7 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
         g_ref->add(&ref, &ref, &b);
         g_ref->reduce(&ref);
         vr = g_ref->chknorm(&ref, bz);
-        vo = fu->sign_z_pass(&out, &b, bz);
+        vo = be->sign_z_pass(&out, &b, bz);
         bad_z += vr != vo || memcmp(&ref, &out, sizeof ref) != 0;
         verdicts[vr & 1]++;
         /* sign_r_pass: 0 <= w < q (b), |r| < q (a). */
@@ -667,7 +667,7 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
         vr = g_ref->chknorm(&x, br);
         out = a;
         memset(&out1, 0x55, sizeof out1);
-        vo = fu->sign_r_pass(&out, &out1, &b, g2, br);
+        vo = be->sign_r_pass(&out, &out1, &b, g2, br);
         bad_r += vr != vo || memcmp(&ref, &out, sizeof ref) != 0 ||
                  memcmp(&ref1, &out1, sizeof ref1) != 0;
         verdicts[vr & 1]++;
@@ -693,7 +693,7 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
         g_ref->caddq(&x);
         nr = g_ref->make_hint(&r1, &x, &ref1, g2);
         out1 = ref1;
-        vo = fu->sign_h_pass(&out1, &no, &a, &ref, &out1, g2, bh);
+        vo = be->sign_h_pass(&out1, &no, &a, &ref, &out1, g2, bh);
         bad_h += vr != vo || nr != no || memcmp(&r1, &out1, sizeof r1) != 0;
         verdicts[vr & 1]++;
         /* sign_w_pass: |w| < q. */
@@ -701,7 +701,7 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
         g_ref->caddq(&ref);
         g_ref->decompose(&ref1, NULL, &ref, g2);
         out = a;
-        fu->sign_w_pass(&out, &out1, g2);
+        be->sign_w_pass(&out, &out1, g2);
         bad_w += memcmp(&ref, &out, sizeof ref) != 0 || memcmp(&ref1, &out1, sizeof ref1) != 0;
         /* keygen_pass: |t| < q, |s2| <= 4; t0 written over t. */
         if (ext)
@@ -714,7 +714,7 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
         g_ref->caddq(&ref);
         g_ref->power2round(&ref1, &x, &ref);
         out = a;
-        fu->keygen_pass(&out1, &out, &out, &b);
+        be->keygen_pass(&out1, &out, &out, &b);
         bad_k += memcmp(&ref1, &out1, sizeof ref1) != 0 || memcmp(&x, &out, sizeof x) != 0;
     }
     /* Every value below q through the decompositions of the passes (r1
@@ -729,11 +729,11 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
                 w.coeffs[i] = v0 + i < VG_MLDSA_Q ? v0 + i : VG_MLDSA_Q - 1;
             g_ref->decompose(&ref1, &r0, &w, g2);
             out = w;
-            fu->sign_w_pass(&out, &out1, g2);
+            be->sign_w_pass(&out, &out1, g2);
             bad_w += memcmp(&ref1, &out1, sizeof ref1) != 0;
             for (int32_t bnd = 1; bnd <= g2 + 1; bnd += g2 / 3) {
                 out = zero;
-                unsigned vo = fu->sign_r_pass(&out, &out1, &w, g2, bnd);
+                unsigned vo = be->sign_r_pass(&out, &out1, &w, g2, bnd);
                 bad_r += vo != g_ref->chknorm(&r0, bnd) || memcmp(&ref1, &out1, sizeof ref1) != 0 ||
                          memcmp(&out, &w, sizeof w) != 0;
             }
@@ -746,8 +746,8 @@ static void test_fused(const struct vg_mldsa_backend *be, uint32_t mask, unsigne
               "verdict mix too one-sided: %u pass, %u fail", verdicts[0], verdicts[1]);
 }
 
-/* ---- bit packing kernels (struct vg_mldsa_pack) ---------------------------
- * Each kernel of vg_mldsa_pack_get(be) against the portable function of
+/* ---- bit packing kernels (optional members of struct vg_mldsa_backend) ---------------------------
+ * Each packing kernel of be against the portable function of
  * the same name (the vg_mldsa_poly* call with every CPU feature off) on
  * random inputs, on the ends of each field's range (every coefficient at
  * the minimum, at the maximum, alternating in patterns) and, for the
@@ -793,16 +793,15 @@ static int pack_differs(const uint8_t *ref, const uint8_t *out, size_t len)
 
 static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned reps)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(be);
     uint64_t rs = 0x5eed3001;
     unsigned bad_t1 = 0, bad_t1u = 0, bad_t0 = 0, bad_t0u = 0, bad_eta = 0, bad_etau = 0;
     unsigned bad_w1 = 0, bad_sh = 0, verdicts[2] = {0, 0};
     uint8_t ref[PACK_MAX + 2 * PACK_GUARD], out[PACK_MAX + 2 * PACK_GUARD];
-    if (!pk) {
+    if (!be->t1_pack) {
         printf("backend %s: no packing kernels\n", be->name);
         return;
     }
-    printf("backend %s: packing kernels %s vs portable\n", be->name, pk->name);
+    printf("backend %s: packing kernels vs portable\n", be->name);
     for (unsigned rep = 0; rep < reps; rep++) {
         unsigned kind = rep % 10;
         unsigned eta = (rep / 10) % 2 ? 4 : 2;
@@ -814,14 +813,14 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
         /* t1: SimpleBitPack(t1, 2^10 - 1), then t1 2^d. */
         pack_poly(&a, &rs, kind, 0, (1 << 10) - 1);
         vg_cpu_force(0);
-        vg_mldsa_polyt1_pack(ref + PACK_GUARD, &a);
+        vg_mldsa_polyt1_pack(g_ref, ref + PACK_GUARD, &a);
         b = a;
-        vg_mldsa_poly_shiftl(&b);
+        vg_mldsa_poly_shiftl(g_ref, &b);
         vg_cpu_force(mask);
-        pk->t1_pack(out + PACK_GUARD, &a);
+        be->t1_pack(out + PACK_GUARD, &a);
         bad_t1 += pack_differs(ref, out, VG_MLDSA_POLYT1_BYTES);
         c = a;
-        pk->shiftl(&c);
+        be->shiftl(&c);
         bad_sh += memcmp(&b, &c, sizeof b) != 0;
 
         /* t0: BitPack(t0, 2^12 - 1, 2^12). */
@@ -829,9 +828,9 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
         memset(ref, 0xa5, sizeof ref);
         memset(out, 0xa5, sizeof out);
         vg_cpu_force(0);
-        vg_mldsa_polyt0_pack(ref + PACK_GUARD, &a);
+        vg_mldsa_polyt0_pack(g_ref, ref + PACK_GUARD, &a);
         vg_cpu_force(mask);
-        pk->t0_pack(out + PACK_GUARD, &a);
+        be->t0_pack(out + PACK_GUARD, &a);
         bad_t0 += pack_differs(ref, out, VG_MLDSA_POLYT0_BYTES);
 
         /* s: BitPack(s, eta, eta). */
@@ -839,9 +838,9 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
         memset(ref, 0xa5, sizeof ref);
         memset(out, 0xa5, sizeof out);
         vg_cpu_force(0);
-        vg_mldsa_polyeta_pack(ref + PACK_GUARD, &a, eta);
+        vg_mldsa_polyeta_pack(g_ref, ref + PACK_GUARD, &a, eta);
         vg_cpu_force(mask);
-        pk->eta_pack(out + PACK_GUARD, &a, eta);
+        be->eta_pack(out + PACK_GUARD, &a, eta);
         bad_eta += pack_differs(ref, out, vg_mldsa_polyeta_bytes(eta));
 
         /* w1: SimpleBitPack(w1, (q - 1) / (2 gamma2) - 1). */
@@ -849,9 +848,9 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
         memset(ref, 0xa5, sizeof ref);
         memset(out, 0xa5, sizeof out);
         vg_cpu_force(0);
-        vg_mldsa_polyw1_pack(ref + PACK_GUARD, &a, g2);
+        vg_mldsa_polyw1_pack(g_ref, ref + PACK_GUARD, &a, g2);
         vg_cpu_force(mask);
-        pk->w1_pack(out + PACK_GUARD, &a, g2);
+        be->w1_pack(out + PACK_GUARD, &a, g2);
         bad_w1 += pack_differs(ref, out, vg_mldsa_polyw1_bytes(g2));
 
         /* Unpacking: every byte string decodes. kind 1: all zero, 2: all
@@ -873,7 +872,7 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
         if (kind >= 5) {
             pack_poly(&a, &rs, 0, -(int32_t)eta, (int32_t)eta);
             vg_cpu_force(0);
-            vg_mldsa_polyeta_pack(ine, &a, eta);
+            vg_mldsa_polyeta_pack(g_ref, ine, &a, eta);
             vg_cpu_force(mask);
             if (kind % 2) {
                 /* Field j (bits b j ..) out of range: 2 eta + 1 (the
@@ -889,22 +888,22 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
             }
         }
         vg_cpu_force(0);
-        vg_mldsa_polyt1_unpack(&a, in1);
+        vg_mldsa_polyt1_unpack(g_ref, &a, in1);
         vg_cpu_force(mask);
         memset(&b, 0x55, sizeof b);
-        pk->t1_unpack(&b, in1);
+        be->t1_unpack(&b, in1);
         bad_t1u += memcmp(&a, &b, sizeof a) != 0;
         vg_cpu_force(0);
-        vg_mldsa_polyt0_unpack(&a, in0);
+        vg_mldsa_polyt0_unpack(g_ref, &a, in0);
         vg_cpu_force(mask);
         memset(&b, 0x55, sizeof b);
-        pk->t0_unpack(&b, in0);
+        be->t0_unpack(&b, in0);
         bad_t0u += memcmp(&a, &b, sizeof a) != 0;
         vg_cpu_force(0);
-        unsigned v1 = vg_mldsa_polyeta_unpack(&a, ine, eta);
+        unsigned v1 = vg_mldsa_polyeta_unpack(g_ref, &a, ine, eta);
         vg_cpu_force(mask);
         memset(&b, 0x55, sizeof b);
-        unsigned v2 = pk->eta_unpack(&b, ine, eta);
+        unsigned v2 = be->eta_unpack(&b, ine, eta);
         bad_etau += v1 != v2 || memcmp(&a, &b, sizeof a) != 0;
         verdicts[v1 & 1]++;
         free(in1);
@@ -914,7 +913,7 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
     CHECK_MSG(bad_t1 + bad_t1u + bad_t0 + bad_t0u + bad_eta + bad_etau + bad_w1 + bad_sh == 0,
               "packing kernels %s differ from portable (of %u): t1 pack %u, unpack %u; t0 pack "
               "%u, unpack %u; eta pack %u, unpack %u; w1 pack %u; shiftl %u",
-              pk->name, reps, bad_t1, bad_t1u, bad_t0, bad_t0u, bad_eta, bad_etau, bad_w1, bad_sh);
+              be->name, reps, bad_t1, bad_t1u, bad_t0, bad_t0u, bad_eta, bad_etau, bad_w1, bad_sh);
     CHECK_MSG(verdicts[0] > reps / 8 && verdicts[1] > reps / 8,
               "eta unpack verdict mix too one-sided: %u in range, %u not", verdicts[0],
               verdicts[1]);
@@ -924,11 +923,10 @@ static void test_pack(const struct vg_mldsa_backend *be, uint32_t mask, unsigned
  * against the portable routines, with guard bytes around the output. */
 static void test_pack_sign(const struct vg_mldsa_backend *be, uint32_t mask, unsigned reps)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(be);
     uint64_t rs = 0x5eed3002;
     unsigned bad24 = 0, badb = 0, badz = 0, badzu = 0;
     static uint8_t ref[768 + 2 * PACK_GUARD], out[768 + 2 * PACK_GUARD];
-    if (!pk)
+    if (!be->pack24)
         return;
     for (unsigned rep = 0; rep < reps; rep++) {
         unsigned kind = rep % 10;
@@ -941,17 +939,17 @@ static void test_pack_sign(const struct vg_mldsa_backend *be, uint32_t mask, uns
         memset(ref, 0xa5, sizeof ref);
         memset(out, 0xa5, sizeof out);
         vg_cpu_force(0);
-        vg_mldsa_poly_pack24(ref + PACK_GUARD, &a);
+        vg_mldsa_poly_pack24(g_ref, ref + PACK_GUARD, &a);
         vg_cpu_force(mask);
-        pk->pack24(out + PACK_GUARD, &a);
+        be->pack24(out + PACK_GUARD, &a);
         bad24 += pack_differs(ref, out, 3 * VG_MLDSA_N);
 
         /* bits: a in {0, 1}. */
         pack_poly(&a, &rs, kind, 0, 1);
         vg_cpu_force(0);
-        vg_mldsa_poly_bits(rb, &a);
+        vg_mldsa_poly_bits(g_ref, rb, &a);
         vg_cpu_force(mask);
-        pk->bits(ob, &a);
+        be->bits(ob, &a);
         badb += memcmp(rb, ob, sizeof rb) != 0;
 
         /* z: -gamma1 < z <= gamma1. */
@@ -959,15 +957,15 @@ static void test_pack_sign(const struct vg_mldsa_backend *be, uint32_t mask, uns
         memset(ref, 0xa5, sizeof ref);
         memset(out, 0xa5, sizeof out);
         vg_cpu_force(0);
-        vg_mldsa_polyz_pack(ref + PACK_GUARD, &a, gamma1);
+        vg_mldsa_polyz_pack(g_ref, ref + PACK_GUARD, &a, gamma1);
         vg_cpu_force(mask);
-        pk->z_pack(out + PACK_GUARD, &a, gamma1);
+        be->z_pack(out + PACK_GUARD, &a, gamma1);
         badz += pack_differs(ref, out, vg_mldsa_polyz_bytes(gamma1));
 
-        /* z unpack (where the table has its own): any bytes decode; the
-         * input is a heap block of exactly the encoding's length, so the
-         * sanitizer build sees any read past it. */
-        if (pk->z_unpack) {
+        /* z unpack: any bytes decode; the input is a heap block of exactly
+         * the encoding's length, so the sanitizer build sees any read past
+         * it. */
+        {
             size_t zlen = vg_mldsa_polyz_bytes(gamma1);
             uint8_t *in = malloc(zlen);
             vg_mldsa_poly b;
@@ -976,10 +974,10 @@ static void test_pack_sign(const struct vg_mldsa_backend *be, uint32_t mask, uns
             for (size_t i = 0; i < zlen; i++)
                 in[i] = kind == 1 ? 0 : kind == 2 ? 0xff : (uint8_t)(vgtest_rand64(&rs) >> 56);
             vg_cpu_force(0);
-            vg_mldsa_polyz_unpack(&a, in, gamma1);
+            vg_mldsa_polyz_unpack(g_ref, &a, in, gamma1);
             vg_cpu_force(mask);
             memset(&b, 0x55, sizeof b);
-            pk->z_unpack(&b, in, gamma1);
+            be->unpack_z(&b, in, gamma1);
             badzu += memcmp(&a, &b, sizeof a) != 0;
             free(in);
         }
@@ -987,7 +985,7 @@ static void test_pack_sign(const struct vg_mldsa_backend *be, uint32_t mask, uns
     CHECK_MSG(bad24 + badb + badz + badzu == 0,
               "packing kernels %s differ from portable (of %u): pack24 %u, bits %u, z pack %u, "
               "z unpack %u",
-              pk->name, reps, bad24, badb, badz, badzu);
+              be->name, reps, bad24, badb, badz, badzu);
 }
 
 static void test_backend(const struct vg_mldsa_backend *be, uint32_t mask)
@@ -1011,24 +1009,43 @@ int main(int argc, char **argv)
 {
     unsigned seeds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 300;
     uint32_t mask = vg_cpu_active();
-    const uint32_t avx512 = VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW;
-    const struct vg_mldsa_backend *avx2 = vg_mldsa_avx2_get();
+    const uint32_t vl = VG_CPU_AVX512VL, vbmi2 = VG_CPU_AVX512VBMI2;
+    const uint32_t wide = VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2;
+    /* Every x86-64 variant, each with the mask under which the dispatch
+     * picks it (and its own _get is non-NULL) when the CPU has the
+     * features; the dispatch order is this table's. */
+    const struct {
+        const char *name;
+        const struct vg_mldsa_backend *(*get)(void);
+        uint32_t mask;
+    } variants[] = {
+        {"avx2+avx512vbmi", vg_mldsa_avx2_avx512vbmi_get, mask},
+        {"avx2+avx512", vg_mldsa_avx2_avx512_get, mask & ~vbmi2},
+        {"avx2+vbmi2", vg_mldsa_avx2_vbmi2_get, mask & ~vl},
+        {"avx2", vg_mldsa_avx2_get, mask & ~wide},
+    };
+    unsigned tested = 0;
 
     g_ref = vg_mldsa_portable_get();
     CHECK(g_ref != NULL && strcmp(g_ref->name, "portable") == 0);
-    /* The dispatch follows the feature mask. */
-    CHECK(vg_mldsa_active() == (avx2 ? avx2 : g_ref));
+    /* The dispatch: the first available variant in the table's order. */
+    {
+        const struct vg_mldsa_backend *want = g_ref;
+        for (int v = 3; v >= 0; v--)
+            if (variants[v].get())
+                want = variants[v].get();
+        CHECK(vg_mldsa_active() == want);
+    }
 #if defined(VG_X86_64)
     if (vg_cpu_detected() & VG_CPU_AVX2)
-        CHECK_MSG((mask & VG_CPU_AVX2) == 0 || avx2 != NULL, "AVX2 active but no backend");
-    /* With AVX-512 F, VL and BW active the dispatch takes the AVX-512 NTTs. */
-    if (avx2)
-        CHECK_MSG(strcmp(avx2->name, (mask & avx512) == avx512 ? "avx2+avx512" : "avx2") == 0,
-                  "mask %#x gives backend %s", (unsigned)mask, avx2->name);
+        CHECK_MSG((mask & VG_CPU_AVX2) == 0 || vg_mldsa_avx2_get() != NULL,
+                  "AVX2 active but no backend");
 #endif
     vg_cpu_force(0);
-    CHECK(vg_mldsa_avx2_get() == NULL && vg_mldsa_active() == g_ref);
-    test_x4_sampler("portable");
+    CHECK(vg_mldsa_avx2_get() == NULL && vg_mldsa_avx2_vbmi2_get() == NULL &&
+          vg_mldsa_avx2_avx512_get() == NULL && vg_mldsa_avx2_avx512vbmi_get() == NULL &&
+          vg_mldsa_active() == g_ref);
+    test_x4_sampler(g_ref);
     vg_cpu_force(mask);
 
     test_arith(g_ref, 200); /* the harness itself: portable vs portable */
@@ -1036,26 +1053,27 @@ int main(int argc, char **argv)
     test_rej_eta(g_ref, 20000);
     test_acc24(g_ref, 500);
     test_unpack_z(g_ref, 100);
-    CHECK(vg_mldsa_fused_get(g_ref) == NULL); /* portable: the separate routines */
-    CHECK(vg_mldsa_pack_get(g_ref) == NULL);  /* portable: the portable packing */
-    if (avx2) {
-        test_backend(avx2, mask);
-        /* The pure AVX2 backend too, when the dispatch chose the AVX-512
-         * one: the same features without AVX-512. */
-        if ((mask & avx512) == avx512) {
-            uint32_t m2 = mask & ~(uint32_t)(avx512 | VG_CPU_AVX512DQ | VG_CPU_AVX512IFMA |
-                                             VG_CPU_AVX512VBMI2);
-            vg_cpu_force(m2);
-            const struct vg_mldsa_backend *plain = vg_mldsa_avx2_get();
-            CHECK(plain != NULL && strcmp(plain->name, "avx2") == 0);
-            if (plain)
-                test_backend(plain, m2);
+    /* portable: the separate routines, the portable packing, and the c t0
+     * split through small_ntt / small_mul. */
+    CHECK(g_ref->verify_row == NULL && g_ref->sign_z_pass == NULL && g_ref->t1_pack == NULL &&
+          g_ref->z_pack == NULL && g_ref->small_t0_ntt == NULL);
+    for (unsigned v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        vg_cpu_force(variants[v].mask);
+        const struct vg_mldsa_backend *be = variants[v].get();
+        if (be == NULL) {
+            printf("variant %s: not available in this build/CPU\n", variants[v].name);
+            continue;
         }
-        vg_cpu_force(mask);
-    } else {
-        printf("no AVX2 backend in this build/CPU: only portable checked\n");
+        CHECK(strcmp(be->name, variants[v].name) == 0);
+        CHECK_MSG(vg_mldsa_active() == be, "mask %#x: dispatch gives %s, not %s",
+                  (unsigned)variants[v].mask, vg_mldsa_active()->name, be->name);
+        test_backend(be, variants[v].mask);
+        test_x4_sampler(be);
+        tested++;
     }
-    test_x4_sampler(vg_mldsa_active()->name);
+    vg_cpu_force(mask);
+    if (tested == 0)
+        printf("no x86-64 variant in this build/CPU: only portable checked\n");
     test_api_identical(seeds, mask);
     return vgtest_done("test_mldsa_backend");
 }

@@ -1,6 +1,9 @@
 /*
- * Small products (src/mldsa/small.h): every available implementation
- * (portable C, ML-KEM AVX2 route, AVX-512 kernel) against an independent
+ * Small products (src/mldsa/small.h; the small_* members of every ML-DSA
+ * variant, through each variant's _get: portable C, the AVX2 route modulo 3329
+ * (src/lattice)
+ * of avx2 and avx2+vbmi2, the AVX-512 kernel of avx2+avx512 and
+ * avx2+avx512vbmi) against an independent
  * schoolbook product in Z[X]/(X^256 + 1) computed in int64:
  *  - signing's shapes: c with tau = 39, 49, 60 nonzero +-1 coefficients
  *    at random distinct positions times s with |s_i| <= eta, eta = 2, 4
@@ -26,6 +29,7 @@
 #include "vgtest.h"
 
 #include "common/common.h"
+#include "mldsa/poly.h"
 #include "mldsa/small.h"
 
 static int32_t rand_range(uint64_t *rs, int32_t lo, int32_t hi) /* lo <= x <= hi */
@@ -78,7 +82,7 @@ static unsigned g_general, g_at_bound; /* products checked in those groups */
 /* One product through s, compared with the schoolbook one (which must be
  * within the bound: the harness only asks for products the contract
  * covers); also b a and determinism of ntt. */
-static void check_pair_bound(const struct vg_mldsa_small *s, const vg_mldsa_poly *a,
+static void check_pair_bound(const struct vg_mldsa_backend *s, const vg_mldsa_poly *a,
                              const vg_mldsa_poly *b, const char *what, int64_t bound)
 {
     static _Alignas(64) vg_mldsa_spoly ah, bh, ah2; /* small.h: callers align to 64 */
@@ -90,11 +94,11 @@ static void check_pair_bound(const struct vg_mldsa_small *s, const vg_mldsa_poly
                   (long long)m);
         return;
     }
-    s->ntt(&ah, a);
-    s->ntt(&bh, b);
-    s->mul(&r, &ah, &bh);
-    s->mul(&r2, &bh, &ah);
-    s->ntt(&ah2, a);
+    s->small_ntt(&ah, a);
+    s->small_ntt(&bh, b);
+    s->small_mul(&r, &ah, &bh);
+    s->small_mul(&r2, &bh, &ah);
+    s->small_ntt(&ah2, a);
     unsigned bad = 0, bad2 = 0;
     int first = -1;
     for (int i = 0; i < VG_MLDSA_N; i++) {
@@ -113,7 +117,7 @@ static void check_pair_bound(const struct vg_mldsa_small *s, const vg_mldsa_poly
     g_products++;
 }
 
-static void check_pair(const struct vg_mldsa_small *s, const vg_mldsa_poly *a,
+static void check_pair(const struct vg_mldsa_backend *s, const vg_mldsa_poly *a,
                        const vg_mldsa_poly *b, const char *what)
 {
     check_pair_bound(s, a, b, what, VG_MLDSA_SMALL_BOUND);
@@ -123,7 +127,7 @@ static void check_pair(const struct vg_mldsa_small *s, const vg_mldsa_poly *a,
  * products up to 3840 = (7681 - 1) / 2), which c t0 through the
  * split t0 = 64 hi + lo needs: c (tau <= 60) times |b| <= 64, and the
  * extremes +-3840. */
-static void test_wide(const struct vg_mldsa_small *s, unsigned reps)
+static void test_wide(const struct vg_mldsa_backend *s, unsigned reps)
 {
     uint64_t rs = 0x5eed3840;
     vg_mldsa_poly a, b;
@@ -167,7 +171,7 @@ static void test_wide(const struct vg_mldsa_small *s, unsigned reps)
         }
 }
 
-static void test_impl(const struct vg_mldsa_small *s, unsigned reps)
+static void test_impl(const struct vg_mldsa_backend *s, unsigned reps)
 {
     static const unsigned taus[3] = {39, 49, 60};
     static const int32_t etas[2] = {2, 4};
@@ -294,7 +298,7 @@ static void test_impl(const struct vg_mldsa_small *s, unsigned reps)
  * (random signs, all +1, all -1), t0 random in (-2^12, 2^12], at the ends
  * (all 2^12, all -2^12 + 1, alternating), and values next to multiples of
  * 64 (where the split's parts change). */
-static void test_t0(const struct vg_mldsa_small *s, unsigned reps)
+static void test_t0(const struct vg_mldsa_backend *s, unsigned reps)
 {
     uint64_t rs = 0x7040;
     static _Alignas(64) vg_mldsa_spoly ch, lo, hi;
@@ -318,7 +322,7 @@ static void test_t0(const struct vg_mldsa_small *s, unsigned reps)
             t0.coeffs[i] = v;
         }
         schoolbook(ref, &c, &t0);
-        s->ntt(&ch, &c);
+        s->small_ntt(&ch, &c);
         t = t0;
         vg_mldsa_small_t0_ntt(s, &lo, &hi, &t, &scratch);
         vg_mldsa_small_t0_mul(s, &r, &ch, &lo, &hi, &scratch);
@@ -334,46 +338,60 @@ static void test_t0(const struct vg_mldsa_small *s, unsigned reps)
 int main(int argc, char **argv)
 {
     unsigned reps = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 2000;
-    static const char *names[3] = {"portable", "kem-avx2", "avx512"};
-    const struct vg_mldsa_small *impls[3] = {vg_mldsa_small_portable_get(), NULL, NULL};
+    /* Every variant through its own _get; variants that share their small
+     * products with one checked before are not checked twice. */
+    const struct vg_mldsa_backend *vars[5] = {
+        vg_mldsa_portable_get(),     vg_mldsa_avx2_get(),           vg_mldsa_avx2_vbmi2_get(),
+        vg_mldsa_avx2_avx512_get(), vg_mldsa_avx2_avx512vbmi_get(),
+    };
+    static const char *names[5] = {"portable", "avx2", "avx2+vbmi2", "avx2+avx512",
+                                   "avx2+avx512vbmi"};
 #if defined(__x86_64__) && !defined(VG_PORTABLE)
-    impls[1] = vg_mldsa_small_kem_get();
-    impls[2] = vg_mldsa_small_avx512_get();
-    /* The AVX-512 table exists exactly when AVX-512 F/VL/BW are active. */
-    CHECK((impls[2] != NULL) ==
-          vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW));
+    /* The AVX-512 small products exist exactly when AVX-512 F/VL/BW are
+     * active (in the variants that have them). */
+    CHECK((vars[3] != NULL) ==
+          vg_cpu_has(VG_CPU_AVX2 | VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW));
 #endif
-    CHECK(impls[0] != NULL);
-    /* Signing's choice: the first available of AVX-512, ML-KEM's AVX2
-     * kernels, portable. */
-    CHECK(vg_mldsa_small_get(vg_mldsa_active()) ==
-          (impls[2] ? impls[2] : impls[1] ? impls[1] : impls[0]));
-    for (int i = 0; i < 3; i++) {
-        if (impls[i] == NULL) {
+    CHECK(vars[0] != NULL);
+    for (int i = 0; i < 5; i++) {
+        const struct vg_mldsa_backend *be = vars[i];
+        if (be == NULL) {
             printf("test_mldsa_small: %s not available here (skipped)\n", names[i]);
             continue;
         }
-        CHECK(strcmp(impls[i]->name, names[i]) == 0);
+        CHECK(strcmp(be->name, names[i]) == 0);
+        int seen = -1;
+        for (int j = 0; j < i; j++)
+            if (vars[j] && vars[j]->small_ntt == be->small_ntt &&
+                vars[j]->small_mul == be->small_mul && vars[j]->small_t0_ntt == be->small_t0_ntt &&
+                vars[j]->small_t0_mul == be->small_t0_mul)
+                seen = j;
+        if (seen >= 0) {
+            printf("test_mldsa_small: %s: the small products of %s (checked above)\n", be->name,
+                   vars[seen]->name);
+            continue;
+        }
         unsigned long before = g_products;
         g_general = g_at_bound = 0;
-        test_impl(impls[i], reps);
+        test_impl(be, reps);
         printf("test_mldsa_small: %s: %lu products checked (%u general, %u at the bound)\n",
-               impls[i]->name, g_products - before, g_general, g_at_bound);
+               be->name, g_products - before, g_general, g_at_bound);
         /* The groups that keep only products within the bound did run. */
         CHECK(g_general >= reps && g_at_bound >= 8);
-        /* The tables over 7681 (portable, AVX-512) take c t0; the ML-KEM
-         * route (3329) does not. */
-        CHECK(impls[i]->bound == (i == 1 ? 1664 : 3840));
-        CHECK(vg_mldsa_small_t0_ok(impls[i]) == (i != 1));
-        if (vg_mldsa_small_t0_ok(impls[i])) {
+        /* The implementations over 7681 (portable, AVX-512) take c t0; the
+         * route modulo 3329 (the avx2 and avx2+vbmi2 variants) does not. */
+        const int kem = i == 1 || i == 2;
+        CHECK(be->small_bound == (kem ? 1664 : 3840));
+        CHECK(vg_mldsa_small_t0_ok(be) == !kem);
+        if (vg_mldsa_small_t0_ok(be)) {
             before = g_products;
-            test_wide(impls[i], reps);
+            test_wide(be, reps);
             printf("test_mldsa_small: %s: %lu products in the wider range (|a| <= 64, "
                    "|a b| <= 3840)\n",
-                   impls[i]->name, g_products - before);
+                   be->name, g_products - before);
             before = g_products;
-            test_t0(impls[i], reps);
-            printf("test_mldsa_small: %s: %lu products c t0 (split t0)\n", impls[i]->name,
+            test_t0(be, reps);
+            printf("test_mldsa_small: %s: %lu products c t0 (split t0)\n", be->name,
                    g_products - before);
         }
     }

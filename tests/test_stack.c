@@ -47,6 +47,7 @@
 #include <sys/mman.h>
 
 #include "common.h"
+#include "mldsa/mldsa_internal.h"
 #include "vgcrypto.h"
 #include "vgtest.h"
 
@@ -55,7 +56,7 @@
 #define MLKEM1024_GOAL 16384u
 #define MLKEM1024_CEILING MLKEM1024_GOAL
 /* Issue 6's goal: ML-DSA-87 signing in at most 64 KiB (asserted; it used
- * ~122 KiB before the low-stack signing layout of src/mldsa/mldsa_impl.h,
+ * about twice that before the low-stack signing layout of src/mldsa/sign.c,
  * 62-64 KiB after, gcc 12 and clang 14 Release). */
 #define MLDSA87_SIGN_GOAL 65536u
 #define GENEROUS_BOUND (256u * 1024u)
@@ -294,14 +295,18 @@ static void measure_all(const char *backend)
         /* The operation really ran, successfully, on the measured thread. */
         CHECK_MSG(g_rc == VG_OK, "%s (%s) on the thread returned %d", o->name, backend, g_rc);
         size_t net = d > base ? d - base : 0;
-        if (o->bound == MLKEM1024_CEILING || o->bound == MLDSA87_SIGN_GOAL)
-            printf("%-32s %-9s %7zu  goal %u: %s\n", o->name, backend, net, o->bound,
-                   net <= o->bound ? "met" : "NOT met");
+        /* ML-DSA-87 signing's goal holds for the low-stack layout only; a
+         * build with -DVG_MLDSA87_LOWSTACK=OFF gets the generous bound. */
+        unsigned bound = o->bound;
+        if (bound == MLDSA87_SIGN_GOAL && !vg_mldsa87_sign_lowstack())
+            bound = GENEROUS_BOUND;
+        if (bound == MLKEM1024_CEILING || bound == MLDSA87_SIGN_GOAL)
+            printf("%-32s %-9s %7zu  goal %u: %s\n", o->name, backend, net, bound,
+                   net <= bound ? "met" : "NOT met");
         else
             printf("%-32s %-9s %7zu\n", o->name, backend, net);
         if (VG_STACK_ASSERT)
-            CHECK_MSG(net <= o->bound, "%s (%s): %zu bytes > bound %u", o->name, backend, net,
-                      o->bound);
+            CHECK_MSG(net <= bound, "%s (%s): %zu bytes > bound %u", o->name, backend, net, bound);
     }
 }
 

@@ -1,6 +1,6 @@
 /*
  * ML-DSA test hooks: internal entry points of the three parameter sets
- * (mldsa_impl.h), for the constant-time harnesses. Hidden like every
+ * (keygen.c, sign.c), for the constant-time harnesses. Hidden like every
  * vg_<area>_ function (not exported from the shared library); the public
  * API is in include/vgcrypto.h.
  */
@@ -24,5 +24,10 @@ int vg_mldsa65_sign_mu_counted(uint8_t *sig, const uint8_t mu[64], const uint8_t
                                const uint8_t rnd[32], unsigned *attempts);
 int vg_mldsa87_sign_mu_counted(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk,
                                const uint8_t rnd[32], unsigned *attempts);
+
+/* 1 when ML-DSA-87 signs with the low-stack layout (the CMake option
+ * VG_MLDSA87_LOWSTACK, default ON), 0 for the big-stack one: test_stack
+ * asserts the 64 KiB goal only for the former. */
+int vg_mldsa87_sign_lowstack(void);
 
 #endif

@@ -4,6 +4,8 @@
  * rejection sampling of A-hat). Conventions and bounds are in poly.h.
  */
 #include "poly.h"
+#include "mldsa.h"
+#include "small.h"
 
 #include "common.h"
 #include "../hash/keccak4x.h"
@@ -177,8 +179,8 @@ static inline void vg_mldsa_ct_bfly(int32_t *x, int32_t *y, unsigned k)
  * len 8 has four iterations and which clang otherwise unrolled fully and
  * then left scalar. VECB: the block loop of the len 2 and len 1 layers,
  * vectorised across blocks (the cost model declined it for len 2).
- * Forward NTT, clang, TSC ticks: ~2860 -> ~1950. The same hints on the
- * inverse transform measured slower (~2180 -> ~2220) and are not used.
+ * Faster forward NTT with clang; the same hints on the inverse transform
+ * measured slower and are not used (docs/benchmarks.md).
  * Left out in AddressSanitizer/MemorySanitizer builds, where the
  * instrumented loops cannot vectorise and clang warns that the hint
  * failed (-Wpass-failed). */
@@ -317,9 +319,8 @@ static inline __attribute__((always_inline)) void vg_mldsa_invntt_layer2(int32_t
  * step: the four butterflies of blocks 2 g and 2 g + 1 as four lanes, x =
  * (c0, c1, c4, c5) and y = (c2, c3, c6, c7) with twiddles -zetas[k0] twice
  * and -zetas[k0 - 1] twice. The butterflies of vg_mldsa_invntt_layer(a,
- * 2, 0), in a form both compilers run faster (layer alone, TSC ticks:
- * clang 14 ~695 -> ~550, gcc 12 ~340 -> ~320; with the block loop clang
- * left most of it scalar). */
+ * 2, 0), in a form both compilers run faster (with the block loop clang
+ * left most of it scalar; docs/benchmarks.md). */
 static void vg_mldsa_invntt_layer_len2(int32_t *a)
 {
     for (unsigned g = 0; g < 32; g++) {
@@ -371,8 +372,8 @@ static void vg_mldsa_invntt_portable(vg_mldsa_poly *p)
     vg_mldsa_invntt_layer(a, 64, 0);
     /* The constants through a value barrier for gcc: knowing them, gcc 12
      * expands the 32-bit products by F_QINV and LAST_QINV into SSE2
-     * shift-and-add chains, slower than PMULUDQ (last layer ~500 -> ~420
-     * TSC ticks); clang 14 does better with the constants visible. */
+     * shift-and-add chains, slower than PMULUDQ; clang 14 does better
+     * with the constants visible. */
 #if defined(__GNUC__) && !defined(__clang__)
     int32_t f = (int32_t)vg_barrier_u32(VG_MLDSA_INV_F);
     int32_t fq = (int32_t)vg_barrier_u32((uint32_t)VG_MLDSA_INV_F_QINV);
@@ -575,26 +576,32 @@ static unsigned vg_mldsa_chknorm_portable(const vg_mldsa_poly *a, int32_t bound)
 static void vg_mldsa_power2round_portable(vg_mldsa_poly *a1, vg_mldsa_poly *a0,
                                           const vg_mldsa_poly *a);
 
+/* The portable variant: the required members only (no fused passes, the
+ * portable packing code of the helpers below), the small products of
+ * small_portable.c. */
 static const struct vg_mldsa_backend vg_mldsa_portable = {
-    "portable",
-    vg_mldsa_ntt_portable,
-    vg_mldsa_invntt_portable,
-    vg_mldsa_pointwise_portable,
-    vg_mldsa_pointwise_acc_portable,
-    vg_mldsa_rej_uniform_portable,
-    vg_mldsa_rej_eta_portable,
-    vg_mldsa_pointwise_acc24_portable,
-    vg_mldsa_decompose_portable,
-    vg_mldsa_make_hint_portable,
-    vg_mldsa_ball_track_portable,
-    vg_mldsa_ball_place_portable,
-    vg_mldsa_unpack_z_portable,
-    vg_mldsa_reduce_portable,
-    vg_mldsa_caddq_portable,
-    vg_mldsa_add_portable,
-    vg_mldsa_sub_portable,
-    vg_mldsa_chknorm_portable,
-    vg_mldsa_power2round_portable,
+    .name = "portable",
+    .ntt = vg_mldsa_ntt_portable,
+    .invntt_tomont = vg_mldsa_invntt_portable,
+    .pointwise = vg_mldsa_pointwise_portable,
+    .pointwise_acc = vg_mldsa_pointwise_acc_portable,
+    .rej_uniform = vg_mldsa_rej_uniform_portable,
+    .rej_eta = vg_mldsa_rej_eta_portable,
+    .pointwise_acc24 = vg_mldsa_pointwise_acc24_portable,
+    .decompose = vg_mldsa_decompose_portable,
+    .make_hint = vg_mldsa_make_hint_portable,
+    .ball_track = vg_mldsa_ball_track_portable,
+    .ball_place = vg_mldsa_ball_place_portable,
+    .unpack_z = vg_mldsa_unpack_z_portable,
+    .reduce = vg_mldsa_reduce_portable,
+    .caddq = vg_mldsa_caddq_portable,
+    .add = vg_mldsa_add_portable,
+    .sub = vg_mldsa_sub_portable,
+    .chknorm = vg_mldsa_chknorm_portable,
+    .power2round = vg_mldsa_power2round_portable,
+    .small_ntt = vg_mldsa_small_ntt_portable,
+    .small_mul = vg_mldsa_small_mul_portable,
+    .small_bound = VG_MLDSA_SMALL_BOUND_7681,
 };
 
 const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_portable; }
@@ -602,53 +609,67 @@ const struct vg_mldsa_backend *vg_mldsa_portable_get(void) { return &vg_mldsa_po
 #ifndef VG_X86_64
 /* No x86-64 code in this build (VG_PORTABLE or another CPU). */
 const struct vg_mldsa_backend *vg_mldsa_avx2_get(void) { return NULL; }
+const struct vg_mldsa_backend *vg_mldsa_avx2_vbmi2_get(void) { return NULL; }
+const struct vg_mldsa_backend *vg_mldsa_avx2_avx512_get(void) { return NULL; }
+const struct vg_mldsa_backend *vg_mldsa_avx2_avx512vbmi_get(void) { return NULL; }
 #endif
 
-/* The one dispatch point for ML-DSA: AVX2 when the build has it and the CPU
- * feature is active (same values as portable, faster), else portable.
- * vg_mldsa_avx2_get reads the active features on every call, so
- * VG_CPU_FEATURES and vg_cpu_force take effect at once. */
+/* The one dispatch point for ML-DSA: the most capable variant whose
+ * features are active (every variant gives the same values), else
+ * portable. The _get functions read the active features on every call, so
+ * VG_CPU_FEATURES and vg_cpu_force take effect at the next operation. */
 const struct vg_mldsa_backend *vg_mldsa_active(void)
 {
-    const struct vg_mldsa_backend *avx2 = vg_mldsa_avx2_get();
-    return avx2 ? avx2 : &vg_mldsa_portable;
+    const struct vg_mldsa_backend *be = vg_mldsa_avx2_avx512vbmi_get();
+    if (be == NULL)
+        be = vg_mldsa_avx2_avx512_get();
+    if (be == NULL)
+        be = vg_mldsa_avx2_vbmi2_get();
+    if (be == NULL)
+        be = vg_mldsa_avx2_get();
+    return be ? be : &vg_mldsa_portable;
 }
+
+const char *vg_mldsa_implementation(void) { return vg_mldsa_active()->name; }
 
 /* ---- polynomial helpers ------------------------------------------------ */
 
-void vg_mldsa_poly_add(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+void vg_mldsa_poly_add(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b)
 {
-    vg_mldsa_active()->add(r, a, b);
+    be->add(r, a, b);
 }
 
-void vg_mldsa_poly_sub(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b)
+void vg_mldsa_poly_sub(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b)
 {
-    vg_mldsa_active()->sub(r, a, b);
+    be->sub(r, a, b);
 }
 
-void vg_mldsa_poly_reduce(vg_mldsa_poly *a) { vg_mldsa_active()->reduce(a); }
+void vg_mldsa_poly_reduce(const struct vg_mldsa_backend *be, vg_mldsa_poly *a) { be->reduce(a); }
 
-void vg_mldsa_poly_caddq(vg_mldsa_poly *a) { vg_mldsa_active()->caddq(a); }
+void vg_mldsa_poly_caddq(const struct vg_mldsa_backend *be, vg_mldsa_poly *a) { be->caddq(a); }
 
-void vg_mldsa_poly_shiftl(vg_mldsa_poly *a)
+void vg_mldsa_poly_shiftl(const struct vg_mldsa_backend *be, vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->shiftl(a);
+    if (be->shiftl) {
+        be->shiftl(a);
         return;
     }
     for (unsigned j = 0; j < VG_MLDSA_N; j++)
         a->coeffs[j] = (int32_t)((uint32_t)a->coeffs[j] << VG_MLDSA_D);
 }
 
-unsigned vg_mldsa_poly_chknorm(const vg_mldsa_poly *a, int32_t bound)
+unsigned vg_mldsa_poly_chknorm(const struct vg_mldsa_backend *be, const vg_mldsa_poly *a,
+                               int32_t bound)
 {
-    return vg_mldsa_active()->chknorm(a, bound);
+    return be->chknorm(a, bound);
 }
 
-void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a)
+void vg_mldsa_poly_power2round(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                               vg_mldsa_poly *a0, const vg_mldsa_poly *a)
 {
-    vg_mldsa_active()->power2round(a1, a0, a);
+    be->power2round(a1, a0, a);
 }
 
 static unsigned vg_mldsa_chknorm_portable(const vg_mldsa_poly *a, int32_t bound)
@@ -751,20 +772,20 @@ static unsigned vg_mldsa_make_hint_portable(vg_mldsa_poly *h, const vg_mldsa_pol
 }
 
 /* The active backend's (AVX2 where available). */
-void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
-                             int32_t gamma2)
+void vg_mldsa_poly_decompose(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                             vg_mldsa_poly *a0, const vg_mldsa_poly *a, int32_t gamma2)
 {
-    vg_mldsa_active()->decompose(a1, a0, a, gamma2);
+    be->decompose(a1, a0, a, gamma2);
 }
 
-unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
-                                 const vg_mldsa_poly *v1, int32_t gamma2)
+unsigned vg_mldsa_poly_make_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *h,
+                                 const vg_mldsa_poly *r, const vg_mldsa_poly *v1, int32_t gamma2)
 {
-    return vg_mldsa_active()->make_hint(h, r, v1, gamma2);
+    return be->make_hint(h, r, v1, gamma2);
 }
 
-void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
-                            int32_t gamma2)
+void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1,
+                            const vg_mldsa_poly *a, const vg_mldsa_poly *h, int32_t gamma2)
 {
     int32_t m = gamma2 == VG_MLDSA_GAMMA2_88 ? 44 : 16; /* (q - 1) / (2 gamma2) */
     vg_mldsa_poly lo;
@@ -772,7 +793,7 @@ void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_
      * then (r1 +- 1) mod m where h = 1 (Algorithm 40 lines 3-4) without
      * branches so the loop vectorises: the step is +1 when r0 > 0, else -1,
      * times h in {0, 1}; the sum lies in [-1, m] and wraps into [0, m). */
-    vg_mldsa_active()->decompose(r1, &lo, a, gamma2);
+    be->decompose(r1, &lo, a, gamma2);
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
         int32_t step = h->coeffs[j] * (2 * (lo.coeffs[j] > 0) - 1);
         int32_t hi = r1->coeffs[j] + step;
@@ -784,10 +805,9 @@ void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_
 
 /* ---- sampling --------------------------------------------------------- */
 
-void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
-                           uint8_t r)
+void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                           const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s, uint8_t r)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     vg_keccak_ctx ctx;
     uint8_t seed[VG_MLDSA_SYMBYTES + 2];
     uint8_t buf[5 * 168]; /* whole SHAKE128 blocks; 168 is a multiple of 3 */
@@ -813,10 +833,9 @@ void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES
  * as vg_mldsa_poly_uniform, squeezed in the same whole blocks (5, then one
  * at a time), so the coefficients are the same. Public data (rho): the
  * number of extra blocks may vary. Post: 0 <= r[l] < q. */
-void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
-                              const uint8_t idx[4][2])
+void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                              const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2])
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     uint8_t in[4][VG_MLDSA_SYMBYTES + 2];
     uint8_t buf[4][2 * VG_SHAKE128_RATE];
     unsigned ctr[4] = {0, 0, 0, 0};
@@ -844,15 +863,16 @@ void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_ML
     }
 }
 
-void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
-                                const uint8_t (*idx)[2], unsigned n)
+void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r,
+                                const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t (*idx)[2],
+                                unsigned n)
 {
     unsigned l = 0;
     /* Whole groups of four; a remainder of two or three runs padded (the
      * spare lanes repeat the last entry into scratch), a single one on the
      * one-way sponge, which costs less than a padded four-way pass. */
     for (; l + 4 <= n; l += 4)
-        vg_mldsa_poly_uniform_x4(r + l, rho, idx + l);
+        vg_mldsa_poly_uniform_x4(be, r + l, rho, idx + l);
     if (n - l >= 2) {
         vg_mldsa_poly scratch[2];
         vg_mldsa_poly *rr[4];
@@ -863,9 +883,9 @@ void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_ML
             ii[k][0] = idx[src][0];
             ii[k][1] = idx[src][1];
         }
-        vg_mldsa_poly_uniform_x4(rr, rho, (const uint8_t(*)[2])ii);
+        vg_mldsa_poly_uniform_x4(be, rr, rho, (const uint8_t(*)[2])ii);
     } else if (n - l == 1) {
-        vg_mldsa_poly_uniform(r[l], rho, idx[l][0], idx[l][1]);
+        vg_mldsa_poly_uniform(be, r[l], rho, idx[l][0], idx[l][1]);
     }
 }
 
@@ -918,10 +938,10 @@ unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf,
  * Keccak and sampling work per polynomial, whatever the acceptance pattern. */
 #define VG_MLDSA_ETA_BLOCKS 2
 
-void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                               uint16_t nonce, unsigned eta)
+void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                               const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                               unsigned eta)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     vg_keccak_ctx ctx;
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
     uint8_t buf[VG_MLDSA_ETA_BLOCKS * VG_SHAKE256_RATE];
@@ -946,11 +966,11 @@ void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA
 
 /* Four RejBoundedPoly entries on the four-way Keccak: the same streams and
  * the same first blocks as vg_mldsa_poly_uniform_eta, so the same values. */
-static void vg_mldsa_poly_uniform_eta_x4(vg_mldsa_poly *const r[4],
+static void vg_mldsa_poly_uniform_eta_x4(const struct vg_mldsa_backend *be,
+                                         vg_mldsa_poly *const r[4],
                                          const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
                                          const uint16_t nonce[4], unsigned eta)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
         uint8_t in[4][VG_MLDSA_CRHBYTES + 2];
         uint8_t buf[4][VG_MLDSA_ETA_BLOCKS * VG_SHAKE256_RATE];
@@ -979,13 +999,15 @@ static void vg_mldsa_poly_uniform_eta_x4(vg_mldsa_poly *const r[4],
     vg_wipe(&ws, sizeof ws);
 }
 
-static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
-                                 uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1);
+static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                 const uint8_t seed[VG_MLDSA_CRHBYTES], uint16_t nonce0, unsigned n,
+                                 int32_t dist);
 
-void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, unsigned eta)
+void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                    const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, unsigned eta)
 {
-    vg_mldsa_sample_many(r, rhoprime, nonce0, n, eta, 0);
+    vg_mldsa_sample_many(be, r, rhoprime, nonce0, n, (int32_t)eta);
 }
 
 /* Eight values of `bits` bits (bits <= 24) into the bits bytes at o,
@@ -1096,8 +1118,9 @@ static unsigned vg_mldsa_gamma1_bits(int32_t gamma1)
     return gamma1 == (1 << 17) ? 18u : 20u; /* 1 + bitlen(gamma1 - 1) */
 }
 
-void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                  uint16_t nonce, int32_t gamma1)
+void vg_mldsa_poly_uniform_gamma1(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                  const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                                  int32_t gamma1)
 {
     uint8_t seed[VG_MLDSA_CRHBYTES + 2];
     uint8_t buf[640];
@@ -1107,7 +1130,7 @@ void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA
     seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
     seed[VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
     vg_shake256(buf, len, seed, sizeof seed);
-    vg_mldsa_active()->unpack_z(a, buf, gamma1);
+    be->unpack_z(a, buf, gamma1);
     vg_wipe(seed, sizeof seed);
     vg_wipe(buf, sizeof buf);
 }
@@ -1131,7 +1154,8 @@ static void vg_mldsa_mask_absorb_x4(vg_keccak4x_ctx *ctx, const uint8_t rhopp[VG
     vg_wipe(in, sizeof in);
 }
 
-static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
+static void vg_mldsa_poly_uniform_gamma1_x4(const struct vg_mldsa_backend *be,
+                                            vg_mldsa_poly *const r[4],
                                             const uint8_t rhopp[VG_MLDSA_CRHBYTES],
                                             const uint16_t nonce[4], int32_t gamma1)
 {
@@ -1144,26 +1168,31 @@ static void vg_mldsa_poly_uniform_gamma1_x4(vg_mldsa_poly *const r[4],
     /* The fields straight into r[l] (no scratch: signing's stack is
      * short). */
     for (unsigned l = 0; l < 4; l++)
-        vg_mldsa_polyz_unpack(r[l], ws.buf[l], gamma1);
+        vg_mldsa_polyz_unpack(be, r[l], ws.buf[l], gamma1);
     vg_wipe(&ws, sizeof ws);
 }
 
 /* n polynomials r[0..n) with nonces nonce0 + 0..n-1, four at a time on the
- * four-way Keccak: ExpandS's RejBoundedPoly when eta != 0, else
- * ExpandMask's gamma1 sampling (both parameters public). Groups of four; a
- * remainder of two or three padded with scratch lanes (secret-derived:
- * wiped), a single one alone. */
-static void vg_mldsa_sample_x4(vg_mldsa_poly *const rr[4], const uint8_t seed[VG_MLDSA_CRHBYTES],
-                               const uint16_t nn[4], unsigned eta, int32_t gamma1)
+ * four-way Keccak: ExpandS's RejBoundedPoly when dist is eta (2 or 4),
+ * ExpandMask's gamma1 sampling when it is gamma1 (2^17 or 2^19); both
+ * public. One parameter for the two, so that the arguments fit the
+ * registers of the x86-64 calling convention. Groups of four; a remainder
+ * of two or three padded with scratch lanes (secret-derived: wiped), a
+ * single one alone. */
+#define VG_MLDSA_DIST_IS_ETA(dist) ((dist) <= 4)
+static void vg_mldsa_sample_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const rr[4],
+                               const uint8_t seed[VG_MLDSA_CRHBYTES], const uint16_t nn[4],
+                               int32_t dist)
 {
-    if (eta)
-        vg_mldsa_poly_uniform_eta_x4(rr, seed, nn, eta);
+    if (VG_MLDSA_DIST_IS_ETA(dist))
+        vg_mldsa_poly_uniform_eta_x4(be, rr, seed, nn, (unsigned)dist);
     else
-        vg_mldsa_poly_uniform_gamma1_x4(rr, seed, nn, gamma1);
+        vg_mldsa_poly_uniform_gamma1_x4(be, rr, seed, nn, dist);
 }
 
-static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_CRHBYTES],
-                                 uint16_t nonce0, unsigned n, unsigned eta, int32_t gamma1)
+static void vg_mldsa_sample_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                 const uint8_t seed[VG_MLDSA_CRHBYTES], uint16_t nonce0, unsigned n,
+                                 int32_t dist)
 {
     unsigned l = 0;
     for (; l + 4 <= n; l += 4) {
@@ -1171,7 +1200,7 @@ static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_C
         uint16_t nn[4];
         for (unsigned k = 0; k < 4; k++)
             nn[k] = (uint16_t)(nonce0 + l + k);
-        vg_mldsa_sample_x4(rr, seed, nn, eta, gamma1);
+        vg_mldsa_sample_x4(be, rr, seed, nn, dist);
     }
     if (n - l >= 2) {
         vg_mldsa_poly scratch[2];
@@ -1181,30 +1210,32 @@ static void vg_mldsa_sample_many(vg_mldsa_poly *r, const uint8_t seed[VG_MLDSA_C
             rr[k] = l + k < n ? &r[l + k] : &scratch[k - (n - l)];
             nn[k] = (uint16_t)(nonce0 + (l + k < n ? l + k : n - 1));
         }
-        vg_mldsa_sample_x4(rr, seed, nn, eta, gamma1);
+        vg_mldsa_sample_x4(be, rr, seed, nn, dist);
         vg_wipe(scratch, sizeof scratch);
     } else if (n - l == 1) {
-        if (eta)
-            vg_mldsa_poly_uniform_eta(&r[l], seed, (uint16_t)(nonce0 + l), eta);
+        if (VG_MLDSA_DIST_IS_ETA(dist))
+            vg_mldsa_poly_uniform_eta(be, &r[l], seed, (uint16_t)(nonce0 + l), (unsigned)dist);
         else
-            vg_mldsa_poly_uniform_gamma1(&r[l], seed, (uint16_t)(nonce0 + l), gamma1);
+            vg_mldsa_poly_uniform_gamma1(be, &r[l], seed, (uint16_t)(nonce0 + l), dist);
     }
 }
 
-void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                       uint16_t nonce0, unsigned n, int32_t gamma1)
+void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                       const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                       unsigned n, int32_t gamma1)
 {
-    vg_mldsa_sample_many(r, rhopp, nonce0, n, 0, gamma1);
+    vg_mldsa_sample_many(be, r, rhopp, nonce0, n, gamma1);
 }
 
-void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, int32_t gamma1)
+void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4],
+                                    const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, int32_t gamma1)
 {
     vg_mldsa_poly *rr[4] = {&r[0], &r[1], &r[2], &r[3]};
     uint16_t nn[4];
     for (unsigned k = 0; k < 4; k++)
         nn[k] = (uint16_t)(nonce0 + (k < n ? k : n - 1));
-    vg_mldsa_poly_uniform_gamma1_x4(rr, rhopp, nn, gamma1);
+    vg_mldsa_poly_uniform_gamma1_x4(be, rr, rhopp, nn, gamma1);
 }
 
 void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
@@ -1234,11 +1265,11 @@ void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_ML
     vg_wipe(&ws, sizeof ws);
 }
 
-void vg_mldsa_poly_bits(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N / 8],
+                        const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->bits(r, a);
+    if (be->bits) {
+        be->bits(r, a);
         return;
     }
     for (unsigned b = 0; b < VG_MLDSA_N / 8; b++) {
@@ -1249,16 +1280,16 @@ void vg_mldsa_poly_bits(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
     }
 }
 
-void vg_mldsa_poly_pack24(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
+void vg_mldsa_poly_pack24(const struct vg_mldsa_backend *be, uint8_t r[3 * VG_MLDSA_N],
+                          const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->pack24(r, a);
+    if (be->pack24) {
+        be->pack24(r, a);
         return;
     }
     /* Eight coefficients (24 bytes) as three 64-bit little-endian words
-     * instead of 24 byte stores (ML-DSA-87 signing packs 56 polynomials:
-     * ~340 -> ~160 TSC ticks each, gcc 12). */
+     * instead of 24 byte stores (ML-DSA-87 signing packs 56 polynomials;
+     * faster, see docs/benchmarks.md). */
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
         const int32_t *c = a->coeffs + j;
         uint64_t v[8];
@@ -1289,10 +1320,9 @@ void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N])
  * The draw loop follows positions instead of moving values (ball_track,
  * see the portable routine), and the result is written under masks over
  * every position (ball_place). */
-void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
-                             unsigned tau)
+void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c,
+                             const uint8_t *ctilde, size_t ctilde_len, unsigned tau)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
     struct {
         vg_keccak_ctx ctx;
         uint8_t buf[2 * VG_SHAKE256_RATE];
@@ -1333,14 +1363,14 @@ void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t cti
 
 /* ---- bit packing ------------------------------------------------------- */
 
-/* Each function below runs the active backend's kernel when it has one
- * (struct vg_mldsa_pack: the same bytes or coefficients, faster), looked
- * up once per call, else the portable code that follows. */
-void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
+/* Each function below runs the packing kernel of the variant be when it
+ * has one (the optional members of struct vg_mldsa_backend: the same bytes
+ * or coefficients, faster), else the portable code that follows. */
+void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT1_BYTES],
+                          const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->t1_pack(r, a);
+    if (be->t1_pack) {
+        be->t1_pack(r, a);
         return;
     }
     vg_mldsa_pack_bits(r, a->coeffs, 10, 0, 1);
@@ -1349,32 +1379,32 @@ void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly 
 /* The unpacking routines below unpack the fields into a's own storage
  * ((u)int32_t may alias each other) and map them in place: no second
  * array to copy or wipe. */
-void vg_mldsa_polyt1_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
+void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT1_BYTES])
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->t1_unpack(a, r);
+    if (be->t1_unpack) {
+        be->t1_unpack(a, r);
         return;
     }
     vg_mldsa_unpack_bits((uint32_t *)a->coeffs, r, 10);
 }
 
-void vg_mldsa_polyt0_pack(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
+void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT0_BYTES],
+                          const vg_mldsa_poly *a)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->t0_pack(r, a);
+    if (be->t0_pack) {
+        be->t0_pack(r, a);
         return;
     }
     vg_mldsa_pack_bits(r, a->coeffs, VG_MLDSA_D, 1 << (VG_MLDSA_D - 1), -1);
 }
 
-void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
+void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT0_BYTES])
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
     uint32_t *v = (uint32_t *)a->coeffs;
-    if (pk) {
-        pk->t0_unpack(a, r);
+    if (be->t0_unpack) {
+        be->t0_unpack(a, r);
         return;
     }
     vg_mldsa_unpack_bits(v, r, VG_MLDSA_D);
@@ -1384,11 +1414,11 @@ void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BY
 
 size_t vg_mldsa_polyeta_bytes(unsigned eta) { return eta == 2 ? 96 : 128; }
 
-void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
+void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                           unsigned eta)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->eta_pack(r, a, eta);
+    if (be->eta_pack) {
+        be->eta_pack(r, a, eta);
         return;
     }
     if (eta == 2)
@@ -1397,13 +1427,13 @@ void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
         vg_mldsa_pack_bits(r, a->coeffs, 4, 4, -1);
 }
 
-unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
+unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                 const uint8_t *r, unsigned eta)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
     uint32_t *v = (uint32_t *)a->coeffs;
     uint32_t bad = 0;
-    if (pk)
-        return pk->eta_unpack(a, r, eta);
+    if (be->eta_unpack)
+        return be->eta_unpack(a, r, eta);
     vg_mldsa_unpack_bits(v, r, eta == 2 ? 3 : 4);
     for (unsigned j = 0; j < VG_MLDSA_N; j++) {
         /* Field > 2 eta: the top bit of 2 eta - field is set. */
@@ -1415,11 +1445,11 @@ unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned et
 
 size_t vg_mldsa_polyz_bytes(int32_t gamma1) { return 32u * vg_mldsa_gamma1_bits(gamma1); }
 
-void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
+void vg_mldsa_polyz_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                         int32_t gamma1)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->z_pack(r, a, gamma1);
+    if (be->z_pack) {
+        be->z_pack(r, a, gamma1);
         return;
     }
     if (gamma1 == (1 << 17))
@@ -1439,24 +1469,43 @@ static void vg_mldsa_unpack_z_portable(vg_mldsa_poly *a, const uint8_t *r, int32
         a->coeffs[j] = gamma1 - (int32_t)v[j];
 }
 
-void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+void vg_mldsa_polyz_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r,
+                           int32_t gamma1)
 {
-    const struct vg_mldsa_backend *be = vg_mldsa_active();
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(be);
-    if (pk && pk->z_unpack)
-        pk->z_unpack(a, r, gamma1);
-    else
-        be->unpack_z(a, r, gamma1);
+    be->unpack_z(a, r, gamma1);
 }
 
 size_t vg_mldsa_polyw1_bytes(int32_t gamma2) { return gamma2 == VG_MLDSA_GAMMA2_88 ? 192 : 128; }
 
-void vg_mldsa_polyw1_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
+void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                          int32_t gamma2)
 {
-    const struct vg_mldsa_pack *pk = vg_mldsa_pack_get(vg_mldsa_active());
-    if (pk) {
-        pk->w1_pack(r, a, gamma2);
+    if (be->w1_pack) {
+        be->w1_pack(r, a, gamma2);
         return;
     }
     vg_mldsa_pack_bits(r, a->coeffs, gamma2 == VG_MLDSA_GAMMA2_88 ? 6 : 4, 0, 1);
+}
+
+/* ---- message representative -------------------------------------------- */
+
+/* mu = H(tr || prefix || msg, 64), where tr = H(pk, 64) or read from sk.
+ * prefix is M' minus the message: empty (internal interface) or
+ * 0 || |ctx| || ctx (pure ML-DSA, Algorithms 2-3 line 5/ line 5). */
+void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
+                        const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
+                        size_t ctx_len, const uint8_t *msg, size_t msg_len)
+{
+    vg_keccak_ctx ctx;
+    vg_shake256_init(&ctx);
+    vg_keccak_absorb(&ctx, tr, VG_MLDSA_CRHBYTES);
+    if (prefix_len)
+        vg_keccak_absorb(&ctx, prefix, prefix_len);
+    if (ctx_len)
+        vg_keccak_absorb(&ctx, ctx_bytes, ctx_len);
+    if (msg_len)
+        vg_keccak_absorb(&ctx, msg, msg_len);
+    vg_keccak_finalize(&ctx);
+    vg_keccak_squeeze(&ctx, mu, VG_MLDSA_CRHBYTES);
+    vg_wipe(&ctx, sizeof ctx);
 }

@@ -2,8 +2,11 @@
  * ML-DSA (FIPS 204): the parameter-independent layer. Polynomials in
  * R_q = Z_q[X]/(X^256 + 1), q = 8380417, the NTT, rounding (Power2Round,
  * Decompose, MakeHint, UseHint), sampling (RejNTTPoly, RejBoundedPoly,
- * ExpandMask, SampleInBall) and the bit packings, plus the backend interface
- * behind which faster variants (AVX2) can later sit.
+ * ExpandMask, SampleInBall) and the bit packings, and the backend interface
+ * (struct vg_mldsa_backend) behind which the portable variant (poly.c) and
+ * the x86-64 ones (x86_64/backend.c) sit. Every helper below that runs a
+ * kernel takes the variant as its first argument (be), chosen once per
+ * operation by vg_mldsa_active.
  *
  * Representation: int32_t coefficients, signed, not necessarily canonical.
  * Every routine states the bound it needs on its inputs and the bound it
@@ -23,6 +26,7 @@
 #include <stdint.h>
 
 #include "../hash/keccak.h"
+#include "../lattice/ntt3329.h"
 
 #define VG_MLDSA_N 256
 #define VG_MLDSA_Q 8380417
@@ -38,13 +42,25 @@ typedef struct {
     int32_t coeffs[VG_MLDSA_N];
 } vg_mldsa_poly;
 
-/* ---- backend interface --------------------------------------------------
- * The hot kernels, swappable per CPU. Each backend must produce exactly the
- * values of the portable one on every input satisfying the preconditions,
- * or at least the same residues within the stated output bounds (callers
- * rely only on those). */
+/* 256 int16 coefficients: a polynomial transformed for the small products
+ * (members small_* of struct vg_mldsa_backend; small.h). Its layout in the
+ * transformed domain is the variant's own. The type of the shared 16-bit
+ * NTT (src/lattice/ntt3329.h), which the avx2 variants' small products
+ * run on. Callers align instances to 64 bytes. */
+typedef vg_lattice_poly16 vg_mldsa_spoly;
+
+/* ---- backend interface ----------------------------------------------------
+ * One struct per variant: every kernel ML-DSA runs, swappable per CPU. A
+ * variant must produce exactly the values of the portable one on every
+ * input satisfying the preconditions, or at least the same residues within
+ * the stated output bounds (callers rely only on those). The required
+ * members are never NULL; the optional ones (fused passes, packing kernels,
+ * the small products' c t0 shortcuts) may be NULL, and each says what the
+ * callers run instead. The variant is chosen once per top-level operation
+ * (vg_mldsa_active) and passed down to every helper; no kernel re-dispatches
+ * or changes variant inside itself. */
 struct vg_mldsa_backend {
-    const char *name; /* "portable", ... */
+    const char *name; /* "portable", "avx2", ... (vg_implementation("mldsa")) */
 
     /* Forward NTT, in place.
      * Pre: |a| < q. Post: |a| < q (reduce32 applied), bit-reversed order.
@@ -122,16 +138,16 @@ struct vg_mldsa_backend {
     void (*ball_place)(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint64_t signs, unsigned tau);
 
     /* a = gamma1 - field for the 256 fields of 1 + bitlen(gamma1 - 1) bits
-     * packed at r (BitUnpack(r, gamma1 - 1, gamma1), low bits first), as
-     * vg_mldsa_polyz_unpack. Pre: gamma1 in {2^17, 2^19}. Reads exactly the
-     * 576 or 640 bytes at r. Post: -gamma1 < a <= gamma1. Constant time.
-     * Specification: FIPS 204, Algorithm 19, as used by ExpandMask
-     * (Algorithm 34) and sigDecode (Algorithm 27). */
+     * packed at r (BitUnpack(r, gamma1 - 1, gamma1), low bits first): the
+     * kernel of vg_mldsa_polyz_unpack. Pre: gamma1 in {2^17, 2^19}. Reads
+     * exactly the 576 or 640 bytes at r. Post: -gamma1 < a <= gamma1.
+     * Constant time. Specification: FIPS 204, Algorithm 19, as used by
+     * ExpandMask (Algorithm 34) and sigDecode (Algorithm 27). */
     void (*unpack_z)(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 
     /* Coefficientwise passes, with the contracts of the vg_mldsa_poly_*
-     * functions below that dispatch to them (reduce, caddq, add, sub,
-     * chknorm, power2round). Constant time. */
+     * functions below of the same names (reduce, caddq, add, sub, chknorm,
+     * power2round). Constant time. */
     void (*reduce)(vg_mldsa_poly *a);
     void (*caddq)(vg_mldsa_poly *a);
     void (*add)(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
@@ -139,25 +155,34 @@ struct vg_mldsa_backend {
     unsigned (*chknorm)(const vg_mldsa_poly *a, int32_t bound);
     void (*power2round)(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a);
 
-};
+    /* ---- small products (small.h): c s1, c s2 and c t0 exactly ----------
+     * Required. small_ntt(r, a): Pre |a_i| <= 4 (<= 64 when small_bound is
+     * VG_MLDSA_SMALL_BOUND_7681); r = a transformed, in a form only this
+     * variant's small_mul reads. small_mul(r, a, b): a, b outputs of
+     * small_ntt of A, B with |(A B)_i| <= small_bound for every i; Post
+     * r = A B in Z[X]/(X^256 + 1) exactly (centred int32). Constant time. */
+    void (*small_ntt)(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
+    void (*small_mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
+    /* VG_MLDSA_SMALL_BOUND or VG_MLDSA_SMALL_BOUND_7681 (small.h). */
+    int32_t small_bound;
+    /* Optional (NULL: vg_mldsa_small_t0_ntt / _t0_mul compose small_ntt and
+     * small_mul): the same results as those, in one call each. */
+    void (*small_t0_ntt)(vg_mldsa_spoly *lo, vg_mldsa_spoly *hi, const vg_mldsa_poly *t);
+    void (*small_t0_mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
+                         const vg_mldsa_spoly *hi);
 
-/* ---- fused operations (optional) ------------------------------------------
- * A fixed sequence of backend routines done in one pass (the product
- * computed as the inverse NTT loads its input, the follow-up passes done on
- * its last layer's output before it is stored), with exactly the values of
- * that sequence. They live in a table of their own, returned by
- * vg_mldsa_fused_get for a backend, rather than as members of struct
- * vg_mldsa_backend: the portable backend has none, and a positional
- * initializer list shorter than the struct draws -Wmissing-field-initializers.
- * Callers look the table up once per operation and run the separate
- * routines when it is NULL. (Signing's rows were also tried fused into
- * the inverse NTT itself and measured slower on Zen 4, where these passes
- * are bound by the vector ALUs rather than by memory: the row of r and ct0
- * ~1640 TSC ticks in zmm registers against ~1510 for the separate routines.
- * What pays is less arithmetic: the one-pass sequences below after a plain
- * inverse NTT, ~1350 for that row.) */
-struct vg_mldsa_fused {
-    /* Verification's row (FIPS 204, Algorithm 8 lines 9-10):
+    /* ---- fused passes (optional; NULL: the separate routines) -------------
+     * A fixed sequence of the routines above done in one pass, with exactly
+     * the values of that sequence; the callers run the sequence when the
+     * member is NULL. (Signing's rows were also tried fused into the
+     * inverse NTT itself and measured slower on Zen 4, where these passes
+     * are bound by the vector ALUs rather than by memory; see
+     * docs/benchmarks.md.)
+     *
+     * sign_r_pass and sign_h_pass are present together (callers test the
+     * first); the others each on its own.
+     *
+     * Verification's row (FIPS 204, Algorithm 8 lines 9-10):
      * acc' = acc - pointwise(c, t1) (sub), w' = caddq(invntt_tomont(acc')),
      * w1 = UseHint(h, w') (vg_mldsa_poly_use_hint). acc is left unchanged.
      * Pre: |acc|, |c|, |t1| < q, h in {0, 1}, gamma2 one of
@@ -196,31 +221,14 @@ struct vg_mldsa_fused {
      * |s2| <= 4. Post: 0 <= t1 < 2^10, -2^12 < t0 <= 2^12. t0 may be t. */
     void (*keygen_pass)(vg_mldsa_poly *t1, vg_mldsa_poly *t0, const vg_mldsa_poly *t,
                         const vg_mldsa_poly *s2);
-};
 
-/* The fused table of backend be, or NULL (portable, or no x86-64 code in the
- * build). x86-64 builds: src/mldsa/x86_64/ntt_avx2.c. */
-#if defined(__x86_64__) && !defined(VG_PORTABLE)
-const struct vg_mldsa_fused *vg_mldsa_fused_get(const struct vg_mldsa_backend *be);
-#else
-static inline const struct vg_mldsa_fused *vg_mldsa_fused_get(const struct vg_mldsa_backend *be)
-{
-    (void)be;
-    return 0;
-}
-#endif
-
-/* ---- bit packing kernels (optional) ---------------------------------------
- * The byte encodings of FIPS 204 section 7.1 for the fixed widths, with the
- * contracts of the vg_mldsa_poly* functions of the same names below, which
- * dispatch to them (poly.c: the table is looked up once per call; NULL:
- * the portable code). Each kernel returns exactly the portable bytes or
- * coefficients on every input the portable function accepts, reads and
- * writes exactly the encoding's bytes, and is constant time (t0 and s are
- * secret). A table of its own, as struct vg_mldsa_fused, so that the
- * portable backend needs no entries. */
-struct vg_mldsa_pack {
-    const char *name;
+    /* ---- bit packing kernels (optional; NULL: the portable code) ----------
+     * The byte encodings of FIPS 204 section 7.1 for the fixed widths, with
+     * the contracts of the vg_mldsa_poly* functions of the same names
+     * below, which run them when present. Each returns exactly the portable
+     * bytes or coefficients on every input the portable function accepts,
+     * reads and writes exactly the encoding's bytes, and is constant time
+     * (t0 and s are secret). */
     /* vg_mldsa_polyt1_pack, _polyt1_unpack, _polyt0_pack, _polyt0_unpack
      * (Algorithms 16-19 with the widths of pkEncode / skEncode). */
     void (*t1_pack)(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a);
@@ -241,31 +249,35 @@ struct vg_mldsa_pack {
     void (*bits)(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a);
     /* vg_mldsa_polyz_pack (gamma1 2^17 or 2^19). */
     void (*z_pack)(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1);
-    /* vg_mldsa_polyz_unpack; NULL: the backend's unpack_z. */
-    void (*z_unpack)(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
 };
-
-/* The packing kernels for backend be, or NULL (portable, or no x86-64
- * code in the build). x86-64 builds: src/mldsa/x86_64/pack_avx2.c. */
-#if defined(__x86_64__) && !defined(VG_PORTABLE)
-const struct vg_mldsa_pack *vg_mldsa_pack_get(const struct vg_mldsa_backend *be);
-#else
-static inline const struct vg_mldsa_pack *vg_mldsa_pack_get(const struct vg_mldsa_backend *be)
-{
-    (void)be;
-    return 0;
-}
-#endif
 
 /* The portable rej_eta (poly.c), which backends without their own use. */
 unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
                                    unsigned eta);
 
-const struct vg_mldsa_backend *vg_mldsa_portable_get(void); /* never NULL */
-/* NULL unless built for x86-64 (not VG_PORTABLE) and AVX2 is active
- * (src/mldsa/x86_64/ntt_avx2.c; stub in poly.c otherwise). */
+/* The variants, each on its own (tests, benchmark). portable: never NULL.
+ * The others (src/mldsa/x86_64/backend.c) return NULL unless the build has
+ * x86-64 code (not VG_PORTABLE) and the CPU features they need are active
+ * (vg_cpu_has: VG_CPU_FEATURES and vg_cpu_force apply at once):
+ *   avx2             AVX2: the AVX2 kernels throughout.
+ *   avx2+vbmi2       AVX2, AVX-512 F, BW and VBMI2 (VL absent: reachable
+ *                    only through VG_CPU_FEATURES): avx2 with the AVX-512
+ *                    rejection samplers (rej_uniform, rej_eta).
+ *   avx2+avx512      AVX2, AVX-512 F, VL and BW: the NTTs, pointwise
+ *                    products, fused passes and small products in zmm
+ *                    registers; AVX2 sampling and packing.
+ *   avx2+avx512vbmi  the same plus VBMI2 (VG_CPU_AVX512VBMI2 stands for
+ *                    VBMI and VBMI2): the AVX-512 rejection samplers and the
+ *                    VBMI packing kernels too. */
+const struct vg_mldsa_backend *vg_mldsa_portable_get(void);
 const struct vg_mldsa_backend *vg_mldsa_avx2_get(void);
-const struct vg_mldsa_backend *vg_mldsa_active(void);        /* the one dispatch */
+const struct vg_mldsa_backend *vg_mldsa_avx2_vbmi2_get(void);
+const struct vg_mldsa_backend *vg_mldsa_avx2_avx512_get(void);
+const struct vg_mldsa_backend *vg_mldsa_avx2_avx512vbmi_get(void);
+/* The one dispatch (poly.c): the first non-NULL of avx2+avx512vbmi,
+ * avx2+avx512, avx2+vbmi2, avx2, else portable. Called once per top-level
+ * operation; the result is passed down. Never NULL. */
+const struct vg_mldsa_backend *vg_mldsa_active(void);
 
 /* zetas[i] = 1753^BitRev8(i) * 2^32 mod q, centred; shared with the x86-64
  * backend (poly.c). */
@@ -300,6 +312,16 @@ static inline uint32_t vg_mldsa_mask_zero_u32(uint32_t x)
     uint32_t m = ((x | (0u - x)) >> 31) - 1u;
 #if defined(__GNUC__)
     __asm__("" : "+r"(m));
+/* ---- message representative (FIPS 204 Algorithm 7 line 6, Algorithm 8
+ * line 7) ----------------------------------------------------------------- */
+
+/* mu = H(tr || prefix || ctx || msg, 64): prefix is M' minus context and
+ * message, empty (the internal interface) or 0 || |ctx| (pure ML-DSA,
+ * Algorithms 2-3 line 5). Each pointer may be NULL when its length is 0. */
+void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
+                 const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
+                 size_t ctx_len, const uint8_t *msg, size_t msg_len);
+
 #endif
     return m;
 }
@@ -356,15 +378,17 @@ static inline int32_t vg_mldsa_decompose(int32_t *r0, int32_t a, int32_t gamma2)
 
 /* r = a + b, r = a - b, coefficientwise, no reduction.
  * Pre: the sums/differences fit in int32 (callers keep them below 2^27). */
-void vg_mldsa_poly_add(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
-void vg_mldsa_poly_sub(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b);
+void vg_mldsa_poly_add(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b);
+void vg_mldsa_poly_sub(const struct vg_mldsa_backend *be, vg_mldsa_poly *r, const vg_mldsa_poly *a,
+                       const vg_mldsa_poly *b);
 /* reduce32 on every coefficient. Pre: a <= 2^31 - 2^22 - 1. Post: |r| < q
  * (precisely -6283009 <= r <= 6283008). */
-void vg_mldsa_poly_reduce(vg_mldsa_poly *a);
+void vg_mldsa_poly_reduce(const struct vg_mldsa_backend *be, vg_mldsa_poly *a);
 /* caddq on every coefficient. Pre: |a| < q. Post: 0 <= a < q. */
-void vg_mldsa_poly_caddq(vg_mldsa_poly *a);
+void vg_mldsa_poly_caddq(const struct vg_mldsa_backend *be, vg_mldsa_poly *a);
 /* a = a * 2^13. Pre: 0 <= a < 2^10 (t1). Post: 0 <= a < 2^23 < q. */
-void vg_mldsa_poly_shiftl(vg_mldsa_poly *a);
+void vg_mldsa_poly_shiftl(const struct vg_mldsa_backend *be, vg_mldsa_poly *a);
 
 /* 1 when some coefficient has |a| >= bound, 0 otherwise; constant time
  * (every coefficient is looked at; only the verdict is returned).
@@ -373,46 +397,49 @@ void vg_mldsa_poly_shiftl(vg_mldsa_poly *a);
  * is c itself (any other one is at least q - bound > 6283008 away from 0),
  * so the verdict equals the FIPS 204 infinity-norm test ||a mod+- q|| >= bound.
  * Specification: FIPS 204, section 2.3 (infinity norm). */
-unsigned vg_mldsa_poly_chknorm(const vg_mldsa_poly *a, int32_t bound);
+unsigned vg_mldsa_poly_chknorm(const struct vg_mldsa_backend *be, const vg_mldsa_poly *a,
+                               int32_t bound);
 
 /* Power2Round of every coefficient: a1 = high part, a0 = low part.
  * Pre: 0 <= a < q. Post: 0 <= a1 < 2^10, -2^12 < a0 <= 2^12.
  * Specification: FIPS 204, Algorithm 35. */
-void vg_mldsa_poly_power2round(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a);
+void vg_mldsa_poly_power2round(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                               vg_mldsa_poly *a0, const vg_mldsa_poly *a);
 /* Decompose of every coefficient (a0 may be NULL: HighBits only).
  * Pre: 0 <= a < q. Post: see vg_mldsa_decompose.
  * Specification: FIPS 204, Algorithms 36-38 (Decompose, HighBits, LowBits). */
-void vg_mldsa_poly_decompose(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
-                             int32_t gamma2);
+void vg_mldsa_poly_decompose(const struct vg_mldsa_backend *be, vg_mldsa_poly *a1,
+                             vg_mldsa_poly *a0, const vg_mldsa_poly *a, int32_t gamma2);
 /* h = [HighBits(r) != v1] coefficientwise; returns the number of ones.
  * Pre: 0 <= r < q; v1 = HighBits of some value. Constant time.
  * Used as MakeHint(-ct0, w - cs2 + ct0) = [HighBits(w - cs2 + ct0) !=
  * HighBits(w - cs2)], FIPS 204 Algorithm 7 line 26.
  * Specification: FIPS 204, Algorithm 39 (MakeHint). */
-unsigned vg_mldsa_poly_make_hint(vg_mldsa_poly *h, const vg_mldsa_poly *r,
-                                 const vg_mldsa_poly *v1, int32_t gamma2);
+unsigned vg_mldsa_poly_make_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *h,
+                                 const vg_mldsa_poly *r, const vg_mldsa_poly *v1, int32_t gamma2);
 /* r1 = UseHint(h, a) coefficientwise. Pre: 0 <= a < q, h in {0, 1}.
  * Post: 0 <= r1 < (q - 1) / (2 gamma2). Public data (verification).
  * Specification: FIPS 204, Algorithm 40. */
-void vg_mldsa_poly_use_hint(vg_mldsa_poly *r1, const vg_mldsa_poly *a, const vg_mldsa_poly *h,
-                            int32_t gamma2);
+void vg_mldsa_poly_use_hint(const struct vg_mldsa_backend *be, vg_mldsa_poly *r1,
+                            const vg_mldsa_poly *a, const vg_mldsa_poly *h, int32_t gamma2);
 
 /* ---- sampling --------------------------------------------------------- */
 
 /* A-hat[r][s] = RejNTTPoly(rho || s || r): Post: 0 <= a < q.
  * Specification: FIPS 204, Algorithms 30 (RejNTTPoly) and 32 (ExpandA,
  * line 4: the column index s comes first in the seed). */
-void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s,
-                           uint8_t r);
+void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                           const uint8_t rho[VG_MLDSA_SYMBYTES], uint8_t s, uint8_t r);
 /* Four entries at once on the four-way Keccak: r[l] = RejNTTPoly(rho ||
  * idx[l][0] || idx[l][1]) (idx[l] = {s, r}, column first), the same values
  * as vg_mldsa_poly_uniform. Specification: FIPS 204, Algorithms 30, 32. */
-void vg_mldsa_poly_uniform_x4(vg_mldsa_poly *const r[4], const uint8_t rho[VG_MLDSA_SYMBYTES],
-                              const uint8_t idx[4][2]);
+void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                              const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2]);
 /* n entries (any n): groups of four through uniform_x4, the remainder
  * padded or single. r[k] = RejNTTPoly(rho || idx[k][0] || idx[k][1]). */
-void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_MLDSA_SYMBYTES],
-                                const uint8_t (*idx)[2], unsigned n);
+void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r,
+                                const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t (*idx)[2],
+                                unsigned n);
 /* RejBoundedPoly(rho' || IntegerToBytes(nonce, 2)) for eta in {2, 4}.
  * Post: |a| <= eta. Which candidates are rejected depends on the secret
  * stream, but the accept/reject pattern is independent of the values
@@ -420,31 +447,36 @@ void vg_mldsa_poly_uniform_many(vg_mldsa_poly *const *r, const uint8_t rho[VG_ML
  * pattern), so the timing reveals nothing about the coefficients.
  * Specification: FIPS 204, Algorithms 31 (RejBoundedPoly), 15
  * (CoeffFromHalfByte) and 33 (ExpandS). */
-void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                               uint16_t nonce, unsigned eta);
+void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                               const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                               unsigned eta);
 /* r[k] = RejBoundedPoly(rho' || IntegerToBytes(nonce0 + k, 2)), k < n (any
  * n), four at a time on the four-way Keccak; the same values as
  * uniform_eta. Post: |r| <= eta. Specification: FIPS 204, Algorithm 33
  * (ExpandS). */
-void vg_mldsa_poly_uniform_eta_many(vg_mldsa_poly *r, const uint8_t rhoprime[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, unsigned eta);
+void vg_mldsa_poly_uniform_eta_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                    const uint8_t rhoprime[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, unsigned eta);
 /* y = BitUnpack(H(rho'' || IntegerToBytes(nonce, 2)), gamma1 - 1, gamma1),
  * gamma1 in {2^17, 2^19}. Post: -gamma1 < y <= gamma1. Constant time.
  * Specification: FIPS 204, Algorithm 34 (ExpandMask), one entry. */
-void vg_mldsa_poly_uniform_gamma1(vg_mldsa_poly *a, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                  uint16_t nonce, int32_t gamma1);
+void vg_mldsa_poly_uniform_gamma1(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                  const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce,
+                                  int32_t gamma1);
 /* r[k] = ExpandMask entry with nonce nonce0 + k, k < n (any n), four at a
  * time on the four-way Keccak; the same values as uniform_gamma1.
  * Post: -gamma1 < r <= gamma1. Constant time.
  * Specification: FIPS 204, Algorithm 34 (ExpandMask). */
-void vg_mldsa_poly_uniform_gamma1_many(vg_mldsa_poly *r, const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                       uint16_t nonce0, unsigned n, int32_t gamma1);
+void vg_mldsa_poly_uniform_gamma1_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
+                                       const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                       unsigned n, int32_t gamma1);
 /* Four ExpandMask entries into r[0..4): r[k] for nonce0 + k, k < n
  * (1 <= n <= 4); r[n..4) receive copies of entry n - 1 (scratch lanes of
  * the four-way Keccak, so no other scratch is needed). Same values as
  * uniform_gamma1. Constant time. Specification: FIPS 204, Algorithm 34. */
-void vg_mldsa_poly_uniform_gamma1_4(vg_mldsa_poly r[4], const uint8_t rhopp[VG_MLDSA_CRHBYTES],
-                                    uint16_t nonce0, unsigned n, int32_t gamma1);
+void vg_mldsa_poly_uniform_gamma1_4(const struct vg_mldsa_backend *be, vg_mldsa_poly r[4],
+                                    const uint8_t rhopp[VG_MLDSA_CRHBYTES], uint16_t nonce0,
+                                    unsigned n, int32_t gamma1);
 /* ExpandMask's bytes without unpacking them: out[k] (k < n, 1 <= n <= 4)
  * receives the vg_mldsa_polyz_bytes(gamma1) bytes of
  * H(rho'' || IntegerToBytes(nonce0 + k, 2)), so vg_mldsa_polyz_unpack of
@@ -456,12 +488,14 @@ void vg_mldsa_poly_mask_bytes_4(uint8_t *const out[4], const uint8_t rhopp[VG_ML
                                 uint16_t nonce0, unsigned n, int32_t gamma1);
 /* A polynomial of bits as 32 bytes: bit t of r[b] = a[8 b + t].
  * Pre: every coefficient 0 or 1. Constant time. */
-void vg_mldsa_poly_bits(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a);
+void vg_mldsa_poly_bits(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_N / 8],
+                        const vg_mldsa_poly *a);
 /* A coefficient array in 3 bytes a coefficient, little-endian (storage
  * for A-hat where stack is short; not a FIPS 204 encoding).
  * pack24: Pre 0 <= a < 2^24. unpack24: Post 0 <= a < 2^24, the packed
  * values exactly. */
-void vg_mldsa_poly_pack24(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a);
+void vg_mldsa_poly_pack24(const struct vg_mldsa_backend *be, uint8_t r[3 * VG_MLDSA_N],
+                          const vg_mldsa_poly *a);
 void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N]);
 
 /* c = SampleInBall(ctilde): tau coefficients +-1, the rest 0.
@@ -470,40 +504,59 @@ void vg_mldsa_poly_unpack24(vg_mldsa_poly *a, const uint8_t r[3 * VG_MLDSA_N]);
  * candidate bytes is used (more only with probability below 2^-87) and
  * every position is written under masks (poly.c).
  * Specification: FIPS 204, Algorithm 29. */
-void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t ctilde_len,
-                             unsigned tau);
+void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c,
+                             const uint8_t *ctilde, size_t ctilde_len, unsigned tau);
 
 /* ---- bit packing (FIPS 204 section 7.1) ------------------------------ */
 
 /* SimpleBitPack(t1, 2^10 - 1). Pre: 0 <= t1 < 2^10. Algorithm 16. */
-void vg_mldsa_polyt1_pack(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a);
+void vg_mldsa_polyt1_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT1_BYTES],
+                          const vg_mldsa_poly *a);
 /* SimpleBitUnpack(., 2^10 - 1). Post: 0 <= a < 2^10. Algorithm 18. */
-void vg_mldsa_polyt1_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES]);
+void vg_mldsa_polyt1_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT1_BYTES]);
 /* BitPack(t0, 2^12 - 1, 2^12). Pre: -2^12 < t0 <= 2^12. Algorithm 17. */
-void vg_mldsa_polyt0_pack(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a);
+void vg_mldsa_polyt0_pack(const struct vg_mldsa_backend *be, uint8_t r[VG_MLDSA_POLYT0_BYTES],
+                          const vg_mldsa_poly *a);
 /* BitUnpack(., 2^12 - 1, 2^12). Post: -2^12 < a <= 2^12. Algorithm 19. */
-void vg_mldsa_polyt0_unpack(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES]);
+void vg_mldsa_polyt0_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                            const uint8_t r[VG_MLDSA_POLYT0_BYTES]);
 /* Bytes of BitPack(s, eta, eta): 96 (eta = 2) or 128 (eta = 4). */
 size_t vg_mldsa_polyeta_bytes(unsigned eta);
 /* BitPack(s, eta, eta). Pre: |s| <= eta. Algorithm 17. */
-void vg_mldsa_polyeta_pack(uint8_t *r, const vg_mldsa_poly *a, unsigned eta);
+void vg_mldsa_polyeta_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                           unsigned eta);
 /* BitUnpack(., eta, eta): a = eta - field. Returns 1 when some field is
  * above 2 eta (out of range, so a < -eta: the key did not come from
  * KeyGen), 0 otherwise; constant time. Post: eta - 2^b < a <= eta.
  * Algorithm 19. */
-unsigned vg_mldsa_polyeta_unpack(vg_mldsa_poly *a, const uint8_t *r, unsigned eta);
+unsigned vg_mldsa_polyeta_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
+                                 const uint8_t *r, unsigned eta);
 /* Bytes of BitPack(z, gamma1 - 1, gamma1): 576 (2^17) or 640 (2^19). */
 size_t vg_mldsa_polyz_bytes(int32_t gamma1);
 /* BitPack(z, gamma1 - 1, gamma1). Pre: -gamma1 < z <= gamma1. Algorithm 17. */
-void vg_mldsa_polyz_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1);
+void vg_mldsa_polyz_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                         int32_t gamma1);
 /* BitUnpack(., gamma1 - 1, gamma1). Post: -gamma1 < a <= gamma1 (the
  * fields span exactly 2 gamma1 values, so every input decodes). Algorithm 19. */
-void vg_mldsa_polyz_unpack(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1);
+void vg_mldsa_polyz_unpack(const struct vg_mldsa_backend *be, vg_mldsa_poly *a, const uint8_t *r,
+                           int32_t gamma1);
 /* Bytes of SimpleBitPack(w1, (q-1)/(2 gamma2) - 1): 192 (gamma2 =
  * (q-1)/88, 6 bits) or 128 ((q-1)/32, 4 bits). */
 size_t vg_mldsa_polyw1_bytes(int32_t gamma2);
 /* Pre: 0 <= w1 < (q-1)/(2 gamma2). Algorithm 16, as used by w1Encode
  * (Algorithm 28). */
-void vg_mldsa_polyw1_pack(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2);
+void vg_mldsa_polyw1_pack(const struct vg_mldsa_backend *be, uint8_t *r, const vg_mldsa_poly *a,
+                          int32_t gamma2);
+
+/* ---- message representative (FIPS 204 Algorithm 7 line 6, Algorithm 8
+ * line 7) ----------------------------------------------------------------- */
+
+/* mu = H(tr || prefix || ctx || msg, 64): prefix is M' minus context and
+ * message, empty (the internal interface) or 0 || |ctx| (pure ML-DSA,
+ * Algorithms 2-3 line 5). Each pointer may be NULL when its length is 0. */
+void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
+                 const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
+                 size_t ctx_len, const uint8_t *msg, size_t msg_len);
 
 #endif

@@ -13,46 +13,24 @@
  * the exact integer product, which is also a valid representative modulo q
  * wherever the 32-bit path's NTT^-1(c-hat o s-hat) was used.
  *
- * Contract, for every implementation:
- *   ntt(r, a): Pre: |a_i| <= 4 (<= 64 for the tables with bound 3840,
- *              below). r = the transform of a, in a form that only
- *              the same implementation's mul reads (order and modulus are
- *              the implementation's own choice).
- *   mul(r, a, b): a, b outputs of ntt of polynomials A, B with
- *              |(A B)_i| <= bound (the table's) for every i. Post: r = A B
- *              in Z[X]/(X^256 + 1), exactly (int32 coefficients, centred).
+ * Contract: the small_* members of struct vg_mldsa_backend (poly.h): every
+ * variant carries one implementation of ntt and mul, whose transformed
+ * domain (order and modulus) is its own, so that both halves of a product
+ * must come from the same variant.
  * Constant time: no branch, memory index or division depending on the
  * coefficients.
  */
 #ifndef VG_MLDSA_SMALL_H
 #define VG_MLDSA_SMALL_H
 
-#include "../mlkem/poly.h"
 #include "poly.h"
 
 /* The bound on the product's coefficients every table guarantees: the
- * implementation over ML-KEM's q = 3329 recovers centred residues, |r| <=
- * (3329 - 1) / 2; the tables over 7681 recover up to 3840 (their bound). */
+ * implementation over q = 3329 (the shared NTT of src/lattice) recovers
+ * centred residues, |r| <= (3329 - 1) / 2; the ones over 7681 recover up
+ * to 3840 (their bound). */
 #define VG_MLDSA_SMALL_BOUND 1664
 #define VG_MLDSA_SMALL_BOUND_7681 3840
-
-/* 256 int16 coefficients (the type ML-KEM's kernels take). Callers align
- * instances to 64 bytes. */
-typedef vg_mlkem_poly vg_mldsa_spoly;
-
-struct vg_mldsa_small {
-    const char *name;
-    void (*ntt)(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
-    void (*mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b);
-    /* The largest |(A B)_i| that mul recovers exactly: VG_MLDSA_SMALL_BOUND
-     * or VG_MLDSA_SMALL_BOUND_7681. */
-    int32_t bound;
-    /* Optional (NULL: vg_mldsa_small_t0_ntt / _t0_mul compose ntt and
-     * mul): the same results as those, in one call each. */
-    void (*t0_ntt)(vg_mldsa_spoly *lo, vg_mldsa_spoly *hi, const vg_mldsa_poly *t);
-    void (*t0_mul)(vg_mldsa_poly *r, const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
-                   const vg_mldsa_spoly *hi);
-};
 
 /* c t0 through the same tables (FIPS 204 Algorithm 7 line 25), where the
  * table recovers products up to 3840 (bound VG_MLDSA_SMALL_BOUND_7681:
@@ -65,29 +43,26 @@ struct vg_mldsa_small {
 typedef struct {
     vg_mldsa_spoly lo, hi;
 } vg_mldsa_st0;
-int vg_mldsa_small_t0_ok(const struct vg_mldsa_small *s);
+static inline int vg_mldsa_small_t0_ok(const struct vg_mldsa_backend *be)
+{
+    /* |c hi| <= 60 * 64 = 3840 (the route modulo 3329 stops at 1664). */
+    return be->small_bound >= VG_MLDSA_SMALL_BOUND_7681;
+}
 /* (lo, hi) = the split transforms of t (Pre |t| <= 2^12); t and scratch
  * may be overwritten. */
-void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
-                           vg_mldsa_poly *t, vg_mldsa_poly *scratch);
+void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo,
+                           vg_mldsa_spoly *hi, vg_mldsa_poly *t, vg_mldsa_poly *scratch);
 /* r = c t0 exactly, from the transforms of c and of t0's two parts;
  * scratch is overwritten. */
-void vg_mldsa_small_t0_mul(const struct vg_mldsa_small *s, vg_mldsa_poly *r,
+void vg_mldsa_small_t0_mul(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
                            const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
                            const vg_mldsa_spoly *hi, vg_mldsa_poly *scratch);
 
-/* The small-product table to use with ML-DSA backend be (never NULL): on
- * x86-64 with the x86-64 backend, AVX-512 (small_avx512.c) or ML-KEM's
- * AVX2 kernels (x86_64/small.c), else the portable one (small_portable.c).
- * ntt and mul of one signature must come from one table. */
-const struct vg_mldsa_small *vg_mldsa_small_get(const struct vg_mldsa_backend *be);
-/* The implementations (tests): portable C, never NULL; x86-64 builds: through
- * ML-KEM's AVX2 kernels (NULL unless AVX2 is active), and AVX-512 (NULL
- * unless built and AVX-512F/BW/VL are active). */
-const struct vg_mldsa_small *vg_mldsa_small_portable_get(void);
-#if defined(__x86_64__) && !defined(VG_PORTABLE)
-const struct vg_mldsa_small *vg_mldsa_small_kem_get(void);
-const struct vg_mldsa_small *vg_mldsa_small_avx512_get(void);
-#endif
+/* The portable implementation (small_portable.c: modulo 7681, bound
+ * VG_MLDSA_SMALL_BOUND_7681), the portable variant's small_ntt and
+ * small_mul. */
+void vg_mldsa_small_ntt_portable(vg_mldsa_spoly *r, const vg_mldsa_poly *a);
+void vg_mldsa_small_mul_portable(vg_mldsa_poly *r, const vg_mldsa_spoly *a,
+                                 const vg_mldsa_spoly *b);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * Small products c s (small.h) in portable C, written so that compilers
  * vectorise it with 16-bit lanes (SSE2 on x86-64: eight lanes, PMULLW and
- * PMULHW for the Montgomery products), and the dispatch vg_mldsa_small_get.
+ * PMULHW for the Montgomery products): the portable variant's small_ntt and
+ * small_mul, and the c t0 split every variant uses (vg_mldsa_small_t0_*).
  *
  * Ring: Z_p[X]/(X^256 + 1) with p = 7681, where 512 divides p - 1, so the
  * NTT splits X^256 + 1 completely and the product in the transformed
@@ -81,7 +82,8 @@ static inline void sm_ct8(int16_t *restrict x, int16_t *restrict y, int16_t w, i
 }
 
 /* The same with a twiddle per lane. */
-static inline void sm_ct8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w, const int16_t *wq)
+static inline void sm_ct8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w,
+                           const int16_t *wq)
 {
     for (unsigned l = 0; l < 8; l++) {
         int16_t t = sm_fqmul(y[l], w[l], wq[l]);
@@ -101,7 +103,8 @@ static inline void sm_gs8(int16_t *restrict x, int16_t *restrict y, int16_t w, i
     }
 }
 
-static inline void sm_gs8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w, const int16_t *wq, int red)
+static inline void sm_gs8v(int16_t *restrict x, int16_t *restrict y, const int16_t *w,
+                           const int16_t *wq, int red)
 {
     for (unsigned l = 0; l < 8; l++) {
         int16_t s = (int16_t)(x[l] + y[l]);
@@ -135,7 +138,7 @@ static void sm_transpose(int16_t *a)
     }
 }
 
-static void small_portable_ntt(vg_mldsa_spoly *r, const vg_mldsa_poly *in)
+void vg_mldsa_small_ntt_portable(vg_mldsa_spoly *r, const vg_mldsa_poly *in)
 {
     int16_t *a = r->coeffs;
     for (unsigned i = 0; i < VG_MLDSA_N; i++)
@@ -170,7 +173,8 @@ static void small_portable_ntt(vg_mldsa_spoly *r, const vg_mldsa_poly *in)
         a[i] = sm_barrett(a[i]);
 }
 
-static void small_portable_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *pa, const vg_mldsa_spoly *pb)
+void vg_mldsa_small_mul_portable(vg_mldsa_poly *r, const vg_mldsa_spoly *pa,
+                                 const vg_mldsa_spoly *pb)
 {
     int16_t a[VG_MLDSA_N];
     for (unsigned i = 0; i < VG_MLDSA_N; i++) {
@@ -202,22 +206,11 @@ static void small_portable_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *pa, const
     vg_wipe(a, sizeof a);
 }
 
-static const struct vg_mldsa_small g_small_portable = {
-    "portable", small_portable_ntt, small_portable_mul, VG_MLDSA_SMALL_BOUND_7681, NULL, NULL};
-
-const struct vg_mldsa_small *vg_mldsa_small_portable_get(void) { return &g_small_portable; }
-
-int vg_mldsa_small_t0_ok(const struct vg_mldsa_small *s)
+void vg_mldsa_small_t0_ntt(const struct vg_mldsa_backend *be, vg_mldsa_spoly *lo,
+                           vg_mldsa_spoly *hi, vg_mldsa_poly *t, vg_mldsa_poly *scratch)
 {
-    /* |c hi| <= 60 * 64 = 3840 (the ML-KEM route, modulo 3329, stops at 1664). */
-    return s != NULL && s->bound >= VG_MLDSA_SMALL_BOUND_7681;
-}
-
-void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, vg_mldsa_spoly *hi,
-                           vg_mldsa_poly *t, vg_mldsa_poly *scratch)
-{
-    if (s->t0_ntt) {
-        s->t0_ntt(lo, hi, t);
+    if (be->small_t0_ntt) {
+        be->small_t0_ntt(lo, hi, t);
         return;
     }
     for (unsigned i = 0; i < VG_MLDSA_N; i++) {
@@ -228,37 +221,20 @@ void vg_mldsa_small_t0_ntt(const struct vg_mldsa_small *s, vg_mldsa_spoly *lo, v
         scratch->coeffs[i] = l;
         t->coeffs[i] = (t->coeffs[i] - l) >> 6;
     }
-    s->ntt(lo, scratch);
-    s->ntt(hi, t);
+    be->small_ntt(lo, scratch);
+    be->small_ntt(hi, t);
 }
 
-void vg_mldsa_small_t0_mul(const struct vg_mldsa_small *s, vg_mldsa_poly *r,
+void vg_mldsa_small_t0_mul(const struct vg_mldsa_backend *be, vg_mldsa_poly *r,
                            const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
                            const vg_mldsa_spoly *hi, vg_mldsa_poly *scratch)
 {
-    if (s->t0_mul) {
-        s->t0_mul(r, c, lo, hi);
+    if (be->small_t0_mul) {
+        be->small_t0_mul(r, c, lo, hi);
         return;
     }
-    s->mul(r, c, hi);       /* |c hi| <= 3840 */
-    s->mul(scratch, c, lo); /* |c lo| <= 1920 */
+    be->small_mul(r, c, hi);       /* |c hi| <= 3840 */
+    be->small_mul(scratch, c, lo); /* |c lo| <= 1920 */
     for (unsigned i = 0; i < VG_MLDSA_N; i++)
         r->coeffs[i] = r->coeffs[i] * 64 + scratch->coeffs[i];
-}
-
-/* The x86-64 implementations where the backend is the x86-64 one (their
- * order: AVX-512, then ML-KEM's AVX2 kernels), else this file's. */
-const struct vg_mldsa_small *vg_mldsa_small_get(const struct vg_mldsa_backend *be)
-{
-#if defined(__x86_64__) && !defined(VG_PORTABLE)
-    if (be != NULL && be == vg_mldsa_avx2_get()) {
-        const struct vg_mldsa_small *s = vg_mldsa_small_avx512_get();
-        if (s == NULL)
-            s = vg_mldsa_small_kem_get();
-        if (s != NULL)
-            return s;
-    }
-#endif
-    (void)be;
-    return &g_small_portable;
 }

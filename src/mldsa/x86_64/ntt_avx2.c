@@ -157,7 +157,7 @@ static inline void vg_from_half(__m256i *a, __m256i *b, __m256i x, __m256i y)
 /* Pre: |a| < q. Post: |a| < q (reduce32 applied: -6283009 <= a <= 6283008),
  * bit-reversed order, identical to the portable NTT.
  * Specification: FIPS 204, Algorithm 41 (NTT). */
-static void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
+void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
     unsigned m = 0;
@@ -247,7 +247,7 @@ static void vg_inv_mid(int32_t *a)
     }
 }
 
-static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
+void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
     for (unsigned g = 0; g < 16; g++)
@@ -268,7 +268,7 @@ static void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
 
 /* r = a o b R^-1. Pre: |a|, |b| < q. Post: |r| < q, identical to portable.
  * Aliasing of r with a or b is allowed. FIPS 204, Algorithm 45. */
-static void vg_mldsa_pointwise_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+void vg_mldsa_pointwise_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
                                     const vg_mldsa_poly *b)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
@@ -283,7 +283,7 @@ static void vg_mldsa_pointwise_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
 /* r = R^-1 sum_{i<n} a[i] o b[i]. Pre: n <= 8, |a|, |b| < q. Post: |r| < q,
  * identical to portable (the int64 sums are the same, reduced once).
  * FIPS 204, Algorithms 45 and 48. */
-static void vg_mldsa_pointwise_acc_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
+void vg_mldsa_pointwise_acc_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
                                         const vg_mldsa_poly *b, unsigned n)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
@@ -315,7 +315,7 @@ static inline __m256i vg_load24x8(const uint8_t *p)
  * identical to portable (the int64 sums are the same, reduced once). The
  * last eight coefficients of each entry are read through a 32-byte copy,
  * so no load passes the entry's 768 bytes. FIPS 204, Algorithms 45, 48. */
-static void vg_mldsa_pointwise_acc24_avx2(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
+void vg_mldsa_pointwise_acc24_avx2(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG_MLDSA_N],
                                           const vg_mldsa_poly *b, unsigned n)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
@@ -367,7 +367,7 @@ static inline __m256i vg_decompose8(__m256i *r0, __m256i a, int32_t gamma2)
 }
 
 /* Backend decompose (contract in poly.h), identical to portable. */
-static void vg_mldsa_decompose_avx2(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
+void vg_mldsa_decompose_avx2(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const vg_mldsa_poly *a,
                                     int32_t gamma2)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
@@ -380,7 +380,7 @@ static void vg_mldsa_decompose_avx2(vg_mldsa_poly *a1, vg_mldsa_poly *a0, const 
 
 /* Backend make_hint (contract in poly.h): h = [HighBits(r) != v1], the
  * count summed in lanes and added up at the end. Identical to portable. */
-static unsigned vg_mldsa_make_hint_avx2(vg_mldsa_poly *h, const vg_mldsa_poly *r,
+unsigned vg_mldsa_make_hint_avx2(vg_mldsa_poly *h, const vg_mldsa_poly *r,
                                         const vg_mldsa_poly *v1, int32_t gamma2)
 {
     const __m256i one = _mm256_set1_epi32(1);
@@ -405,7 +405,7 @@ static unsigned vg_mldsa_make_hint_avx2(vg_mldsa_poly *h, const vg_mldsa_poly *r
  * into each 128-bit lane, one VPSHUFB, a variable shift and a mask give the
  * fields; a = gamma1 - field. The last group, whose loads would pass the
  * end, goes through a zero-padded copy. Identical to portable. */
-static void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
+void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
 {
     const int b18 = gamma1 == (1 << 17);
     const unsigned bytes = b18 ? 18u : 20u; /* per group of eight */
@@ -435,7 +435,7 @@ static void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t g
     vg_wipe(last, sizeof last);
 }
 
-/* ---- fused operations (struct vg_mldsa_fused, poly.h) -------------------
+/* ---- fused operations (fused members, poly.h) -------------------------------
  * Verification's row: the inverse NTT above with its input acc - c o t1
  * computed as its first layers load it (the pointwise product, FIPS 204
  * Algorithm 45) and caddq and UseHint applied to the last layer's output
@@ -471,9 +471,9 @@ static inline __m256i vg_use_hint8(__m256i v, __m256i h, int32_t gamma2)
     return _mm256_sub_epi32(hi, _mm256_and_si256(_mm256_cmpgt_epi32(hi, _mm256_sub_epi32(m, one)), m));
 }
 
-/* Contract in poly.h (struct vg_mldsa_fused): vg_mldsa_invntt_avx2's
+/* Contract in poly.h (verify_row): vg_mldsa_invntt_avx2's
  * transform (same schedule and bounds) in the working array w1. */
-static void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
+void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
                                      const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
                                      const vg_mldsa_poly *h, int32_t gamma2)
 {
@@ -496,7 +496,7 @@ static void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc
 }
 
 /* Signing's and key generation's coefficientwise sequences in one pass
- * each (contracts in poly.h, struct vg_mldsa_fused): the same lane
+ * each (contracts in poly.h, struct vg_mldsa_backend): the same lane
  * operations as the separate passes (poly_avx2.c and decompose /
  * make_hint above), so the same values, with one load and store of each
  * polynomial instead of one per pass. */
@@ -512,7 +512,7 @@ static inline __m256i vg_canon8(__m256i x)
     return _mm256_sub_epi32(x, _mm256_and_si256(_mm256_cmpgt_epi32(x, qm1), q));
 }
 
-static unsigned vg_mldsa_sign_z_pass_avx2(vg_mldsa_poly *z, const vg_mldsa_poly *y, int32_t bound)
+unsigned vg_mldsa_sign_z_pass_avx2(vg_mldsa_poly *z, const vg_mldsa_poly *y, int32_t bound)
 {
     const __m256i bm1 = _mm256_set1_epi32(bound - 1);
     __m256i bad = _mm256_setzero_si256();
@@ -524,7 +524,7 @@ static unsigned vg_mldsa_sign_z_pass_avx2(vg_mldsa_poly *z, const vg_mldsa_poly 
     return vg_mldsa_verdict8(bad);
 }
 
-static unsigned vg_mldsa_sign_r_pass_avx2(vg_mldsa_poly *r, vg_mldsa_poly *r1,
+unsigned vg_mldsa_sign_r_pass_avx2(vg_mldsa_poly *r, vg_mldsa_poly *r1,
                                           const vg_mldsa_poly *w, int32_t gamma2, int32_t bound)
 {
     const __m256i bm1 = _mm256_set1_epi32(bound - 1);
@@ -539,7 +539,7 @@ static unsigned vg_mldsa_sign_r_pass_avx2(vg_mldsa_poly *r, vg_mldsa_poly *r1,
     return vg_mldsa_verdict8(bad);
 }
 
-static unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
+unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
                                           const vg_mldsa_poly *ct0, const vg_mldsa_poly *r,
                                           const vg_mldsa_poly *r1, int32_t gamma2, int32_t bound)
 {
@@ -561,7 +561,7 @@ static unsigned vg_mldsa_sign_h_pass_avx2(vg_mldsa_poly *h, unsigned *nhints,
     return vg_mldsa_verdict8(bad);
 }
 
-static void vg_mldsa_sign_w_pass_avx2(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32_t gamma2)
+void vg_mldsa_sign_w_pass_avx2(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32_t gamma2)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
         __m256i v = vg_mldsa_caddq_8(vg_load(w->coeffs + j)), lo;
@@ -570,7 +570,7 @@ static void vg_mldsa_sign_w_pass_avx2(vg_mldsa_poly *w, vg_mldsa_poly *w1, int32
     }
 }
 
-static void vg_mldsa_keygen_pass_avx2(vg_mldsa_poly *t1, vg_mldsa_poly *t0,
+void vg_mldsa_keygen_pass_avx2(vg_mldsa_poly *t1, vg_mldsa_poly *t0,
                                       const vg_mldsa_poly *t, const vg_mldsa_poly *s2)
 {
     const __m256i h = _mm256_set1_epi32((1 << (VG_MLDSA_D - 1)) - 1);
@@ -582,90 +582,4 @@ static void vg_mldsa_keygen_pass_avx2(vg_mldsa_poly *t1, vg_mldsa_poly *t0,
         vg_store(t1->coeffs + j, hi);
         vg_store(t0->coeffs + j, _mm256_sub_epi32(v, _mm256_slli_epi32(hi, VG_MLDSA_D)));
     }
-}
-
-static const struct vg_mldsa_fused vg_mldsa_fused_avx2 = {
-    vg_mldsa_verify_row_avx2,  vg_mldsa_sign_z_pass_avx2, vg_mldsa_sign_r_pass_avx2,
-    vg_mldsa_sign_h_pass_avx2, vg_mldsa_sign_w_pass_avx2, vg_mldsa_keygen_pass_avx2,
-};
-
-/* The same with the whole transform in zmm registers (ntt_avx512.c). */
-static const struct vg_mldsa_fused vg_mldsa_fused_avx512 = {
-    vg_mldsa_verify_row_avx512,  vg_mldsa_sign_z_pass_avx512, vg_mldsa_sign_r_pass_avx512,
-    vg_mldsa_sign_h_pass_avx512, vg_mldsa_sign_w_pass_avx512, vg_mldsa_keygen_pass_avx2,
-};
-
-static const struct vg_mldsa_backend vg_mldsa_avx2 = {
-    "avx2",
-    vg_mldsa_ntt_avx2,
-    vg_mldsa_invntt_avx2,
-    vg_mldsa_pointwise_avx2,
-    vg_mldsa_pointwise_acc_avx2,
-    vg_mldsa_rej_uniform_avx2,
-    /* RejBoundedPoly: VPSHUFB classification, prefix-sum slots and the
-     * portable stores, or with VBMI2 the register-only kernel (rej_avx2.c,
-     * rej_avx512.c). */
-    vg_mldsa_rej_eta_avx2,
-    vg_mldsa_pointwise_acc24_avx2,
-    vg_mldsa_decompose_avx2,
-    vg_mldsa_make_hint_avx2,
-    vg_mldsa_ball_track_avx2,
-    vg_mldsa_ball_place_avx2,
-    vg_mldsa_unpack_z_avx2,
-    vg_mldsa_reduce_avx2,
-    vg_mldsa_caddq_avx2,
-    vg_mldsa_add_avx2,
-    vg_mldsa_sub_avx2,
-    vg_mldsa_chknorm_avx2,
-    vg_mldsa_power2round_avx2,
-};
-
-/* The same backend with the AVX-512 NTT and inverse NTT (ntt_avx512.c: the
- * polynomial in sixteen zmm registers through all eight layers) and the
- * AVX-512 pointwise products, the kernels measured faster in zmm registers
- * on Zen 4 (which splits 512-bit operations in two halves; microbenchmark,
- * TSC ticks, AVX2 -> AVX-512, gcc: NTT ~625 -> ~412, inverse ~615 -> ~410,
- * pointwise_acc (4 terms) 271 -> 208). Same outputs as every other
- * backend. */
-static const struct vg_mldsa_backend vg_mldsa_avx2_avx512 = {
-    "avx2+avx512",
-    vg_mldsa_ntt_avx512,
-    vg_mldsa_invntt_avx512,
-    vg_mldsa_pointwise_avx512,
-    vg_mldsa_pointwise_acc_avx512,
-    vg_mldsa_rej_uniform_avx2,
-    vg_mldsa_rej_eta_avx2,
-    vg_mldsa_pointwise_acc24_avx512,
-    vg_mldsa_decompose_avx2,
-    vg_mldsa_make_hint_avx2,
-    vg_mldsa_ball_track_avx2,
-    vg_mldsa_ball_place_avx2,
-    vg_mldsa_unpack_z_avx2,
-    vg_mldsa_reduce_avx2,
-    vg_mldsa_caddq_avx2,
-    vg_mldsa_add_avx2,
-    vg_mldsa_sub_avx2,
-    vg_mldsa_chknorm_avx2,
-    vg_mldsa_power2round_avx2,
-};
-
-/* AVX2 when active, with the AVX-512 NTTs when AVX-512 F, VL and BW are
- * active too (follows VG_CPU_FEATURES and vg_cpu_force, so
- * VG_CPU_FEATURES=avx2 gives the pure AVX2 backend). */
-const struct vg_mldsa_backend *vg_mldsa_avx2_get(void)
-{
-    if (!vg_cpu_has(VG_CPU_AVX2))
-        return NULL;
-    if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW))
-        return &vg_mldsa_avx2_avx512;
-    return &vg_mldsa_avx2;
-}
-
-const struct vg_mldsa_fused *vg_mldsa_fused_get(const struct vg_mldsa_backend *be)
-{
-    if (be == &vg_mldsa_avx2)
-        return &vg_mldsa_fused_avx2;
-    if (be == &vg_mldsa_avx2_avx512)
-        return &vg_mldsa_fused_avx512;
-    return NULL;
 }

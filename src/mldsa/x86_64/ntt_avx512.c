@@ -794,7 +794,7 @@ void vg_mldsa_pointwise_acc24_avx512(vg_mldsa_poly *r, const uint8_t (*a)[3 * VG
     vg_acc24_step(r, a, b, n, VG_MLDSA_N - 32, 1);
 }
 
-/* ---- fused operations (struct vg_mldsa_fused, poly.h) -------------------
+/* ---- fused operations (fused members, poly.h) -------------------------------
  * Verification's row: vg_mldsa_invntt_avx512's transform with its input
  * acc - c o t1 computed as the sixteen registers are loaded (the pointwise
  * product above: FIPS 204 Algorithm 45) and caddq and UseHint applied to
@@ -860,7 +860,7 @@ VG_AI __m512i vg_use_hint16(__m512i v, __m512i hv, int32_t gamma2)
     return _mm512_mask_sub_epi32(hi, _mm512_cmpge_epi32_mask(hi, m), hi, m);
 }
 
-/* Contract in poly.h (struct vg_mldsa_fused). The same layers, reductions
+/* Contract in poly.h (verify_row). The same layers, reductions
  * and bounds as vg_mldsa_invntt_avx512 (input |.| < 2^27, output |.| < q),
  * the polynomial in sixteen registers throughout. */
 void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
@@ -889,7 +889,7 @@ void vg_mldsa_verify_row_avx512(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
 }
 
 /* ---- one-pass sequences in zmm registers --------------------------------
- * sign_r_pass and sign_h_pass of struct vg_mldsa_fused (contracts in
+ * sign_r_pass and sign_h_pass of struct vg_mldsa_backend (contracts in
  * poly.h), sixteen lanes a step: the same values as the AVX2 versions in
  * ntt_avx2.c (and so as the separate passes), with the compares into mask
  * registers (the canonical representative and Decompose's top wrap as

@@ -30,18 +30,14 @@
  * bytes (the loops and the last-group cases depend only on the widths,
  * which are public parameters); the eta range verdict is folded with
  * VMOVMSKPS (or from a mask register) and arithmetic. Compiled with -mavx2;
- * used only when vg_cpu_has(VG_CPU_AVX2) (vg_mldsa_pack_get).
+ * used only through the variants whose _get checked AVX2 (backend.c).
  *
  * The second half of the file has the same kernels for AVX-512 VBMI
  * (VPERMB: any byte of a zmm register to any place, so no reordering
  * shuffles, and masked loads and stores cut to the encoding's bytes),
  * compiled for those features through the target attribute and used when
- * they are active. TSC ticks a call, AVX2 -> AVX-512, gcc 12, Zen 4 (the
- * table's functions called directly; portable in parentheses): t1 pack
- * 32 -> 16 (143), unpack 32-48 -> 23 (461), t0 pack 52 -> 32 (201),
- * unpack 39 -> 26 (520), s pack (eta 2 / 4) 29 / 16 -> 19 / 13 (175 / 91),
- * unpack 61 / 48 -> 40 / 39 (494 / 468), w1 pack (6 / 4 bits) 26 / 16 ->
- * 16 / 13 (123 / 78), t1 2^d 29 -> 27 (110).
+ * they are active (the avx2+avx512vbmi variant, backend.c): faster on
+ * Zen 4 than the AVX2 ones; see docs/benchmarks.md.
  */
 #include <immintrin.h>
 
@@ -88,7 +84,7 @@ static inline __m256i vg_pack10x16(__m256i w)
 }
 
 /* Pre: 0 <= a < 2^10. Writes exactly the 320 bytes at r. */
-static void vg_mldsa_t1_pack_avx2(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
+void vg_mldsa_t1_pack_avx2(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mldsa_poly *a)
 {
     for (unsigned g = 0; g < VG_MLDSA_N / 16; g++) {
         uint8_t *o = r + 20 * g;
@@ -111,7 +107,7 @@ static void vg_mldsa_t1_pack_avx2(uint8_t r[VG_MLDSA_POLYT1_BYTES], const vg_mld
                      7 + (d), 8 + (d), -1, -1, 8 + (d), 9 + (d), -1, -1)
 
 /* Post: 0 <= a < 2^10. Reads exactly the 320 bytes at r. */
-static void vg_mldsa_t1_unpack_avx2(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
+void vg_mldsa_t1_unpack_avx2(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT1_BYTES])
 {
     const __m256i idx = VG_IDX10(0), idx_last = VG_IDX10(6);
     const __m256i sh = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
@@ -129,7 +125,7 @@ static void vg_mldsa_t1_unpack_avx2(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_P
 
 /* Pre: -2^12 < a <= 2^12. Writes exactly the 416 bytes at r. Secret:
  * constant time. */
-static void vg_mldsa_t0_pack_avx2(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
+void vg_mldsa_t0_pack_avx2(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mldsa_poly *a)
 {
     const __m256i off = _mm256_set1_epi32(1 << 12);
     const __m256i sh = _mm256_setr_epi32(6, 0, 6, 0, 6, 0, 6, 0);
@@ -170,7 +166,7 @@ static void vg_mldsa_t0_pack_avx2(uint8_t r[VG_MLDSA_POLYT0_BYTES], const vg_mld
 
 /* Post: -2^12 < a <= 2^12. Reads exactly the 416 bytes at r. Secret:
  * constant time. */
-static void vg_mldsa_t0_unpack_avx2(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
+void vg_mldsa_t0_unpack_avx2(vg_mldsa_poly *a, const uint8_t r[VG_MLDSA_POLYT0_BYTES])
 {
     const __m256i idx = VG_IDX13(0), idx_last = VG_IDX13(3);
     const __m256i sh = _mm256_setr_epi32(0, 5, 2, 7, 4, 1, 6, 3);
@@ -253,7 +249,7 @@ static inline void vg_pack6x32(uint8_t *o, const int32_t *a)
 
 /* Pre: |a| <= eta, eta in {2, 4}. Writes exactly the 96 or 128 bytes at r.
  * Secret: constant time. */
-static void vg_mldsa_eta_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
+void vg_mldsa_eta_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, unsigned eta)
 {
     if (eta == 2) {
         for (unsigned g = 0; g < 4; g++)
@@ -267,7 +263,7 @@ static void vg_mldsa_eta_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, unsigned 
 /* a = eta - field for 256 fields of 3 (eta = 2) or 4 bits; returns 1 when
  * some field is above 2 eta, else 0 (vg_mldsa_polyeta_unpack's contract).
  * Reads exactly the 96 or 128 bytes at r. Secret: constant time. */
-static unsigned vg_mldsa_eta_unpack_avx2(vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
+unsigned vg_mldsa_eta_unpack_avx2(vg_mldsa_poly *a, const uint8_t *r, unsigned eta)
 {
     const __m256i e = _mm256_set1_epi32((int)eta), lim = _mm256_set1_epi32(2 * (int)eta);
     __m256i bad = _mm256_setzero_si256();
@@ -298,7 +294,7 @@ static unsigned vg_mldsa_eta_unpack_avx2(vg_mldsa_poly *a, const uint8_t *r, uns
 
 /* Pre: 0 <= w1 < (q - 1) / (2 gamma2). Writes exactly the 192 (6 bits)
  * or 128 (4 bits) bytes at r. */
-static void vg_mldsa_w1_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
+void vg_mldsa_w1_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma2)
 {
     if (gamma2 == VG_MLDSA_GAMMA2_88) {
         for (unsigned g = 0; g < 8; g++)
@@ -310,7 +306,7 @@ static void vg_mldsa_w1_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, int32_t ga
 }
 
 /* a = a 2^13 (vg_mldsa_poly_shiftl). Pre: 0 <= a < 2^10. */
-static void vg_mldsa_shiftl_avx2(vg_mldsa_poly *a)
+void vg_mldsa_shiftl_avx2(vg_mldsa_poly *a)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 8)
         vg_st(a->coeffs + j, _mm256_slli_epi32(vg_ld(a->coeffs + j), VG_MLDSA_D));
@@ -361,7 +357,7 @@ VG_TARGET_VBMI static inline __m512i vg_fields16(__m512i x, __m512i idx, __m512i
 }
 
 /* Post: 0 <= a < 2^10. Reads exactly the 320 bytes at r. */
-VG_TARGET_VBMI static void vg_mldsa_t1_unpack_avx512(vg_mldsa_poly *a,
+VG_TARGET_VBMI void vg_mldsa_t1_unpack_avx512(vg_mldsa_poly *a,
                                                      const uint8_t r[VG_MLDSA_POLYT1_BYTES])
 {
     const __m512i idx = VG_IDX512_10, sh = VG_SH512_10, m = _mm512_set1_epi32(0x3ff);
@@ -375,7 +371,7 @@ VG_TARGET_VBMI static void vg_mldsa_t1_unpack_avx512(vg_mldsa_poly *a,
 
 /* Post: -2^12 < a <= 2^12. Reads exactly the 416 bytes at r. Secret:
  * constant time. */
-VG_TARGET_VBMI static void vg_mldsa_t0_unpack_avx512(vg_mldsa_poly *a,
+VG_TARGET_VBMI void vg_mldsa_t0_unpack_avx512(vg_mldsa_poly *a,
                                                      const uint8_t r[VG_MLDSA_POLYT0_BYTES])
 {
     const __m512i idx = VG_IDX512_13, sh = VG_SH512_13, m = _mm512_set1_epi32(0x1fff);
@@ -392,7 +388,7 @@ VG_TARGET_VBMI static void vg_mldsa_t0_unpack_avx512(vg_mldsa_poly *a,
 
 /* vg_mldsa_eta_unpack_avx2's contract. Secret: constant time (the verdict
  * is folded from the mask register by arithmetic). */
-VG_TARGET_VBMI static unsigned vg_mldsa_eta_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r,
+VG_TARGET_VBMI unsigned vg_mldsa_eta_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r,
                                                           unsigned eta)
 {
     const unsigned bits = eta == 2 ? 3 : 4;
@@ -422,7 +418,7 @@ VG_TARGET_VBMI static unsigned vg_mldsa_eta_unpack_avx512(vg_mldsa_poly *a, cons
  * the two runs together (24 bytes); the 32-byte stores overlap in
  * ascending order, the last is cut to its 24 bytes. Writes exactly 768
  * bytes. Secret: constant time. */
-static void vg_mldsa_pack24_avx2(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
+void vg_mldsa_pack24_avx2(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly *a)
 {
     const __m256i shuf = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
@@ -445,7 +441,7 @@ static void vg_mldsa_pack24_avx2(uint8_t r[3 * VG_MLDSA_N], const vg_mldsa_poly 
  * one) at its start; two 16-byte stores, overlapping in ascending order,
  * the last cut to its bytes. Writes exactly 32 b bytes. Secret: constant
  * time. */
-static void vg_mldsa_z_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
+void vg_mldsa_z_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, int32_t gamma1)
 {
     const int b = gamma1 == (1 << 17) ? 18 : 20;
     const size_t half = (size_t)b / 2; /* bytes per 128-bit lane: 9 or 10 */
@@ -478,7 +474,7 @@ static void vg_mldsa_z_pack_avx2(uint8_t *r, const vg_mldsa_poly *a, int32_t gam
 }
 
 /* vg_mldsa_poly_bits: bit 0 of each coefficient to the sign bit, VMOVMSKPS. */
-static void vg_mldsa_bits_avx2(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+void vg_mldsa_bits_avx2(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
 {
     for (unsigned b = 0; b < VG_MLDSA_N / 8; b++)
         r[b] = (uint8_t)_mm256_movemask_ps(
@@ -609,7 +605,7 @@ VG_TARGET_VBMI static inline void vg_pack6x64_512(uint8_t *o, __m512i f)
 }
 
 /* vg_mldsa_eta_pack_avx2's contract. Secret: constant time. */
-VG_TARGET_VBMI static void vg_mldsa_eta_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
+VG_TARGET_VBMI void vg_mldsa_eta_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
                                                     unsigned eta)
 {
     const __m512i e = _mm512_set1_epi8((char)eta);
@@ -623,7 +619,7 @@ VG_TARGET_VBMI static void vg_mldsa_eta_pack_avx512(uint8_t *r, const vg_mldsa_p
 }
 
 /* vg_mldsa_w1_pack_avx2's contract. */
-VG_TARGET_VBMI static void vg_mldsa_w1_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
+VG_TARGET_VBMI void vg_mldsa_w1_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
                                                    int32_t gamma2)
 {
     for (unsigned g = 0; g < 4; g++) {
@@ -636,7 +632,7 @@ VG_TARGET_VBMI static void vg_mldsa_w1_pack_avx512(uint8_t *r, const vg_mldsa_po
 }
 
 /* Pre: 0 <= a < 2^10. Writes exactly the 320 bytes at r. */
-VG_TARGET_VBMI static void vg_mldsa_t1_pack_avx512(uint8_t r[VG_MLDSA_POLYT1_BYTES],
+VG_TARGET_VBMI void vg_mldsa_t1_pack_avx512(uint8_t r[VG_MLDSA_POLYT1_BYTES],
                                                    const vg_mldsa_poly *a)
 {
     const __m512i sh = _mm512_set1_epi64(12);
@@ -656,7 +652,7 @@ VG_TARGET_VBMI static void vg_mldsa_t1_pack_avx512(uint8_t r[VG_MLDSA_POLYT1_BYT
 
 /* Pre: -2^12 < a <= 2^12. Writes exactly the 416 bytes at r. Secret:
  * constant time. */
-VG_TARGET_VBMI static void vg_mldsa_t0_pack_avx512(uint8_t r[VG_MLDSA_POLYT0_BYTES],
+VG_TARGET_VBMI void vg_mldsa_t0_pack_avx512(uint8_t r[VG_MLDSA_POLYT0_BYTES],
                                                    const vg_mldsa_poly *a)
 {
     const __m512i off = _mm512_set1_epi32(1 << 12);
@@ -713,7 +709,7 @@ static const uint8_t vg_perm_pack18b[64] = {
 /* vg_mldsa_z_pack_avx2's contract, 16 coefficients a step: the pairs
  * joined as there, one VPERMB (b = 20) or two zero-masked and ORed (b =
  * 18, as for 13 bits) to the output bytes, a masked store. */
-VG_TARGET_VBMI static void vg_mldsa_z_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
+VG_TARGET_VBMI void vg_mldsa_z_pack_avx512(uint8_t *r, const vg_mldsa_poly *a,
                                                   int32_t gamma1)
 {
     const int b = gamma1 == (1 << 17) ? 18 : 20;
@@ -760,7 +756,7 @@ static const uint8_t vg_perm_unpack18[64] = {
  * 2 b bytes (nothing read past the encoding), one VPERMB putting each
  * field's three bytes in its 32-bit lane, a variable shift (b k mod 8) and
  * a mask; a = gamma1 - field. Secret: constant time. */
-VG_TARGET_VBMI static void vg_mldsa_z_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r,
+VG_TARGET_VBMI void vg_mldsa_z_unpack_avx512(vg_mldsa_poly *a, const uint8_t *r,
                                                     int32_t gamma1)
 {
     const int b18 = gamma1 == (1 << 17);
@@ -781,7 +777,7 @@ VG_TARGET_VBMI static void vg_mldsa_z_unpack_avx512(vg_mldsa_poly *a, const uint
 /* vg_mldsa_pack24_avx2's contract: per 16 coefficients one VPERMB takes
  * bytes 0-2 of each 32-bit lane together and a masked store writes those
  * 48 bytes. */
-VG_TARGET_VBMI static void vg_mldsa_pack24_avx512(uint8_t r[3 * VG_MLDSA_N],
+VG_TARGET_VBMI void vg_mldsa_pack24_avx512(uint8_t r[3 * VG_MLDSA_N],
                                                   const vg_mldsa_poly *a)
 {
     const __m512i perm = _mm512_loadu_si512((const void *)vg_perm_pack24);
@@ -792,7 +788,7 @@ VG_TARGET_VBMI static void vg_mldsa_pack24_avx512(uint8_t r[3 * VG_MLDSA_N],
 }
 
 /* vg_mldsa_poly_bits: VPTESTMD, 16 coefficients to a 16-bit mask. */
-VG_TARGET_VBMI static void vg_mldsa_bits_avx512(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
+VG_TARGET_VBMI void vg_mldsa_bits_avx512(uint8_t r[VG_MLDSA_N / 8], const vg_mldsa_poly *a)
 {
     for (unsigned g = 0; g < VG_MLDSA_N / 16; g++) {
         __m512i v = _mm512_loadu_si512((const void *)(a->coeffs + 16 * g));
@@ -803,55 +799,10 @@ VG_TARGET_VBMI static void vg_mldsa_bits_avx512(uint8_t r[VG_MLDSA_N / 8], const
 }
 
 /* a = a 2^13 (vg_mldsa_poly_shiftl). Pre: 0 <= a < 2^10. */
-VG_TARGET_VBMI static void vg_mldsa_shiftl_avx512(vg_mldsa_poly *a)
+VG_TARGET_VBMI void vg_mldsa_shiftl_avx512(vg_mldsa_poly *a)
 {
     for (unsigned j = 0; j < VG_MLDSA_N; j += 16)
         _mm512_storeu_si512((void *)(a->coeffs + j),
                             _mm512_slli_epi32(_mm512_loadu_si512((const void *)(a->coeffs + j)),
                                               VG_MLDSA_D));
-}
-
-static const struct vg_mldsa_pack vg_mldsa_pack_avx2 = {
-    "avx2",
-    vg_mldsa_t1_pack_avx2,
-    vg_mldsa_t1_unpack_avx2,
-    vg_mldsa_t0_pack_avx2,
-    vg_mldsa_t0_unpack_avx2,
-    vg_mldsa_eta_pack_avx2,
-    vg_mldsa_eta_unpack_avx2,
-    vg_mldsa_w1_pack_avx2,
-    vg_mldsa_shiftl_avx2,
-    vg_mldsa_pack24_avx2,
-    vg_mldsa_bits_avx2,
-    vg_mldsa_z_pack_avx2,
-    NULL, /* the backend's unpack_z */
-};
-
-/* The AVX-512 VBMI kernels. */
-static const struct vg_mldsa_pack vg_mldsa_pack_avx512 = {
-    "avx512vbmi",
-    vg_mldsa_t1_pack_avx512,
-    vg_mldsa_t1_unpack_avx512,
-    vg_mldsa_t0_pack_avx512,
-    vg_mldsa_t0_unpack_avx512,
-    vg_mldsa_eta_pack_avx512,
-    vg_mldsa_eta_unpack_avx512,
-    vg_mldsa_w1_pack_avx512,
-    vg_mldsa_shiftl_avx512,
-    vg_mldsa_pack24_avx512,
-    vg_mldsa_bits_avx512,
-    vg_mldsa_z_pack_avx512,
-    vg_mldsa_z_unpack_avx512,
-};
-
-/* The kernels for every backend but the portable one (the others come
- * from vg_mldsa_avx2_get, which returns them only when AVX2 is active):
- * with AVX-512 VBMI the table above, else the AVX2 one. */
-const struct vg_mldsa_pack *vg_mldsa_pack_get(const struct vg_mldsa_backend *be)
-{
-    if (be == NULL || be == vg_mldsa_portable_get())
-        return NULL;
-    if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512BW | VG_CPU_AVX512VL | VG_CPU_AVX512VBMI2))
-        return &vg_mldsa_pack_avx512;
-    return &vg_mldsa_pack_avx2;
 }

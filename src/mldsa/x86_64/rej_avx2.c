@@ -30,7 +30,7 @@ static const uint8_t vg_mldsa_pop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
 
 /* Post: 0 <= r[i] < q; returns the count written (<= len); the same
  * coefficients and count as the portable routine on any buffer. */
-unsigned vg_mldsa_rej_uniform_avx2_only(int32_t *r, unsigned len, const uint8_t *buf,
+unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf,
                                         size_t buflen)
 {
     const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
@@ -61,15 +61,6 @@ unsigned vg_mldsa_rej_uniform_avx2_only(int32_t *r, unsigned len, const uint8_t 
             r[ctr++] = (int32_t)t;
     }
     return ctr;
-}
-
-/* The backend's rej_uniform: the AVX-512 kernel (rej_avx512.c, 16
- * candidates a step) when its features are active, else the AVX2 one. */
-unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen)
-{
-    if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2))
-        return vg_mldsa_rej_uniform_avx512(r, len, buf, buflen);
-    return vg_mldsa_rej_uniform_avx2_only(r, len, buf, buflen);
 }
 
 /* ---- SampleInBall (FIPS 204, Algorithm 29) --------------------------------
@@ -159,7 +150,7 @@ void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint
  *     (stores happen in candidate order), and once len values are kept every
  *     further candidate goes to the spill slot tmp[len]: exactly the stores
  *     of vg_mldsa_rej_eta_portable (one 4-byte store per candidate), whose
- *     running-count dependency chain (about four cycles a candidate) this
+ *     running-count dependency chain (one per candidate) this
  *     replaces with independent stores.
  * Only the accept bits reach an address (the slot), as in the portable
  * routine; the values never do. (An earlier kernel that packed eight
@@ -212,10 +203,6 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
                                   : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
     const __m128i ktab = eta == 2 ? _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0)
                                   : _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0);
-    /* With AVX-512 VBMI2 the register-only kernel (rej_avx512.c): faster,
-     * and its time does not follow the accept pattern at all. */
-    if (vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512BW | VG_CPU_AVX512VBMI2))
-        return vg_mldsa_rej_eta_avx512(r, len, buf, buflen, eta);
     const __m256i lenv = _mm256_set1_epi16((short)len);
     struct {
         int32_t tmp[VG_MLDSA_N + 1];

@@ -24,7 +24,7 @@
  * is below len (public by design, FIPS 204 Algorithm 31), so it is
  * declassified here, and the result goes from the registers to r[0..count)
  * in 16-lane stores, the last masked to the count (no staging buffer to
- * copy and wipe: ~300 -> ~190 TSC ticks a call on 272 bytes, gcc, Zen 4);
+ * copy and wipe, faster on Zen 4; see docs/benchmarks.md);
  * the last bytes of buf come through a masked load padded with 0xff.
  *
  * Same results and count as vg_mldsa_rej_eta_portable on any buffer;
@@ -72,8 +72,9 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
                                  unsigned eta)
 {
     /* CoeffFromHalfByte values by nibble (rejected nibbles: never kept). */
-    const __m128i vt = eta == 2 ? _mm_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0)
-                                : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i vt = eta == 2
+                           ? _mm_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0)
+                           : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
     const __m512i vtab = _mm512_broadcast_i32x4(vt);
     const __m512i bound = _mm512_set1_epi8(eta == 2 ? 15 : 9);
     const __m512i low4 = _mm512_set1_epi16(15);
@@ -139,15 +140,15 @@ unsigned vg_mldsa_rej_eta_avx512(int32_t *r, unsigned len, const uint8_t *buf, s
  * the accept mask, VPCOMPRESSD (register form; the memory form is slow on
  * Zen 4) packs the accepted lanes to the front and one 64-byte store writes
  * them at r + ctr, which advances by the mask's popcount. (The VPERMB
- * replaces the AVX2 kernel's VPERMQ and VPSHUFB: ~80 against ~83 TSC ticks
- * for a polynomial's 256 coefficients, gcc, Zen 4.) Two independent steps
+ * replaces the AVX2 kernel's VPERMQ and VPSHUFB, slightly faster on
+ * Zen 4; see docs/benchmarks.md.) Two independent steps
  * per pass while 32 more coefficients fit and 112 bytes remain (four per
  * pass measured no faster); then single steps with masked loads and
  * stores: the load takes only the bytes left (at most 48; the lanes of
  * candidates not wholly in the buffer are masked out of the accept mask)
  * and the store only the first min(accepted, len - ctr) lanes, so the last
- * candidates need no scalar or AVX2 tail (~130 -> ~83 ticks a polynomial
- * against the earlier AVX2 tail), and nothing is read past buf + buflen or
+ * candidates need no scalar or AVX2 tail (faster than the earlier AVX2
+ * tail), and nothing is read past buf + buflen or
  * written past r + len.
  * Variable time by design, as the AVX2 kernel: the input is SHAKE128 output
  * on the public seed rho (A-hat is public, FIPS 204 section 3.6). Same

@@ -1,48 +1,41 @@
 /*
- * Small products c s (small.h) through ML-KEM's kernels: the ring of
- * ML-KEM, Z_3329[X]/(X^256 + 1), is ML-DSA's ring with a smaller modulus,
- * and |c s| <= 196 < 3329 / 2, so c s = Barrett(NTT^-1(NTT(c) o NTT(s)))
- * exactly, coefficient by coefficient (FIPS 203 Algorithms 9-12 with the
- * bounds of mlkem/poly.h):
- *   ntt: the int32 coefficients (|a| <= 4) narrowed to int16, then ML-KEM's
- *        NTT (Pre |a| < q_kem; Post |r| <= q_kem / 2);
- *   mul: basemul_acc with one term (Pre |a| < 4096, |b| <= q_kem / 2 + 1:
- *        both are ntt outputs; Post R^-1 a o b, |.| <= q_kem / 2),
- *        invntt_tomont (cancels R^-1; |.| < q_kem), Barrett (the centred
+ * Small products c s (small.h) through the shared 16-bit NTT mod 3329
+ * (src/lattice/ntt3329.h, the AVX2 routines): R_3329 = Z_3329[X]/(X^256 + 1)
+ * is ML-DSA's ring with a smaller modulus, and |c s| <= 196 < 3329 / 2, so
+ * c s = Barrett(NTT^-1(NTT(c) o NTT(s))) exactly, coefficient by
+ * coefficient (contracts in ntt3329.h):
+ *   ntt: the int32 coefficients (|a| <= 4) narrowed to int16, then the
+ *        NTT (Pre |a| < 3329; Post |r| <= 3329 / 2);
+ *   mul: basemul_acc with one term (Pre |a| < 4096, |b| <= 3329 / 2 + 1:
+ *        both are ntt outputs; Post R^-1 a o b, |.| <= 3329 / 2),
+ *        invntt_tomont (cancels R^-1; Pre |.| < 3329), reduce (the centred
  *        residue, |.| <= 1664, equal to the exact product by the bound of
  *        the contract), widened to int32.
- * The ML-KEM backend is the AVX2 one (its coefficient order in the NTT
- * domain is its own, hence ntt and mul must come from the same table).
+ * The small_ntt and small_mul of the avx2 and avx2+vbmi2 variants (AVX2
+ * active, which their _get checked).
  */
 #include <string.h>
 
 #include "common.h"
+#include "../../lattice/ntt3329.h"
+#include "mldsa_avx2.h"
 #include "../small.h"
 
-static void small_kem_ntt(vg_mldsa_spoly *r, const vg_mldsa_poly *a)
+void vg_mldsa_small_ntt_q3329_avx2(vg_mldsa_spoly *r, const vg_mldsa_poly *a)
 {
     for (unsigned i = 0; i < VG_MLDSA_N; i++)
         r->coeffs[i] = (int16_t)a->coeffs[i];
-    vg_mlkem_avx2_get()->ntt(r);
+    vg_lattice_ntt3329_ntt_avx2(r);
 }
 
-static void small_kem_mul(vg_mldsa_poly *r, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
+void vg_mldsa_small_mul_q3329_avx2(vg_mldsa_poly *r, const vg_mldsa_spoly *a,
+                                   const vg_mldsa_spoly *b)
 {
-    const struct vg_mlkem_backend *k = vg_mlkem_avx2_get();
-    vg_mlkem_poly t;
-    k->basemul_acc(&t, a, b, 1);
-    k->invntt_tomont(&t);
-    k->poly_reduce(&t);
+    vg_lattice_poly16 t;
+    vg_lattice_ntt3329_basemul_acc_avx2(&t, a, b, 1);
+    vg_lattice_ntt3329_invntt_avx2(&t);
+    vg_lattice_ntt3329_reduce_avx2(&t);
     for (unsigned i = 0; i < VG_MLDSA_N; i++)
         r->coeffs[i] = t.coeffs[i];
     vg_wipe(&t, sizeof t);
-}
-
-static const struct vg_mldsa_small g_small_kem = {"kem-avx2",           small_kem_ntt,
-                                                  small_kem_mul,        VG_MLDSA_SMALL_BOUND,
-                                                  NULL /* no c t0 */, NULL};
-
-const struct vg_mldsa_small *vg_mldsa_small_kem_get(void)
-{
-    return vg_mlkem_avx2_get() ? &g_small_kem : NULL;
 }

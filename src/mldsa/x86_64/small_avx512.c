@@ -20,7 +20,7 @@
  *   The twiddles are stored in Montgomery form (zeta^e R mod p, centred),
  *   so montmul(b, z) = b zeta^e mod p.
  *
- * Transform (vg_small_ntt): the negacyclic DIF NTT of FIPS 204 Algorithm
+ * Transform (vg_mldsa_small_ntt_avx512): the negacyclic DIF NTT of FIPS 204 Algorithm
  * 41 (Cooley-Tukey butterflies a +- zeta^brv(k) b, distance 128 first)
  * with p for q, over the eight layers. The first layer is exact: its inputs
  * are |a| <= 64 and its twiddle 16 zeta^128 = 361 mod p, so 361 b and 16 a
@@ -28,8 +28,8 @@
  * product of two transforms carries 16^2 = 2^8, which cancels the R^-1 of
  * the Montgomery product and the 2^8 of the unscaled inverse (2^8 2^8 2^-16
  * = 1). The outputs are centred (|.| <= 3840, vg_small_barrett) so that
- * the Montgomery products in vg_small_mul stay below 4096.
- * Product (vg_small_mul): lane by lane Montgomery products, the inverse
+ * the Montgomery products in vg_mldsa_small_mul_avx512 stay below 4096.
+ * Product (vg_mldsa_small_mul_avx512): lane by lane Montgomery products, the inverse
  * (Gentleman-Sande butterflies (u + v, zeta^-e (u - v)), distance 1 first)
  * without the 1/2 factors, and the exact centring; then widened to int32.
  *
@@ -46,7 +46,7 @@
  * (each swap is its own inverse), so it ends in the natural layout again,
  * where widening to int32 is a plain sign extension of each half. The
  * transform domain order is therefore this implementation's own: only
- * vg_small_mul reads it.
+ * vg_mldsa_small_mul_avx512 reads it.
  *
  * Bounds (worst case over all inputs, computed lane by lane with the
  * actual twiddles by tools/gen_mldsa_small_avx512.c; listed per step
@@ -65,12 +65,14 @@
  * Constant time: no branch or memory index depends on coefficient values;
  * the polynomials stay in registers (no stack buffer).
  * Needs: AVX-512F, AVX-512BW (compiled with -mavx2 -mavx512f -mavx512vl
- * -mavx512bw; the table is returned only when vg_cpu_has(VG_CPU_AVX512F |
- * VG_CPU_AVX512VL | VG_CPU_AVX512BW)).
+ * -mavx512bw; the small_* members of the avx2+avx512 and avx2+avx512vbmi
+ * variants, whose _get return them only when AVX-512 F, VL and BW are
+ * active).
  */
 #include <immintrin.h>
 
 #include "common.h"
+#include "mldsa_avx2.h"
 #include "../small.h"
 
 #define VG_SMALL_P 7681
@@ -694,7 +696,7 @@ VG_AI void vg_small_narrow(__m512i r[8], const vg_mldsa_poly *a)
 }
 
 /* The transform of r[8] (coefficient 32 m + i in lane i of r[m]) in place,
- * stored at out. Pre: |r| <= 64. Post: out as vg_small_ntt's. */
+ * stored at out. Pre: |r| <= 64. Post: out as vg_mldsa_small_ntt_avx512's. */
 VG_AI void vg_small_ntt_regs(vg_mldsa_spoly *out, __m512i r[8])
 {
     const __m512i p = vg_small_opaque(VG_SMALL_P);
@@ -736,22 +738,22 @@ VG_AI void vg_small_ntt_regs(vg_mldsa_spoly *out, __m512i r[8])
     for (int m = 0; m < 8; m += 2)      /* x halves <= 5629 */
         r[m] = vg_small_reduce(r[m], p);
     vg_small_fwd_layer(r, 1, tw[6], p); /* bit 0: |.| <= 11107 */
-    /* Centred, |.| <= 3840: what vg_small_mul needs. */
+    /* Centred, |.| <= 3840: what vg_mldsa_small_mul_avx512 needs. */
     VG_UNROLL
     for (int m = 0; m < 8; m++)
         _mm512_storeu_si512(&out->coeffs[32 * m], vg_small_barrett(r[m], p));
 }
 
-static void vg_small_ntt(vg_mldsa_spoly *out, const vg_mldsa_poly *a)
+void vg_mldsa_small_ntt_avx512(vg_mldsa_spoly *out, const vg_mldsa_poly *a)
 {
     __m512i r[8];
     vg_small_narrow(r, a);
     vg_small_ntt_regs(out, r);
 }
 
-/* Pre: a, b outputs of vg_small_ntt of A, B with |(A B)_i| <= 3840 =
+/* Pre: a, b outputs of vg_mldsa_small_ntt_avx512 of A, B with |(A B)_i| <= 3840 =
  * (p - 1) / 2 (small.h asks 1664; 3840 covers c t0's parts). Post: r =
- * A B exactly (in r[8], coefficient 32 m + i in lane i of r[m]; vg_small_mul
+ * A B exactly (in r[8], coefficient 32 m + i in lane i of r[m]; vg_mldsa_small_mul_avx512
  * stores it widened): the centred residue (vg_small_barrett) of a
  * representative is the product itself. (Unaligned loads and stores throughout: no cost
  * on aligned data, and no fault if a caller forgets the alignment.) */
@@ -759,7 +761,7 @@ VG_AI void vg_small_mul_regs(__m512i r[8], const vg_mldsa_spoly *a, const vg_mld
 {
     const __m512i p = vg_small_opaque(VG_SMALL_P);
     const __m512i pinv = vg_small_opaque(VG_SMALL_PINV);
-    const int16_t(*tw)[4][2][32] = vg_small_inv_tw; /* opaque: see vg_small_ntt */
+    const int16_t(*tw)[4][2][32] = vg_small_inv_tw; /* opaque: see vg_mldsa_small_ntt_avx512 */
     __asm__("" : "+r"(tw));
     /* |a|, |b| <= 3840: |a b R^-1| <= 3840^2 / 2^16 + 3840.5 < 4066, so
      * that three doublings stay below 2^15. */
@@ -801,7 +803,7 @@ VG_AI void vg_small_mul_regs(__m512i r[8], const vg_mldsa_spoly *a, const vg_mld
         r[m] = vg_small_barrett(r[m], p); /* the product, coefficient 32 m + i in lane i */
 }
 
-static void vg_small_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
+void vg_mldsa_small_mul_avx512(vg_mldsa_poly *out, const vg_mldsa_spoly *a, const vg_mldsa_spoly *b)
 {
     __m512i r[8];
     vg_small_mul_regs(r, a, b);
@@ -817,7 +819,7 @@ static void vg_small_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *a, const vg_m
 /* small.h's t0_ntt member: t split as 64 hi + lo (lo = t mod+- 64 in
  * [-32, 32), hi = (t - lo) / 64 by an arithmetic shift, |hi| <= 64) in
  * 16-bit lanes (|t| <= 2^12), both transformed; t is only read. */
-static void vg_small_t0_ntt(vg_mldsa_spoly *lo, vg_mldsa_spoly *hi, const vg_mldsa_poly *t)
+void vg_mldsa_small_t0_ntt_avx512(vg_mldsa_spoly *lo, vg_mldsa_spoly *hi, const vg_mldsa_poly *t)
 {
     __m512i rl[8], rh[8];
     vg_small_narrow(rh, t);
@@ -834,7 +836,7 @@ static void vg_small_t0_ntt(vg_mldsa_spoly *lo, vg_mldsa_spoly *hi, const vg_mld
 
 /* small.h's t0_mul member: r = 64 (c hi) + c lo, recombined in 32-bit
  * lanes (|c t0| <= 245760). */
-static void vg_small_t0_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
+void vg_mldsa_small_t0_mul_avx512(vg_mldsa_poly *out, const vg_mldsa_spoly *c, const vg_mldsa_spoly *lo,
                             const vg_mldsa_spoly *hi)
 {
     __m512i rh[8], rl[8];
@@ -850,14 +852,4 @@ static void vg_small_t0_mul(vg_mldsa_poly *out, const vg_mldsa_spoly *c, const v
         _mm512_storeu_si512(&out->coeffs[32 * m + 16],
                             _mm512_add_epi32(_mm512_slli_epi32(h1, 6), l1));
     }
-}
-
-static const struct vg_mldsa_small g_small_avx512 = {"avx512",        vg_small_ntt,
-                                                     vg_small_mul,    VG_MLDSA_SMALL_BOUND_7681,
-                                                     vg_small_t0_ntt, vg_small_t0_mul};
-
-const struct vg_mldsa_small *vg_mldsa_small_avx512_get(void)
-{
-    return vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512BW) ? &g_small_avx512
-                                                                          : NULL;
 }
