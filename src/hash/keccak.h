@@ -37,10 +37,10 @@ typedef struct {
     const struct vg_keccak_impl *impl;
 } vg_keccak_ctx;
 
-void vg_shake128_init(vg_keccak_ctx *ctx);
-void vg_shake256_init(vg_keccak_ctx *ctx);
-void vg_sha3_256_init(vg_keccak_ctx *ctx);
-void vg_sha3_512_init(vg_keccak_ctx *ctx);
+void vg_shake128_ctx_init(vg_keccak_ctx *ctx);
+void vg_shake256_ctx_init(vg_keccak_ctx *ctx);
+void vg_sha3_256_ctx_init(vg_keccak_ctx *ctx);
+void vg_sha3_512_ctx_init(vg_keccak_ctx *ctx);
 /* Same, with a given implementation (tests). */
 void vg_keccak_init_impl(vg_keccak_ctx *ctx, size_t rate, uint8_t dsbyte,
                          const struct vg_keccak_impl *impl);

@@ -12,9 +12,9 @@ int vg_sha256(uint8_t out[32], const uint8_t *in, size_t len)
     vg_sha256_ctx ctx;
     if (!out || (!in && len))
         return VG_ERR_INPUT;
-    vg_sha256_init(&ctx);
-    vg_sha256_update(&ctx, in, len);
-    vg_sha256_final(&ctx, out); /* wipes ctx */
+    vg_sha256_ctx_init(&ctx);
+    vg_sha256_ctx_update(&ctx, in, len);
+    vg_sha256_ctx_final(&ctx, out); /* wipes ctx */
     return VG_OK;
 }
 
@@ -23,8 +23,8 @@ int vg_sha512(uint8_t out[64], const uint8_t *in, size_t len)
     vg_sha512_ctx ctx;
     if (!out || (!in && len))
         return VG_ERR_INPUT;
-    vg_sha512_init(&ctx);
-    vg_sha512_update(&ctx, in, len);
-    vg_sha512_final(&ctx, out); /* wipes ctx */
+    vg_sha512_ctx_init(&ctx);
+    vg_sha512_ctx_update(&ctx, in, len);
+    vg_sha512_ctx_final(&ctx, out); /* wipes ctx */
     return VG_OK;
 }

@@ -384,7 +384,7 @@ static int vg_mldsa_sign_mu_core(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_MLD
             vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.t, GAMMA2);
         }
         /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15). */
-        vg_shake256_init(&ctx);
+        vg_shake256_ctx_init(&ctx);
         vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
         vg_keccak_absorb(&ctx, ws.w1enc, sizeof ws.w1enc);
         vg_keccak_finalize(&ctx);
@@ -620,7 +620,7 @@ static int vg_mldsa_sign_mu_small(uint8_t sig[SIG_BYTES], const uint8_t mu[VG_ML
         }
         /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15), w1Encode
          * absorbed row by row as each is packed; c-hat (lines 16-17). */
-        vg_shake256_init(&ctx);
+        vg_shake256_ctx_init(&ctx);
         vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
         for (unsigned i = 0; i < K; i++) {
             be->invntt_tomont(&ws.w[i]);
@@ -816,7 +816,7 @@ static int vg_mldsa_verify_mu_core(const uint8_t sig[SIG_BYTES],
         vg_mldsa_polyw1_pack(ws.w1enc + i * POLYW1_BYTES, &ws.w1, GAMMA2);
     }
     /* c-tilde' = H(mu || w1Encode(w1'), lambda/4) (line 12). */
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
     vg_keccak_absorb(&ctx, ws.w1enc, sizeof ws.w1enc);
     vg_keccak_finalize(&ctx);
@@ -832,7 +832,7 @@ static void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA
                         size_t ctx_len, const uint8_t *msg, size_t msg_len)
 {
     vg_keccak_ctx ctx;
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, tr, VG_MLDSA_CRHBYTES);
     if (prefix_len)
         vg_keccak_absorb(&ctx, prefix, prefix_len);

@@ -796,7 +796,7 @@ void vg_mldsa_poly_uniform(vg_mldsa_poly *a, const uint8_t rho[VG_MLDSA_SYMBYTES
     memcpy(seed, rho, VG_MLDSA_SYMBYTES);
     seed[VG_MLDSA_SYMBYTES] = s;
     seed[VG_MLDSA_SYMBYTES + 1] = r;
-    vg_shake128_init(&ctx);
+    vg_shake128_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, seed, sizeof seed);
     vg_keccak_finalize(&ctx);
     /* Five blocks give 280 candidates; each is accepted with probability
@@ -930,7 +930,7 @@ void vg_mldsa_poly_uniform_eta(vg_mldsa_poly *a, const uint8_t rhoprime[VG_MLDSA
     memcpy(seed, rhoprime, VG_MLDSA_CRHBYTES);
     seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
     seed[VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, seed, sizeof seed);
     vg_keccak_finalize(&ctx);
     vg_keccak_squeeze(&ctx, buf, sizeof buf);
@@ -1303,7 +1303,7 @@ void vg_mldsa_poly_challenge(vg_mldsa_poly *c, const uint8_t *ctilde, size_t cti
     unsigned first = tau > 49 ? 160 : 128;
     unsigned have = 8 + first <= VG_SHAKE256_RATE ? VG_SHAKE256_RATE : 2 * VG_SHAKE256_RATE;
 
-    vg_shake256_init(&ws.ctx);
+    vg_shake256_ctx_init(&ws.ctx);
     vg_keccak_absorb(&ws.ctx, ctilde, ctilde_len);
     vg_keccak_finalize(&ws.ctx);
     vg_keccak_squeeze(&ws.ctx, ws.buf, have);

@@ -412,7 +412,7 @@ void vg_mlkem_poly_getnoise(vg_mlkem_poly *r, const uint8_t seed[VG_MLKEM_SYMBYT
     uint8_t buf[64 * 3];
     vg_keccak_ctx ctx;
     /* PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) bits (FIPS 203 (4.3)). */
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, seed, VG_MLKEM_SYMBYTES);
     vg_keccak_absorb(&ctx, &nonce, 1);
     vg_keccak_finalize(&ctx);
@@ -478,7 +478,7 @@ void vg_mlkem_poly_uniform(vg_mlkem_poly *r, const uint8_t rho[VG_MLKEM_SYMBYTES
     uint8_t idx[2] = {j, i};
     vg_keccak_ctx ctx;
     const struct vg_mlkem_backend *be = vg_mlkem_active();
-    vg_shake128_init(&ctx);
+    vg_shake128_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, rho, VG_MLKEM_SYMBYTES);
     vg_keccak_absorb(&ctx, idx, 2);
     vg_keccak_finalize(&ctx);
