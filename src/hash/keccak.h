@@ -24,7 +24,13 @@ const struct vg_keccak_impl *vg_keccak_portable_get(void); /* never NULL */
 const struct vg_keccak_impl *vg_keccak_x86_get(void);      /* NULL unless available */
 /* AVX-512VL (keccak_avx512.c): NULL unless built and AVX512F+VL are active. */
 const struct vg_keccak_impl *vg_keccak_avx512_get(void);
+/* The dispatch, once per sponge: the context keeps what it returned. */
 const struct vg_keccak_impl *vg_keccak_active(void);
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
+/* The BMI2 permutation itself (keccak_x86.c), for the four-way "bmi2"
+ * variant. Pre: BMI2 active (the caller's _get checked it). */
+void vg_keccak_permute_bmi2(uint64_t st[25]);
+#endif
 
 /* Incremental sponge for SHA-3 and SHAKE. Absorb any number of times, then
  * finalize once, then squeeze any number of times (any lengths). */

@@ -1,29 +1,37 @@
 /*
- * Four-way Keccak (keccak4x.h): the portable implementation, the dispatch and
- * the SHAKE128/SHAKE256 absorb-once / squeeze-blocks helpers shared by every
- * implementation.
+ * Four-way Keccak (keccak4x.h): the implementations built from the
+ * single-state permutation, the dispatch and the SHAKE128/SHAKE256
+ * absorb-once / squeeze-blocks helpers shared by every implementation.
  *
- * The portable permutation de-interleaves each instance, runs the active
- * single-state permutation (keccak.h) on it and interleaves it back: no
- * speed-up, but every caller can use the 4-way API on any CPU.
+ * "portable" de-interleaves each instance, runs the portable single-state
+ * permutation (keccak.c) on it and interleaves it back: no speed-up, but
+ * every caller can use the 4-way API on any CPU. "bmi2" does the same with
+ * the BMI2 permutation (keccak_x86.c), for x86-64 CPUs without AVX2. Each
+ * names its permutation itself, so a four-way variant never re-dispatches.
  */
 #include "keccak4x.h"
 
 #include "common.h"
 #include "keccak.h"
 
-static void keccak4x_permute_portable(uint64_t st[100])
+/* Pre: st holds four interleaved states (keccak4x.h layout). Post: each
+ * permuted by `one`, a single-state Keccak-f[1600]. */
+static void keccak4x_permute_x1(uint64_t st[100], void (*one)(uint64_t st[25]))
 {
-    const struct vg_keccak_impl *one = vg_keccak_active();
     uint64_t s[25];
     for (unsigned j = 0; j < 4; j++) {
         for (unsigned i = 0; i < 25; i++)
             s[i] = st[4 * i + j];
-        one->permute(s);
+        one(s);
         for (unsigned i = 0; i < 25; i++)
             st[4 * i + j] = s[i];
     }
     vg_wipe(s, sizeof s);
+}
+
+static void keccak4x_permute_portable(uint64_t st[100])
+{
+    keccak4x_permute_x1(st, vg_keccak_portable_get()->permute);
 }
 
 /* The extract hook (keccak4x.h), one word at a time. */
@@ -34,13 +42,33 @@ static void keccak4x_extract_portable(uint8_t *const out[4], const uint64_t st[1
             vg_store64_le(out[j] + 8 * i, st[4 * i + j]);
 }
 
-static const struct vg_keccak4x_impl g_keccak4x_portable = {"portable", keccak4x_permute_portable,
-                                                             keccak4x_extract_portable};
+static const struct vg_keccak4x_impl g_keccak4x_portable = {
+    .name = "portable",
+    .permute = keccak4x_permute_portable,
+    .extract = keccak4x_extract_portable,
+};
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void) { return &g_keccak4x_portable; }
 
-#ifndef VG_X86_64
+#ifdef VG_X86_64
+static void keccak4x_permute_bmi2(uint64_t st[100])
+{
+    keccak4x_permute_x1(st, vg_keccak_permute_bmi2);
+}
+
+static const struct vg_keccak4x_impl g_keccak4x_bmi2 = {
+    .name = "bmi2",
+    .permute = keccak4x_permute_bmi2,
+    .extract = keccak4x_extract_portable,
+};
+
+const struct vg_keccak4x_impl *vg_keccak4x_bmi2_get(void)
+{
+    return vg_cpu_has(VG_CPU_BMI2) ? &g_keccak4x_bmi2 : NULL;
+}
+#else
 /* No x86-64 code in this build (VG_PORTABLE or another CPU). */
+const struct vg_keccak4x_impl *vg_keccak4x_bmi2_get(void) { return NULL; }
 const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void) { return NULL; }
 const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void) { return NULL; }
 #endif
@@ -69,6 +97,8 @@ const struct vg_keccak4x_impl *vg_keccak4x_active(void)
     const struct vg_keccak4x_impl *impl = vg_keccak4x_avx512_get();
     if (impl == NULL)
         impl = vg_keccak4x_avx2_get();
+    if (impl == NULL)
+        impl = vg_keccak4x_bmi2_get();
     return impl ? impl : &g_keccak4x_portable;
 }
 

@@ -41,10 +41,14 @@
 #include "keccak_impl.h"
 
 static const struct vg_keccak_impl g_keccak_bmi2 = {
-    "bmi2",
-    keccak_permute_bmi2,
-    keccak_absorb_bmi2,
+    .name = "bmi2",
+    .permute = keccak_permute_bmi2,
+    .absorb = keccak_absorb_bmi2,
 };
+
+/* The same permutation for the four-way "bmi2" variant (keccak4x.c), which
+ * checks the feature itself in its _get. */
+void vg_keccak_permute_bmi2(uint64_t st[25]) { keccak_permute_bmi2(st); }
 
 const struct vg_keccak_impl *vg_keccak_x86_get(void)
 {

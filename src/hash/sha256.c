@@ -101,8 +101,9 @@ const struct vg_sha256_impl *vg_sha256_portable_get(void) { return &g_sha256_por
 const struct vg_sha256_impl *vg_sha256_shani_get(void) { return NULL; }
 #endif
 
-/* The dispatch: recomputed from the active CPU mask at each call, so it
- * needs no state of its own and follows vg_cpu_force in tests. */
+/* The dispatch, called once per hash (vg_sha256_ctx_init; the context keeps
+ * the choice): computed from the active CPU mask, so it needs no state of
+ * its own and follows vg_cpu_force in tests. */
 const struct vg_sha256_impl *vg_sha256_active(void)
 {
     const struct vg_sha256_impl *impl = vg_sha256_shani_get();

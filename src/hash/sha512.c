@@ -110,7 +110,8 @@ const struct vg_sha512_impl *vg_sha512_portable_get(void) { return &g_sha512_por
 const struct vg_sha512_impl *vg_sha512_avx2_get(void) { return NULL; }
 #endif
 
-/* The dispatch, recomputed from the active CPU mask at each call. */
+/* The dispatch, called once per hash (vg_sha512_ctx_init; the context keeps
+ * the choice), computed from the active CPU mask. */
 const struct vg_sha512_impl *vg_sha512_active(void)
 {
     const struct vg_sha512_impl *impl = vg_sha512_avx2_get();
