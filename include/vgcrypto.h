@@ -39,8 +39,10 @@ VG_API const char *vg_version(void);
  * "" when none (portable code only). Honours VG_CPU_FEATURES. */
 VG_API const char *vg_cpu_features(void);
 
-/* Name of the variant that runs now for a primitive ("sha256", "sha512",
- * "keccak", ...), e.g. "portable", "shani", "avx2"; NULL for an unknown one. */
+/* Name of the variant that runs now for a primitive: "x25519",
+ * "x25519-base", "ed25519", "sha256", "sha512", "keccak", "mlkem" or
+ * "mldsa"; e.g. "portable", "adx", "shani", "avx2", "ifma". NULL for an
+ * unknown primitive (or NULL). */
 VG_API const char *vg_implementation(const char *primitive);
 
 /* Hashes: FIPS 180-4 (SHA-2) and FIPS 202 (SHA-3, SHAKE). `in` may be NULL

@@ -2,10 +2,10 @@
  * X25519 (RFC 7748): the public API and the one dispatch point.
  *
  * The variants (fe51.c portable, fe64_adx.c BMI2+ADX, x25519_ifma.c AVX-512
- * IFMA) each compute the whole
- * RFC 7748 section 5 function; this file picks one from the active CPU mask
- * and adds the API's rules: the all-zero check of RFC 7748 section 6.1 and
- * key generation.
+ * IFMA) each compute the whole RFC 7748 section 5 function; this file picks
+ * one from the active CPU mask and adds the API's rules: the all-zero check
+ * of RFC 7748 section 6.1, the NULL rules of DESIGN section 2 and key
+ * generation.
  */
 #include <string.h>
 
@@ -20,10 +20,10 @@ const struct vg_fe64_ops *vg_fe64_adx_get(void) { return NULL; }
 const struct vg_x25519_impl *vg_x25519_adx_get(void) { return NULL; }
 #endif
 
-/* The dispatch: recomputed from the active CPU mask at each call (cheap), so
- * it needs no state of its own and follows vg_cpu_force in tests. IFMA comes
- * first where both it and ADX are available: on Zen 4 it measured 44.6k TSC
- * ticks against ADX's 76.1k (docs/benchmarks.md). */
+/* The dispatch: recomputed from the active CPU mask at each call (cheap,
+ * once per vg_x25519), so it needs no state of its own and follows
+ * vg_cpu_force in tests. IFMA comes first where both it and ADX are
+ * available: it is faster on Zen 4 (docs/benchmarks.md). */
 const struct vg_x25519_impl *vg_x25519_active(void)
 {
     const struct vg_x25519_impl *impl = vg_x25519_ifma_get();

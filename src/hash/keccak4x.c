@@ -73,25 +73,12 @@ const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void) { return NULL; }
 const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void) { return NULL; }
 #endif
 
-/* The dispatch: AVX-512VL, else AVX2, when built and active (the _get
- * functions check the feature mask on every call, so VG_CPU_FEATURES and
- * vg_cpu_force apply).
- * Measured on this project's AMD Zen 4 (TSC ticks at 2596 MHz, median of 201
- * batches of 200 four-way permutations, library built Release by gcc 12 /
- * clang 14, load average ~4 on 2 cores):
- *   portable (4 x single)   ~3260 / ~2780
- *   avx2                    ~1046 / ~944
- *   avx512 (ymm, VL)        ~610 / ~544    (1.7x avx2) before gcc's
- *                           allocation fix in keccak4x_avx512.c; after:
- *                           ~562 / ~547 (301 batches of 100, alternating
- *                           with the old code in one process, 2026-11-30)
- *   an 8-way zmm form of the same code (throwaway, not shipped): ~1060 /
- *   ~1044 per 8 states, i.e. no better per state than the ymm form (Zen 4
- *   splits 512-bit operations into two 256-bit halves), and every caller is
- *   4-way.
- * ML-KEM-768 keypair/encaps/decaps (derand, median of 1001, TSC ticks, gcc)
- * with the 4-way Keccak on avx512 vs avx2 (all else equal):
- *   24.2k/26.7k/36.4k vs 26.7k/29.3k/39.4k. */
+/* The dispatch, called once per sponge (absorb; the context keeps the
+ * choice): AVX-512VL, else AVX2, else BMI2 (four single-state
+ * permutations), else portable, when built and active, the fastest first
+ * (on Zen 4, for the four-way permutation and for ML-KEM as a whole; see
+ * docs/benchmarks.md). The _get functions check the feature mask, so
+ * VG_CPU_FEATURES and vg_cpu_force apply. */
 const struct vg_keccak4x_impl *vg_keccak4x_active(void)
 {
     const struct vg_keccak4x_impl *impl = vg_keccak4x_avx512_get();
@@ -137,9 +124,8 @@ static void shake_x4_absorb(vg_keccak4x_ctx *ctx, size_t rate, const uint8_t *in
 }
 
 /* Squeeze: permute, then the implementation's extract hook writes each
- * instance's rate / 8 lanes. Measured (TSC ticks per SHAKE128 block's output,
- * 21 lanes x 4, median of 301 batches of 100, gcc / clang): word by word
- * ~79 / ~72, the AVX2 4x4 transpose of keccak4x_impl.h ~29 / ~43. */
+ * instance's rate / 8 lanes (the AVX2 4x4 transpose of keccak4x_impl.h is
+ * faster than word-by-word stores on Zen 4; see docs/benchmarks.md). */
 static void shake_x4_squeeze(uint8_t *out[4], size_t nblocks, size_t rate, vg_keccak4x_ctx *ctx)
 {
     for (size_t b = 0; b < nblocks; b++) {
