@@ -52,14 +52,14 @@ static void fuzz_sha256(const uint8_t *msg, size_t len, uint8_t seed)
         vg_sha256_ctx c;
         if (!impls[i])
             continue;
-        vg_sha256_init_impl(&c, impls[i]);
+        vg_sha256_ctx_init_impl(&c, impls[i]);
         for (size_t off = 0; off < len;) {
             size_t n = next_len(&sp);
             n = n > len - off ? len - off : n;
-            vg_sha256_update(&c, msg + off, n);
+            vg_sha256_ctx_update(&c, msg + off, n);
             off += n;
         }
-        vg_sha256_final(&c, got);
+        vg_sha256_ctx_final(&c, got);
         check(memcmp(want, got, 32) == 0);
     }
 }
@@ -74,14 +74,14 @@ static void fuzz_sha512(const uint8_t *msg, size_t len, uint8_t seed)
         vg_sha512_ctx c;
         if (!impls[i])
             continue;
-        vg_sha512_init_impl(&c, impls[i]);
+        vg_sha512_ctx_init_impl(&c, impls[i]);
         for (size_t off = 0; off < len;) {
             size_t n = next_len(&sp);
             n = n > len - off ? len - off : n;
-            vg_sha512_update(&c, msg + off, n);
+            vg_sha512_ctx_update(&c, msg + off, n);
             off += n;
         }
-        vg_sha512_final(&c, got);
+        vg_sha512_ctx_final(&c, got);
         check(memcmp(want, got, 64) == 0);
     }
 }

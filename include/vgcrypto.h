@@ -5,6 +5,11 @@
  * code. Buffers are caller-owned and of the fixed sizes given below; no
  * function allocates. On failure, secret outputs are zeroed unless stated.
  * Inputs and outputs may not overlap unless stated.
+ *
+ * Rules for every function: a NULL pointer with a nonzero length, or a NULL
+ * fixed-size buffer, gives VG_ERR_INPUT (verification functions:
+ * VG_ERR_VERIFY), and every non-NULL output buffer is then zeroed. A length
+ * over what the standard allows gives VG_ERR_INPUT.
  */
 #ifndef VGCRYPTO_H
 #define VGCRYPTO_H
@@ -34,13 +39,17 @@ VG_API const char *vg_version(void);
  * "" when none (portable code only). Honours VG_CPU_FEATURES. */
 VG_API const char *vg_cpu_features(void);
 
-/* Name of the variant that runs now for a primitive ("sha256", "sha512",
- * "keccak", ...), e.g. "portable", "shani", "avx2"; NULL for an unknown one. */
+/* Name of the variant that runs now for a primitive: "x25519",
+ * "x25519-base", "ed25519", "sha256", "sha512", "keccak", "mlkem",
+ * "mldsa", "chacha20" or "poly1305"; e.g. "portable", "adx", "shani",
+ * "avx2", "ifma". NULL for an
+ * unknown primitive (or NULL). */
 VG_API const char *vg_implementation(const char *primitive);
 
 /* Hashes: FIPS 180-4 (SHA-2) and FIPS 202 (SHA-3, SHAKE). `in` may be NULL
- * when len is 0. Return VG_OK, or VG_ERR_INPUT for a NULL pointer with a
- * nonzero length. */
+ * when len is 0, `out` of SHAKE when out_len is 0. Return VG_OK, or
+ * VG_ERR_INPUT (out zeroed) for a NULL pointer as above and for a SHA-256
+ * message of 2^61 bytes or more (FIPS 180-4: below 2^64 bits). */
 VG_API int vg_sha256(uint8_t out[32], const uint8_t *in, size_t len);
 VG_API int vg_sha512(uint8_t out[64], const uint8_t *in, size_t len);
 VG_API int vg_sha3_256(uint8_t out[32], const uint8_t *in, size_t len);
@@ -51,8 +60,8 @@ VG_API int vg_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t l
 /* X25519, RFC 7748. */
 #define VG_X25519_BYTES 32
 /* Clamps secret, ignores bit 255 of peer_public. Writes shared always;
- * returns VG_ERR_INPUT when shared is all zero (peer key of small order),
- * VG_OK otherwise. */
+ * returns VG_ERR_INPUT when shared is all zero (peer key of small order) or
+ * a pointer is NULL (shared zeroed), VG_OK otherwise. */
 VG_API int vg_x25519(uint8_t shared[32], const uint8_t secret[32], const uint8_t peer_public[32]);
 /* public_key = X25519(secret, 9). */
 VG_API int vg_x25519_public_key(uint8_t public_key[32], const uint8_t secret[32]);
@@ -85,8 +94,8 @@ VG_API int vg_ed25519_verify_cofactored(const uint8_t sig[64], const uint8_t *ms
 
 /* ML-KEM, FIPS 203. pk = encapsulation key ek, sk = decapsulation key dk
  * (dk_pke || ek || H(ek) || z), ct = ciphertext, ss = shared secret K.
- * NULL pointers give VG_ERR_INPUT. On failure the secret outputs (and ct)
- * are zeroed. */
+ * NULL pointers give VG_ERR_INPUT. On failure every output (ct too) is
+ * zeroed. */
 #define VG_MLKEM512_PUBLICKEYBYTES 800
 #define VG_MLKEM512_SECRETKEYBYTES 1632
 #define VG_MLKEM512_CIPHERTEXTBYTES 768
@@ -141,11 +150,11 @@ VG_API int vg_mlkem1024_check_secret_key(const uint8_t *sk); /* 7.3: VG_OK or VG
 
 /* ML-DSA, FIPS 204. pk = public key, sk = secret key (rho || K || tr || s1 ||
  * s2 || t0), sig = signature; msg may be NULL when msg_len is 0, ctx when
- * ctx_len is 0. NULL pointers give VG_ERR_INPUT. Signing: on any failure sig
- * is zeroed; VG_ERR_INPUT also for ctx_len > 255 and for a secret key whose
+ * ctx_len is 0. Key generation and signing: NULL pointers give VG_ERR_INPUT,
+ * with every non-NULL output zeroed. Signing: on any failure sig is zeroed; VG_ERR_INPUT also for ctx_len > 255 and for a secret key whose
  * s1/s2 fields are out of range; VG_ERR_RANDOM when the OS random source
- * fails. Verification: VG_OK or VG_ERR_VERIFY (a wrong sig_len too);
- * VG_ERR_INPUT for NULL pointers and ctx_len > 255. */
+ * fails. Verification: VG_OK or VG_ERR_VERIFY (a wrong sig_len and NULL
+ * pointers too); VG_ERR_INPUT for ctx_len > 255. */
 #define VG_MLDSA44_PUBLICKEYBYTES 1312
 #define VG_MLDSA44_SECRETKEYBYTES 2560
 #define VG_MLDSA44_SIGBYTES 2420

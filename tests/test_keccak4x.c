@@ -6,8 +6,8 @@
  * test_sha3) for message lengths around the rate boundaries and several
  * squeeze splits, and each implementation's squeeze-output (extract) hook
  * byte by byte. The helpers are run with the detected CPU features, with
- * AVX-512 masked off (the AVX2 variant) and with none (portable), via the
- * vg_cpu_force hook.
+ * AVX-512 masked off (the AVX2 variant), with BMI2 only (the "bmi2"
+ * variant) and with none (portable), via the vg_cpu_force hook.
  */
 #include "vgtest.h"
 
@@ -139,8 +139,14 @@ int main(void)
     uint32_t saved = vg_cpu_active();
     test_permute(vg_keccak4x_portable_get(), 200);
     test_extract(vg_keccak4x_portable_get());
+    const struct vg_keccak4x_impl *bmi2 = vg_keccak4x_bmi2_get();
     const struct vg_keccak4x_impl *avx2 = vg_keccak4x_avx2_get();
     const struct vg_keccak4x_impl *avx512 = vg_keccak4x_avx512_get();
+    if (bmi2) {
+        test_permute(bmi2, 200);
+        test_extract(bmi2);
+    } else
+        printf("test_keccak4x: no BMI2 implementation active here\n");
     if (avx2) {
         test_permute(avx2, 2000);
         test_extract(avx2);
@@ -159,9 +165,15 @@ int main(void)
             test_shake_with(saved & ~(uint32_t)(VG_CPU_AVX512F | VG_CPU_AVX512VL), avx2);
     } else if (avx2) {
         CHECK(vg_keccak4x_active() == avx2);
+    } else if (bmi2) {
+        CHECK(vg_keccak4x_active() == bmi2);
     }
+    /* BMI2 alone: the four-way form of the BMI2 permutation. */
+    if (bmi2)
+        test_shake_with(saved & VG_CPU_BMI2, bmi2);
     test_shake_with(0, vg_keccak4x_portable_get());
-    CHECK(vg_keccak4x_avx2_get() == NULL && vg_keccak4x_avx512_get() == NULL);
+    CHECK(vg_keccak4x_avx2_get() == NULL && vg_keccak4x_avx512_get() == NULL &&
+          vg_keccak4x_bmi2_get() == NULL);
     vg_cpu_force(saved);
     return vgtest_done("test_keccak4x");
 }

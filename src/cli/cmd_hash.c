@@ -53,20 +53,20 @@ union hash_ctx {
 static void hash_init(const struct alg *a, union hash_ctx *c)
 {
     switch (a->id) {
-    case ALG_SHA256: vg_sha256_init(&c->sha256); break;
-    case ALG_SHA512: vg_sha512_init(&c->sha512); break;
-    case ALG_SHA3_256: vg_sha3_256_init(&c->keccak); break;
-    case ALG_SHA3_512: vg_sha3_512_init(&c->keccak); break;
-    case ALG_SHAKE128: vg_shake128_init(&c->keccak); break;
-    case ALG_SHAKE256: vg_shake256_init(&c->keccak); break;
+    case ALG_SHA256: vg_sha256_ctx_init(&c->sha256); break;
+    case ALG_SHA512: vg_sha512_ctx_init(&c->sha512); break;
+    case ALG_SHA3_256: vg_sha3_256_ctx_init(&c->keccak); break;
+    case ALG_SHA3_512: vg_sha3_512_ctx_init(&c->keccak); break;
+    case ALG_SHAKE128: vg_shake128_ctx_init(&c->keccak); break;
+    case ALG_SHAKE256: vg_shake256_ctx_init(&c->keccak); break;
     }
 }
 
 static void hash_update(const struct alg *a, union hash_ctx *c, const uint8_t *in, size_t len)
 {
     switch (a->id) {
-    case ALG_SHA256: vg_sha256_update(&c->sha256, in, len); break;
-    case ALG_SHA512: vg_sha512_update(&c->sha512, in, len); break;
+    case ALG_SHA256: vg_sha256_ctx_update(&c->sha256, in, len); break;
+    case ALG_SHA512: vg_sha512_ctx_update(&c->sha512, in, len); break;
     default: vg_keccak_absorb(&c->keccak, in, len); break;
     }
 }
@@ -75,8 +75,8 @@ static void hash_update(const struct alg *a, union hash_ctx *c, const uint8_t *i
 static void hash_final(const struct alg *a, union hash_ctx *c, uint8_t *out, size_t out_len)
 {
     switch (a->id) {
-    case ALG_SHA256: vg_sha256_final(&c->sha256, out); break;
-    case ALG_SHA512: vg_sha512_final(&c->sha512, out); break;
+    case ALG_SHA256: vg_sha256_ctx_final(&c->sha256, out); break;
+    case ALG_SHA512: vg_sha512_ctx_final(&c->sha512, out); break;
     case ALG_SHA3_256:
     case ALG_SHA3_512: vg_sha3_final(&c->keccak, out, out_len); break;
     case ALG_SHAKE128:

@@ -41,13 +41,16 @@ static inline int vg_cpu_has(uint32_t need) { return (vg_cpu_active() & need) ==
 /* What CPUID and XGETBV report, before VG_CPU_FEATURES. */
 uint32_t vg_cpu_detected(void);
 
-/* Test hook (static library only; not exported): replace the active set by
- * `mask`, bypassing detection. Valgrind hides ADX and AVX-512 from CPUID, so
- * the constant-time tests first ask the real CPU natively (vg_cpu_detected),
- * then force that set under valgrind. Forcing a feature the CPU lacks makes
+#if defined(VG_TEST_HOOKS)
+/* Test hook (test-only library vgcrypto_testing, never installed; programs
+ * linking it get VG_TEST_HOOKS from the vgcrypto_internal target): replace
+ * the active set by `mask`, bypassing detection. Valgrind hides ADX and
+ * AVX-512 from CPUID, so the constant-time tests first ask the real CPU
+ * natively (vg_cpu_detected), then force that set under valgrind. Forcing a feature the CPU lacks makes
  * the variant fault with SIGILL: callers pass only what the CPU really has.
  * Not for use while other threads run vg_ functions. */
 void vg_cpu_force(uint32_t mask);
+#endif
 
 /* Parse a VG_CPU_FEATURES-style list ("none", "bmi2,adx", ...): the mask of
  * the names it lists (unknown names ignored). */
@@ -62,8 +65,11 @@ void vg_cpu_format(uint32_t mask, char *buf, size_t len);
  * buf zeroed. */
 int vg_randombytes(uint8_t *buf, size_t len);
 
-/* Test hook: make the next `n` calls of vg_randombytes fail (0 restores). */
+#if defined(VG_TEST_HOOKS)
+/* Test hook (test-only library, as vg_cpu_force): make the next `n` calls of
+ * vg_randombytes fail (0 restores). */
 void vg_random_fail_next(unsigned n);
+#endif
 
 /* ---- wiping and constant-time helpers ---------------------------------- */
 

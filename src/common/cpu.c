@@ -154,7 +154,11 @@ uint32_t vg_cpu_active(void)
     return mask;
 }
 
+#if defined(VG_TEST_HOOKS)
+/* Only in the test-only library (CMakeLists.txt: vgcrypto_testing); the
+ * installed libraries are built without VG_TEST_HOOKS. */
 void vg_cpu_force(uint32_t mask)
 {
     atomic_store_explicit(&g_cpu_state, (mask & VG_CPU_ALL) | VG_CPU_READY, memory_order_release);
 }
+#endif

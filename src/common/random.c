@@ -10,7 +10,10 @@
 
 #include "common.h"
 
-static _Atomic unsigned g_fail_next; /* test hook: calls left to fail */
+#if defined(VG_TEST_HOOKS)
+/* Failure injection, only in the test-only library (CMakeLists.txt:
+ * vgcrypto_testing); the installed libraries are built without it. */
+static _Atomic unsigned g_fail_next; /* calls left to fail */
 
 void vg_random_fail_next(unsigned n) { atomic_store(&g_fail_next, n); }
 
@@ -23,6 +26,9 @@ static int consume_forced_failure(void)
     }
     return 0;
 }
+#else
+static int consume_forced_failure(void) { return 0; }
+#endif
 
 int vg_randombytes(uint8_t *buf, size_t len)
 {

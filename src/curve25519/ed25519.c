@@ -22,9 +22,9 @@
 static void ed25519_expand(uint8_t h[64], const uint8_t seed[32])
 {
     vg_sha512_ctx ctx;
-    vg_sha512_init(&ctx);
-    vg_sha512_update(&ctx, seed, 32);
-    vg_sha512_final(&ctx, h);
+    vg_sha512_ctx_init(&ctx);
+    vg_sha512_ctx_update(&ctx, seed, 32);
+    vg_sha512_ctx_final(&ctx, h);
     vg_x25519_clamp(h, h);
 }
 
@@ -86,21 +86,21 @@ int vg_ed25519_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
     /* Step 1: s = clamp(H(seed)[0..31]), prefix = H(seed)[32..63]. */
     ed25519_expand(h, secret_key);
     /* Step 2: r = SHA-512(prefix || M) mod L. */
-    vg_sha512_init(&ctx);
-    vg_sha512_update(&ctx, h + 32, 32);
-    vg_sha512_update(&ctx, msg, msg_len);
-    vg_sha512_final(&ctx, r);
+    vg_sha512_ctx_init(&ctx);
+    vg_sha512_ctx_update(&ctx, h + 32, 32);
+    vg_sha512_ctx_update(&ctx, msg, msg_len);
+    vg_sha512_ctx_final(&ctx, r);
     vg_sc25519_reduce64(rs, r);
     /* Step 3: R = [r]B (r < L < 2^255). The signature may alias msg only
      * where the API allows; we write R into a local first. */
     uint8_t big_r[32];
     vg_x25519_base_active()->ed25519_base(big_r, rs);
     /* Step 4: k = SHA-512(R || A || M) mod L. */
-    vg_sha512_init(&ctx);
-    vg_sha512_update(&ctx, big_r, 32);
-    vg_sha512_update(&ctx, secret_key + 32, 32);
-    vg_sha512_update(&ctx, msg, msg_len);
-    vg_sha512_final(&ctx, k);
+    vg_sha512_ctx_init(&ctx);
+    vg_sha512_ctx_update(&ctx, big_r, 32);
+    vg_sha512_ctx_update(&ctx, secret_key + 32, 32);
+    vg_sha512_ctx_update(&ctx, msg, msg_len);
+    vg_sha512_ctx_final(&ctx, k);
     vg_sc25519_reduce64(k, k);
     /* Step 5: S = (r + k s) mod L. */
     vg_sc25519_muladd(sig + 32, k, h, rs);
@@ -126,11 +126,11 @@ int vg_ed25519_verify_with(const struct vg_ed25519_verify_impl *impl, const uint
     if (!vg_sc25519_is_canonical(sig + 32))
         return VG_ERR_VERIFY;
     /* Step 2: k = SHA-512(R || A || M) mod L, over the bytes as given. */
-    vg_sha512_init(&ctx);
-    vg_sha512_update(&ctx, sig, 32);
-    vg_sha512_update(&ctx, public_key, 32);
-    vg_sha512_update(&ctx, msg, msg_len);
-    vg_sha512_final(&ctx, k);
+    vg_sha512_ctx_init(&ctx);
+    vg_sha512_ctx_update(&ctx, sig, 32);
+    vg_sha512_ctx_update(&ctx, public_key, 32);
+    vg_sha512_ctx_update(&ctx, msg, msg_len);
+    vg_sha512_ctx_final(&ctx, k);
     vg_sc25519_reduce64(k, k);
     /* Step 3: [S]B = R + [k]A, or its cofactored form. */
     return impl->check(sig, public_key, sig + 32, k, cofactored) ? VG_OK : VG_ERR_VERIFY;

@@ -57,10 +57,8 @@ const struct vg_x25519_base_impl *vg_x25519_base_ifma_get(void) { return NULL; }
 #endif
 
 /* Recomputed from the active CPU mask at each call (cheap), so it follows
- * vg_cpu_force in tests. The fastest available first; X25519 public key,
- * median TSC ticks on Zen 4 (KVM), one run alternating with libsodium's
- * crypto_scalarmult_base (71.4k), gcc 12: ifma 15.1k (0.21x), adx 27.7k,
- * portable 35.3k. */
+ * vg_cpu_force in tests; each API function calls it once. The fastest
+ * available first: ifma, adx, portable (on Zen 4; see docs/benchmarks.md). */
 const struct vg_x25519_base_impl *vg_x25519_base_active(void)
 {
     const struct vg_x25519_base_impl *impl = vg_x25519_base_ifma_get();

@@ -44,13 +44,12 @@
  * table entries have limbs < 2^51, their negated 2 d x y (2p - t2d) limbs
  * < 2^52.
  *
- * Measured (Zen 4 under KVM, median TSC ticks, alternating with libsodium's
- * crypto_scalarmult_base at 71.4k): public key 15.1k, of which ~7.5k is the
- * final inversion (fe64_adx), ~100 per mixed addition (throughput-bound:
- * ~500 vector instructions each) and ~20 per table lookup. Tried and not
- * kept: the odd and even digit sums as two interleaved chains (1% slower);
- * the inversion on the IFMA lanes with a dedicated squaring (26 ticks per
- * squaring, 7.2k-7.7k per inversion: no gain over fe64_adx).
+ * Cost: the final inversion (fe64_adx) is a large share of a public key;
+ * the mixed additions are throughput-bound (~500 vector instructions each).
+ * Tried and not kept: the odd and even digit sums as two interleaved
+ * chains (slower); the inversion on the IFMA lanes with a dedicated
+ * squaring (no gain over fe64_adx). Figures for Zen 4 in
+ * docs/benchmarks.md.
  *
  * Constant time: a digit only becomes vector masks (compares of the
  * broadcast digit), every lookup loads all 8 entries of its row and keeps
@@ -177,8 +176,8 @@ struct base_state_ifma {
 /* s->h = [a]B = (X, Y, Z, T), T-bounded, for a < 2^255:
  * [a]B = 16 (sum_i e_{2i+1} 16^(2i) B) + sum_i e_{2i} 16^(2i) B.
  * One chain of additions: the additions are bound by the vector units'
- * throughput, not by latency (measured: interleaving the two sums as two
- * independent chains plus one full addition was 1% slower). */
+ * throughput, not by latency (interleaving the two sums as two independent
+ * chains plus one full addition was slower). */
 static void ge4_scalarmult_base(struct base_state_ifma *s, const uint8_t a[32])
 {
     vg_ge25519_recode16(s->e, a);

@@ -12,8 +12,8 @@
  * output of the routines below is just "below 2^256". The point
  * arithmetic inlines the field kernels of fe64_adx_kernels.h (MULX with
  * ADCX/ADOX): through the operation table of fe64_adx.c the calls cost more
- * than the arithmetic (measured: no faster than the portable variant, 0.98x
- * against 0.70x libsodium inlined). Decoding (its
+ * than the arithmetic (that form was no faster than the portable variant;
+ * see docs/benchmarks.md). Decoding (its
  * exponentiation) and the final comparisons still use the table, once per
  * call.
  *

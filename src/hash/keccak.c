@@ -206,19 +206,12 @@ const struct vg_keccak_impl *vg_keccak_x86_get(void) { return NULL; }
 const struct vg_keccak_impl *vg_keccak_avx512_get(void) { return NULL; }
 #endif
 
-/* The dispatch: AVX-512VL when AVX512F and AVX512VL are active, else the
- * BMI2 variant when BMI2 is, else the portable code. Each _get checks the
- * active feature mask on every call, so this follows VG_CPU_FEATURES and the
- * vg_cpu_force test hook.
- * Measured on this project's AMD Zen 4 (TSC ticks at 2596 MHz, medians of
- * 201 alternating runs in one process, library built Release by gcc 12 /
- * clang 14; SHAKE128 per 168-byte block, absorbing included):
- *                             bmi2          avx512vl      OpenSSL 3.0
- *   one permutation           ~652 / ~674   ~485 / ~514   -
- *   SHA3-256 of 1184 bytes    ~6050 / ~6140 ~4370 / ~4640 ~6410
- *   SHAKE128, 16 KiB in       ~669 / ~681   ~476 / ~509   ~727
- * so the AVX-512VL variant is the default where it runs (valgrind hides
- * AVX-512, so the BMI2 code is what runs under it). */
+/* The dispatch, called once per sponge (the context keeps the choice):
+ * AVX-512VL when AVX512F and AVX512VL are active, else the BMI2 variant when
+ * BMI2 is, else the portable code, the fastest first (on Zen 4; see
+ * docs/benchmarks.md). Each _get checks the active feature mask, so this
+ * follows VG_CPU_FEATURES and the vg_cpu_force test hook; valgrind hides
+ * AVX-512, so the BMI2 code is what runs under it. */
 const struct vg_keccak_impl *vg_keccak_active(void)
 {
     const struct vg_keccak_impl *impl = vg_keccak_avx512_get();

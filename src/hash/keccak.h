@@ -24,7 +24,13 @@ const struct vg_keccak_impl *vg_keccak_portable_get(void); /* never NULL */
 const struct vg_keccak_impl *vg_keccak_x86_get(void);      /* NULL unless available */
 /* AVX-512VL (keccak_avx512.c): NULL unless built and AVX512F+VL are active. */
 const struct vg_keccak_impl *vg_keccak_avx512_get(void);
+/* The dispatch, once per sponge: the context keeps what it returned. */
 const struct vg_keccak_impl *vg_keccak_active(void);
+#if defined(__x86_64__) && !defined(VG_PORTABLE)
+/* The BMI2 permutation itself (keccak_x86.c), for the four-way "bmi2"
+ * variant. Pre: BMI2 active (the caller's _get checked it). */
+void vg_keccak_permute_bmi2(uint64_t st[25]);
+#endif
 
 /* Incremental sponge for SHA-3 and SHAKE. Absorb any number of times, then
  * finalize once, then squeeze any number of times (any lengths). */
@@ -37,10 +43,10 @@ typedef struct {
     const struct vg_keccak_impl *impl;
 } vg_keccak_ctx;
 
-void vg_shake128_init(vg_keccak_ctx *ctx);
-void vg_shake256_init(vg_keccak_ctx *ctx);
-void vg_sha3_256_init(vg_keccak_ctx *ctx);
-void vg_sha3_512_init(vg_keccak_ctx *ctx);
+void vg_shake128_ctx_init(vg_keccak_ctx *ctx);
+void vg_shake256_ctx_init(vg_keccak_ctx *ctx);
+void vg_sha3_256_ctx_init(vg_keccak_ctx *ctx);
+void vg_sha3_512_ctx_init(vg_keccak_ctx *ctx);
 /* Same, with a given implementation (tests). */
 void vg_keccak_init_impl(vg_keccak_ctx *ctx, size_t rate, uint8_t dsbyte,
                          const struct vg_keccak_impl *impl);

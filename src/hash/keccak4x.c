@@ -1,29 +1,37 @@
 /*
- * Four-way Keccak (keccak4x.h): the portable implementation, the dispatch and
- * the SHAKE128/SHAKE256 absorb-once / squeeze-blocks helpers shared by every
- * implementation.
+ * Four-way Keccak (keccak4x.h): the implementations built from the
+ * single-state permutation, the dispatch and the SHAKE128/SHAKE256
+ * absorb-once / squeeze-blocks helpers shared by every implementation.
  *
- * The portable permutation de-interleaves each instance, runs the active
- * single-state permutation (keccak.h) on it and interleaves it back: no
- * speed-up, but every caller can use the 4-way API on any CPU.
+ * "portable" de-interleaves each instance, runs the portable single-state
+ * permutation (keccak.c) on it and interleaves it back: no speed-up, but
+ * every caller can use the 4-way API on any CPU. "bmi2" does the same with
+ * the BMI2 permutation (keccak_x86.c), for x86-64 CPUs without AVX2. Each
+ * names its permutation itself, so a four-way variant never re-dispatches.
  */
 #include "keccak4x.h"
 
 #include "common.h"
 #include "keccak.h"
 
-static void keccak4x_permute_portable(uint64_t st[100])
+/* Pre: st holds four interleaved states (keccak4x.h layout). Post: each
+ * permuted by `one`, a single-state Keccak-f[1600]. */
+static void keccak4x_permute_x1(uint64_t st[100], void (*one)(uint64_t st[25]))
 {
-    const struct vg_keccak_impl *one = vg_keccak_active();
     uint64_t s[25];
     for (unsigned j = 0; j < 4; j++) {
         for (unsigned i = 0; i < 25; i++)
             s[i] = st[4 * i + j];
-        one->permute(s);
+        one(s);
         for (unsigned i = 0; i < 25; i++)
             st[4 * i + j] = s[i];
     }
     vg_wipe(s, sizeof s);
+}
+
+static void keccak4x_permute_portable(uint64_t st[100])
+{
+    keccak4x_permute_x1(st, vg_keccak_portable_get()->permute);
 }
 
 /* The extract hook (keccak4x.h), one word at a time. */
@@ -34,41 +42,50 @@ static void keccak4x_extract_portable(uint8_t *const out[4], const uint64_t st[1
             vg_store64_le(out[j] + 8 * i, st[4 * i + j]);
 }
 
-static const struct vg_keccak4x_impl g_keccak4x_portable = {"portable", keccak4x_permute_portable,
-                                                             keccak4x_extract_portable};
+static const struct vg_keccak4x_impl g_keccak4x_portable = {
+    .name = "portable",
+    .permute = keccak4x_permute_portable,
+    .extract = keccak4x_extract_portable,
+};
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void) { return &g_keccak4x_portable; }
 
-#ifndef VG_X86_64
+#ifdef VG_X86_64
+static void keccak4x_permute_bmi2(uint64_t st[100])
+{
+    keccak4x_permute_x1(st, vg_keccak_permute_bmi2);
+}
+
+static const struct vg_keccak4x_impl g_keccak4x_bmi2 = {
+    .name = "bmi2",
+    .permute = keccak4x_permute_bmi2,
+    .extract = keccak4x_extract_portable,
+};
+
+const struct vg_keccak4x_impl *vg_keccak4x_bmi2_get(void)
+{
+    return vg_cpu_has(VG_CPU_BMI2) ? &g_keccak4x_bmi2 : NULL;
+}
+#else
 /* No x86-64 code in this build (VG_PORTABLE or another CPU). */
+const struct vg_keccak4x_impl *vg_keccak4x_bmi2_get(void) { return NULL; }
 const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void) { return NULL; }
 const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void) { return NULL; }
 #endif
 
-/* The dispatch: AVX-512VL, else AVX2, when built and active (the _get
- * functions check the feature mask on every call, so VG_CPU_FEATURES and
- * vg_cpu_force apply).
- * Measured on this project's AMD Zen 4 (TSC ticks at 2596 MHz, median of 201
- * batches of 200 four-way permutations, library built Release by gcc 12 /
- * clang 14, load average ~4 on 2 cores):
- *   portable (4 x single)   ~3260 / ~2780
- *   avx2                    ~1046 / ~944
- *   avx512 (ymm, VL)        ~610 / ~544    (1.7x avx2) before gcc's
- *                           allocation fix in keccak4x_avx512.c; after:
- *                           ~562 / ~547 (301 batches of 100, alternating
- *                           with the old code in one process, 2026-11-30)
- *   an 8-way zmm form of the same code (throwaway, not shipped): ~1060 /
- *   ~1044 per 8 states, i.e. no better per state than the ymm form (Zen 4
- *   splits 512-bit operations into two 256-bit halves), and every caller is
- *   4-way.
- * ML-KEM-768 keypair/encaps/decaps (derand, median of 1001, TSC ticks, gcc)
- * with the 4-way Keccak on avx512 vs avx2 (all else equal):
- *   24.2k/26.7k/36.4k vs 26.7k/29.3k/39.4k. */
+/* The dispatch, called once per sponge (absorb; the context keeps the
+ * choice): AVX-512VL, else AVX2, else BMI2 (four single-state
+ * permutations), else portable, when built and active, the fastest first
+ * (on Zen 4, for the four-way permutation and for ML-KEM as a whole; see
+ * docs/benchmarks.md). The _get functions check the feature mask, so
+ * VG_CPU_FEATURES and vg_cpu_force apply. */
 const struct vg_keccak4x_impl *vg_keccak4x_active(void)
 {
     const struct vg_keccak4x_impl *impl = vg_keccak4x_avx512_get();
     if (impl == NULL)
         impl = vg_keccak4x_avx2_get();
+    if (impl == NULL)
+        impl = vg_keccak4x_bmi2_get();
     return impl ? impl : &g_keccak4x_portable;
 }
 
@@ -107,9 +124,8 @@ static void shake_x4_absorb(vg_keccak4x_ctx *ctx, size_t rate, const uint8_t *in
 }
 
 /* Squeeze: permute, then the implementation's extract hook writes each
- * instance's rate / 8 lanes. Measured (TSC ticks per SHAKE128 block's output,
- * 21 lanes x 4, median of 301 batches of 100, gcc / clang): word by word
- * ~79 / ~72, the AVX2 4x4 transpose of keccak4x_impl.h ~29 / ~43. */
+ * instance's rate / 8 lanes (the AVX2 4x4 transpose of keccak4x_impl.h is
+ * faster than word-by-word stores on Zen 4; see docs/benchmarks.md). */
 static void shake_x4_squeeze(uint8_t *out[4], size_t nblocks, size_t rate, vg_keccak4x_ctx *ctx)
 {
     for (size_t b = 0; b < nblocks; b++) {

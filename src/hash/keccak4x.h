@@ -7,9 +7,11 @@
  * so one 256-bit load gives lane i of all four instances. Every
  * implementation keeps this layout at call boundaries.
  *
- * Implementations: AVX2 (keccak4x_avx2.c, one instance per 64-bit element of
- * a ymm register) and a portable one that runs the single-state permutation
- * four times; callers always have the 4-way API.
+ * Implementations: AVX-512VL and AVX2 (keccak4x_avx512.c, keccak4x_avx2.c,
+ * one instance per 64-bit element of a ymm register), and "bmi2" and
+ * "portable", which run the BMI2 resp. portable single-state permutation four
+ * times; callers always have the 4-way API. The dispatch (vg_keccak4x_active)
+ * runs once per sponge: the context keeps the implementation.
  */
 #ifndef VG_HASH_KECCAK4X_H
 #define VG_HASH_KECCAK4X_H
@@ -18,7 +20,7 @@
 #include <stdint.h>
 
 struct vg_keccak4x_impl {
-    const char *name; /* "portable", "avx2", "avx512" */
+    const char *name; /* "portable", "bmi2", "avx2", "avx512" */
     /* Keccak-f[1600] (24 rounds, FIPS 202 Algorithm 7) on each of the four
      * interleaved states. Constant time (no data-dependent branch or index). */
     void (*permute)(uint64_t st[100]);
@@ -30,6 +32,7 @@ struct vg_keccak4x_impl {
 };
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void); /* never NULL */
+const struct vg_keccak4x_impl *vg_keccak4x_bmi2_get(void);     /* NULL unless built and BMI2 active */
 const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void);     /* NULL unless built and AVX2 active */
 const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void);   /* NULL unless built and AVX-512F+VL active */
 const struct vg_keccak4x_impl *vg_keccak4x_active(void);       /* follows the active CPU features */

@@ -18,8 +18,8 @@
  * XORs (theta's D and its application, iota) about 184 -> 95 vector
  * instructions a round.
  * The register width stays 256 bits: Zen 4 runs 512-bit operations as two
- * 256-bit halves, so an 8-way zmm form gives no more throughput per state
- * (measured: see vg_keccak4x_active in keccak4x.c), and callers are 4-way.
+ * 256-bit halves, so an 8-way zmm form gave no more throughput per state
+ * there (docs/benchmarks.md), and callers are 4-way.
  * The round body is the AVX2 one with those substitutions; the tests compare
  * it with the single-state permutation on random states.
  *
@@ -34,12 +34,11 @@
  * ten ymm values per pass (the round keeps 30-32 of the 32 registers live:
  * 25 lanes, theta's five D values, chi's two input copies per plane); one
  * allocation over the whole function (-fira-region=one, a documented gcc
- * option) spills less and places the rest better. Measured (median TSC
- * ticks per four-way permutation, 301 batches of 100, alternating in one
- * process): gcc ~602 -> ~562, clang (unaffected: it ignores the pragma
- * and has its own allocator) ~547. The source order and everything else
- * were tried as well: applying D to all 25 lanes before rho/pi (fewer live
- * values) gave gcc ~600 and clang ~598, so the round stays as it is. */
+ * option) spills less and places the rest better, and is faster with gcc
+ * (clang ignores the pragma and has its own allocator); see
+ * docs/benchmarks.md. Applying D to all 25 lanes before rho/pi (fewer live
+ * values) was tried as well and was no faster with either compiler, so the
+ * round stays as it is. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("ira-region=one")
 #endif

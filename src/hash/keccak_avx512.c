@@ -39,20 +39,15 @@
  * the register copies the destructive first operand of VPTERNLOGQ needs
  * (renamed, but they take dispatch slots).
  *
- * Measured on this project's Zen 4 (TSC ticks per permutation, medians of
- * 501 alternating runs in one process, gcc 12 / clang 14 -O3):
- *   bmi2 (keccak_x86.c)                          ~653 / ~677
- *   one lane per xmm (the scalar round with
- *   VPTERNLOGQ and VPROLQ, 95 instr./round)      ~578 / ~550  (not kept)
- *   this file                                    ~492 / ~509
- * Zen 4 issues four VPTERNLOGQ/VPXOR a cycle but only two VPROLQ/VPROLVQ,
- * so halving the rotations is what pays most (with rho left out, timing
- * only, the one-lane form dropped from ~578 to ~420). Also tried: parity
- * by VPTERNLOGQ without the early split into t/u (~5 ticks slower with gcc,
- * the same with clang); a five-lane row per zmm with a 5x5 transpose of
- * VPERMT2Q per round (not built: a dependent zmm permute takes ~5 cycles on
- * Zen 4, and the transpose puts three of them on every round's critical
- * path).
+ * Why lane pairs: a CPU such as Zen 4 issues more VPTERNLOGQ/VPXOR than
+ * VPROLQ/VPROLVQ per cycle, so halving the rotations is what pays most;
+ * this form is faster on Zen 4 than the BMI2 code (keccak_x86.c) and than
+ * one lane per xmm register (the scalar round with VPTERNLOGQ and VPROLQ,
+ * 95 instructions a round, not kept); see docs/benchmarks.md. Also tried
+ * and not kept: parity by VPTERNLOGQ without the early split into t/u (no
+ * faster); a five-lane row per zmm with a 5x5 transpose of VPERMT2Q per
+ * round (not built: the transpose puts three dependent zmm permutes, each
+ * of several cycles' latency, on every round's critical path).
  *
  * absorb keeps the state in registers across blocks: each block is XORed
  * into the lane pairs straight from the caller's buffer, and the state goes

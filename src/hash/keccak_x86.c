@@ -8,19 +8,13 @@
  * _andn_u64) instead of NOT + AND, and the rotations become RORX (BMI2),
  * which do not overwrite their source. The permutation is about 155 ALU
  * operations a round, so it runs at the 4 integer ALUs' throughput; ANDN
- * removes 25 of them a round.
+ * removes 25 of them a round. Faster than the portable code on Zen 4; see
+ * docs/benchmarks.md.
  *
- * Measured on the AMD Zen 4 of this project (TSC ticks at 2596 MHz, one
- * permutation, median of 201 batches of 1000; library built Release by
- * gcc 12 / clang 14):
- *   portable (keccak.c)  ~782 / ~806
- *   this file            ~652 / ~666
- *   OpenSSL 3.0 (keccak1600-x86_64 asm), per block of SHAKE128 on 16 KiB,
- *   absorbing included: ~730
  * The AVX-512VL variant (keccak_avx512.c: lanes paired in xmm registers,
- * VPTERNLOGQ, VPROLVQ) is faster where it runs and is the default there
- * (figures in keccak.c); this file remains the choice without AVX-512 and
- * under valgrind, which cannot execute EVEX instructions.
+ * VPTERNLOGQ, VPROLVQ) is faster where it runs and is the default there;
+ * this file remains the choice without AVX-512 and under valgrind, which
+ * cannot execute EVEX instructions.
  *
  * BMI1 has no bit of its own in the feature mask (common.h); every CPU
  * that implements BMI2 also implements BMI1 (Intel since Haswell, AMD since
@@ -41,10 +35,14 @@
 #include "keccak_impl.h"
 
 static const struct vg_keccak_impl g_keccak_bmi2 = {
-    "bmi2",
-    keccak_permute_bmi2,
-    keccak_absorb_bmi2,
+    .name = "bmi2",
+    .permute = keccak_permute_bmi2,
+    .absorb = keccak_absorb_bmi2,
 };
+
+/* The same permutation for the four-way "bmi2" variant (keccak4x.c), which
+ * checks the feature itself in its _get. */
+void vg_keccak_permute_bmi2(uint64_t st[25]) { keccak_permute_bmi2(st); }
 
 const struct vg_keccak_impl *vg_keccak_x86_get(void)
 {

@@ -54,14 +54,14 @@ typedef struct {
     const struct vg_sha512_impl *impl;
 } vg_sha512_ctx;
 
-void vg_sha256_init(vg_sha256_ctx *ctx); /* with vg_sha256_active() */
-void vg_sha256_init_impl(vg_sha256_ctx *ctx, const struct vg_sha256_impl *impl);
-void vg_sha256_update(vg_sha256_ctx *ctx, const uint8_t *in, size_t len);
-void vg_sha256_final(vg_sha256_ctx *ctx, uint8_t out[32]); /* wipes ctx */
+void vg_sha256_ctx_init(vg_sha256_ctx *ctx); /* with vg_sha256_active() */
+void vg_sha256_ctx_init_impl(vg_sha256_ctx *ctx, const struct vg_sha256_impl *impl);
+void vg_sha256_ctx_update(vg_sha256_ctx *ctx, const uint8_t *in, size_t len);
+void vg_sha256_ctx_final(vg_sha256_ctx *ctx, uint8_t out[32]); /* wipes ctx */
 
-void vg_sha512_init(vg_sha512_ctx *ctx);
-void vg_sha512_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *impl);
-void vg_sha512_update(vg_sha512_ctx *ctx, const uint8_t *in, size_t len);
-void vg_sha512_final(vg_sha512_ctx *ctx, uint8_t out[64]); /* wipes ctx */
+void vg_sha512_ctx_init(vg_sha512_ctx *ctx);
+void vg_sha512_ctx_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *impl);
+void vg_sha512_ctx_update(vg_sha512_ctx *ctx, const uint8_t *in, size_t len);
+void vg_sha512_ctx_final(vg_sha512_ctx *ctx, uint8_t out[64]); /* wipes ctx */
 
 #endif

@@ -101,8 +101,9 @@ const struct vg_sha256_impl *vg_sha256_portable_get(void) { return &g_sha256_por
 const struct vg_sha256_impl *vg_sha256_shani_get(void) { return NULL; }
 #endif
 
-/* The dispatch: recomputed from the active CPU mask at each call, so it
- * needs no state of its own and follows vg_cpu_force in tests. */
+/* The dispatch, called once per hash (vg_sha256_ctx_init; the context keeps
+ * the choice): computed from the active CPU mask, so it needs no state of
+ * its own and follows vg_cpu_force in tests. */
 const struct vg_sha256_impl *vg_sha256_active(void)
 {
     const struct vg_sha256_impl *impl = vg_sha256_shani_get();
@@ -111,7 +112,7 @@ const struct vg_sha256_impl *vg_sha256_active(void)
 
 /* ---- streaming (FIPS 180-4 5.1.1 padding) ------------------------------ */
 
-void vg_sha256_init_impl(vg_sha256_ctx *ctx, const struct vg_sha256_impl *impl)
+void vg_sha256_ctx_init_impl(vg_sha256_ctx *ctx, const struct vg_sha256_impl *impl)
 {
     memcpy(ctx->h, g_iv256, sizeof ctx->h);
     ctx->nbytes = 0;
@@ -119,12 +120,12 @@ void vg_sha256_init_impl(vg_sha256_ctx *ctx, const struct vg_sha256_impl *impl)
     ctx->impl = impl;
 }
 
-void vg_sha256_init(vg_sha256_ctx *ctx) { vg_sha256_init_impl(ctx, vg_sha256_active()); }
+void vg_sha256_ctx_init(vg_sha256_ctx *ctx) { vg_sha256_ctx_init_impl(ctx, vg_sha256_active()); }
 
 /* Precondition: in holds len readable bytes (in may be NULL when len == 0).
  * Invariant: buflen < 64 between calls; whole blocks of the input bypass the
  * buffer. */
-void vg_sha256_update(vg_sha256_ctx *ctx, const uint8_t *in, size_t len)
+void vg_sha256_ctx_update(vg_sha256_ctx *ctx, const uint8_t *in, size_t len)
 {
     if (len == 0)
         return;
@@ -156,7 +157,7 @@ void vg_sha256_update(vg_sha256_ctx *ctx, const uint8_t *in, size_t len)
 
 /* Postcondition: out is the digest; ctx is wiped and must be re-initialised
  * before further use. */
-void vg_sha256_final(vg_sha256_ctx *ctx, uint8_t out[32])
+void vg_sha256_ctx_final(vg_sha256_ctx *ctx, uint8_t out[32])
 {
     /* FIPS 180-4 5.1.1: a 1 bit, zeros up to 56 mod 64, then the bit length
      * as a 64-bit big-endian integer. */

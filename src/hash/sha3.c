@@ -63,10 +63,10 @@ void vg_keccak_init_impl(vg_keccak_ctx *ctx, size_t rate, uint8_t dsbyte,
 /* Rates r = 1600 - 2 * (security strength) bits (FIPS 202, Sections 6.1
  * and 6.2); domain bytes: the suffix 01 (SHA-3) or 1111 (SHAKE) followed by
  * the first 1 of pad10*1, read LSB first (FIPS 202, B.2). */
-void vg_shake128_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 168, 0x1f, vg_keccak_active()); }
-void vg_shake256_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 136, 0x1f, vg_keccak_active()); }
-void vg_sha3_256_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 136, 0x06, vg_keccak_active()); }
-void vg_sha3_512_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 72, 0x06, vg_keccak_active()); }
+void vg_shake128_ctx_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 168, 0x1f, vg_keccak_active()); }
+void vg_shake256_ctx_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 136, 0x1f, vg_keccak_active()); }
+void vg_sha3_256_ctx_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 136, 0x06, vg_keccak_active()); }
+void vg_sha3_512_ctx_init(vg_keccak_ctx *ctx) { vg_keccak_init_impl(ctx, 72, 0x06, vg_keccak_active()); }
 
 /* Pre: not yet finalized; in may be NULL when len == 0. */
 void vg_keccak_absorb(vg_keccak_ctx *ctx, const uint8_t *in, size_t len)

@@ -110,7 +110,8 @@ const struct vg_sha512_impl *vg_sha512_portable_get(void) { return &g_sha512_por
 const struct vg_sha512_impl *vg_sha512_avx2_get(void) { return NULL; }
 #endif
 
-/* The dispatch, recomputed from the active CPU mask at each call. */
+/* The dispatch, called once per hash (vg_sha512_ctx_init; the context keeps
+ * the choice), computed from the active CPU mask. */
 const struct vg_sha512_impl *vg_sha512_active(void)
 {
     const struct vg_sha512_impl *impl = vg_sha512_avx2_get();
@@ -119,7 +120,7 @@ const struct vg_sha512_impl *vg_sha512_active(void)
 
 /* ---- streaming (FIPS 180-4 5.1.2 padding) ------------------------------ */
 
-void vg_sha512_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *impl)
+void vg_sha512_ctx_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *impl)
 {
     memcpy(ctx->h, g_iv512, sizeof ctx->h);
     ctx->nbytes = 0;
@@ -127,11 +128,11 @@ void vg_sha512_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *impl)
     ctx->impl = impl;
 }
 
-void vg_sha512_init(vg_sha512_ctx *ctx) { vg_sha512_init_impl(ctx, vg_sha512_active()); }
+void vg_sha512_ctx_init(vg_sha512_ctx *ctx) { vg_sha512_ctx_init_impl(ctx, vg_sha512_active()); }
 
 /* Precondition: in holds len readable bytes (in may be NULL when len == 0).
  * Invariant: buflen < 128 between calls. */
-void vg_sha512_update(vg_sha512_ctx *ctx, const uint8_t *in, size_t len)
+void vg_sha512_ctx_update(vg_sha512_ctx *ctx, const uint8_t *in, size_t len)
 {
     if (len == 0)
         return;
@@ -162,7 +163,7 @@ void vg_sha512_update(vg_sha512_ctx *ctx, const uint8_t *in, size_t len)
 }
 
 /* Postcondition: out is the digest; ctx is wiped. */
-void vg_sha512_final(vg_sha512_ctx *ctx, uint8_t out[64])
+void vg_sha512_ctx_final(vg_sha512_ctx *ctx, uint8_t out[64])
 {
     /* FIPS 180-4 5.1.2: a 1 bit, zeros up to 112 mod 128, then the bit
      * length as a 128-bit big-endian integer (its top 61 bits are zero here

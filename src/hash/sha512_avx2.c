@@ -29,15 +29,13 @@ static inline uint64_t rotr64(uint64_t x, unsigned n) { return (x >> n) | (x << 
 #define BSIG0(x) (rotr64((x), 28) ^ rotr64((x), 34) ^ rotr64((x), 39))
 #define BSIG1(x) (rotr64((x), 14) ^ rotr64((x), 18) ^ rotr64((x), 41))
 
-/* Code-generation choices, measured on Zen 4 (16 KiB, median TSC ticks,
- * blocks only, vs OpenSSL 3.0's AVX2 code in the same run): the rounds run
- * at about 7 core cycles each, above the 5.5 that their 22 ALU operations
- * need, so the order of the additions and the unrolling move the result by
- * several per cent, differently for the two compilers:
- *   gcc 12,   rolled loops,  T1 + Sigma0 + Maj: 1.03x (unrolled: 1.08-1.15x)
- *   clang 14, unrolled,      T1 + Maj + Sigma0: 1.03-1.08x (rolled: 1.08-1.14x;
- *             rolled, clang spills the table pointer and reloads it every round)
- * Value barriers pinning the order of T1's terms made both slower. */
+/* Code-generation choices: the rounds do not reach the throughput that
+ * their 22 ALU operations allow, so the order of the additions and the
+ * unrolling matter, differently for the two compilers: gcc 12 does best with
+ * rolled loops and T1 + Sigma0 + Maj, clang 14 unrolled with T1 + Maj +
+ * Sigma0 (rolled, clang spills the table pointer and reloads it every
+ * round). Value barriers pinning the order of T1's terms made both slower.
+ * Figures (Zen 4, against OpenSSL's AVX2 code) in docs/benchmarks.md. */
 #if defined(__clang__)
 #define SHA512_UNROLL 1
 #define T2SUM(t1, s0, maj) ((t1) + (maj) + (s0))

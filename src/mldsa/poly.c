@@ -816,7 +816,7 @@ void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
     memcpy(seed, rho, VG_MLDSA_SYMBYTES);
     seed[VG_MLDSA_SYMBYTES] = s;
     seed[VG_MLDSA_SYMBYTES + 1] = r;
-    vg_shake128_init(&ctx);
+    vg_shake128_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, seed, sizeof seed);
     vg_keccak_finalize(&ctx);
     /* Five blocks give 280 candidates; each is accepted with probability
@@ -950,7 +950,7 @@ void vg_mldsa_poly_uniform_eta(const struct vg_mldsa_backend *be, vg_mldsa_poly 
     memcpy(seed, rhoprime, VG_MLDSA_CRHBYTES);
     seed[VG_MLDSA_CRHBYTES] = (uint8_t)nonce;
     seed[VG_MLDSA_CRHBYTES + 1] = (uint8_t)(nonce >> 8);
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, seed, sizeof seed);
     vg_keccak_finalize(&ctx);
     vg_keccak_squeeze(&ctx, buf, sizeof buf);
@@ -1333,7 +1333,7 @@ void vg_mldsa_poly_challenge(const struct vg_mldsa_backend *be, vg_mldsa_poly *c
     unsigned first = tau > 49 ? 160 : 128;
     unsigned have = 8 + first <= VG_SHAKE256_RATE ? VG_SHAKE256_RATE : 2 * VG_SHAKE256_RATE;
 
-    vg_shake256_init(&ws.ctx);
+    vg_shake256_ctx_init(&ws.ctx);
     vg_keccak_absorb(&ws.ctx, ctilde, ctilde_len);
     vg_keccak_finalize(&ws.ctx);
     vg_keccak_squeeze(&ws.ctx, ws.buf, have);
@@ -1497,7 +1497,7 @@ void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYT
                         size_t ctx_len, const uint8_t *msg, size_t msg_len)
 {
     vg_keccak_ctx ctx;
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, tr, VG_MLDSA_CRHBYTES);
     if (prefix_len)
         vg_keccak_absorb(&ctx, prefix, prefix_len);

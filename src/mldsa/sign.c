@@ -167,7 +167,7 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
                              VG_MLDSA_GAMMA2);
     }
     /* c-tilde = H(mu || w1Encode(w1), lambda/4) (line 15). */
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
     vg_keccak_absorb(&ctx, st->ws.w1enc, sizeof st->ws.w1enc);
     vg_keccak_finalize(&ctx);
@@ -382,7 +382,7 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
         for (unsigned i = 0; i < VG_MLDSA_K; i++)
             be->pointwise_acc24(&st->ws.w[i], &st->ws.apk[i * VG_MLDSA_L + j0], st->ws.y, n);
     }
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
     for (unsigned i = 0; i < VG_MLDSA_K; i++) {
         be->invntt_tomont(&st->ws.w[i]);

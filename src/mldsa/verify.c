@@ -89,7 +89,7 @@ static int vg_mldsa_verify_mu_core(const struct vg_mldsa_backend *be,
         vg_mldsa_polyw1_pack(be, ws.w1enc + i * VG_MLDSA_POLYW1_BYTES, &ws.w1, VG_MLDSA_GAMMA2);
     }
     /* c-tilde' = H(mu || w1Encode(w1'), lambda/4) (line 12). */
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, mu, VG_MLDSA_CRHBYTES);
     vg_keccak_absorb(&ctx, ws.w1enc, sizeof ws.w1enc);
     vg_keccak_finalize(&ctx);

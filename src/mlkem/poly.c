@@ -281,7 +281,7 @@ void vg_mlkem_poly_getnoise(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
     uint8_t buf[64 * 3];
     vg_keccak_ctx ctx;
     /* PRF_eta(s, b) = SHAKE256(s || b, 8 * 64 * eta) bits (FIPS 203 (4.3)). */
-    vg_shake256_init(&ctx);
+    vg_shake256_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, seed, VG_MLKEM_SYMBYTES);
     vg_keccak_absorb(&ctx, &nonce, 1);
     vg_keccak_finalize(&ctx);
@@ -347,7 +347,7 @@ void vg_mlkem_poly_uniform(const struct vg_mlkem_backend *be, vg_mlkem_poly *r,
     uint8_t buf[3 * 168];
     uint8_t idx[2] = {j, i};
     vg_keccak_ctx ctx;
-    vg_shake128_init(&ctx);
+    vg_shake128_ctx_init(&ctx);
     vg_keccak_absorb(&ctx, rho, VG_MLKEM_SYMBYTES);
     vg_keccak_absorb(&ctx, idx, 2);
     vg_keccak_finalize(&ctx);

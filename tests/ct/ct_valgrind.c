@@ -79,21 +79,21 @@ static void sha256_digest(const struct vg_sha256_impl *impl, const uint8_t *m, s
                           uint8_t out[32])
 {
     vg_sha256_ctx c;
-    vg_sha256_init_impl(&c, impl);
+    vg_sha256_ctx_init_impl(&c, impl);
     /* Two updates with an uneven split, so the buffering path runs too. */
-    vg_sha256_update(&c, m, len / 3);
-    vg_sha256_update(&c, m + len / 3, len - len / 3);
-    vg_sha256_final(&c, out);
+    vg_sha256_ctx_update(&c, m, len / 3);
+    vg_sha256_ctx_update(&c, m + len / 3, len - len / 3);
+    vg_sha256_ctx_final(&c, out);
 }
 
 static void sha512_digest(const struct vg_sha512_impl *impl, const uint8_t *m, size_t len,
                           uint8_t out[64])
 {
     vg_sha512_ctx c;
-    vg_sha512_init_impl(&c, impl);
-    vg_sha512_update(&c, m, len / 3);
-    vg_sha512_update(&c, m + len / 3, len - len / 3);
-    vg_sha512_final(&c, out);
+    vg_sha512_ctx_init_impl(&c, impl);
+    vg_sha512_ctx_update(&c, m, len / 3);
+    vg_sha512_ctx_update(&c, m + len / 3, len - len / 3);
+    vg_sha512_ctx_final(&c, out);
 }
 
 /* One Keccak-based function: SHA-3 (ds 0x06) through vg_sha3_final, SHAKE

@@ -99,17 +99,17 @@ static void meas_ct_memcmp(void *ctx, const uint8_t *in)
 static void meas_sha256_impl(void *ctx, const uint8_t *in)
 {
     vg_sha256_ctx c;
-    vg_sha256_init_impl(&c, (const struct vg_sha256_impl *)ctx);
-    vg_sha256_update(&c, in, INPUT_LEN);
-    vg_sha256_final(&c, g_out);
+    vg_sha256_ctx_init_impl(&c, (const struct vg_sha256_impl *)ctx);
+    vg_sha256_ctx_update(&c, in, INPUT_LEN);
+    vg_sha256_ctx_final(&c, g_out);
 }
 
 static void meas_sha512_impl(void *ctx, const uint8_t *in)
 {
     vg_sha512_ctx c;
-    vg_sha512_init_impl(&c, (const struct vg_sha512_impl *)ctx);
-    vg_sha512_update(&c, in, INPUT_LEN);
-    vg_sha512_final(&c, g_out);
+    vg_sha512_ctx_init_impl(&c, (const struct vg_sha512_impl *)ctx);
+    vg_sha512_ctx_update(&c, in, INPUT_LEN);
+    vg_sha512_ctx_final(&c, g_out);
 }
 
 /* SHAKE256 (rate 136, domain byte 0x1f): absorb 64 bytes, squeeze 200, so

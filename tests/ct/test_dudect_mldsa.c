@@ -107,7 +107,7 @@ static void message_mu(uint8_t mu[64], const uint8_t *sk)
 {
     vg_keccak_ctx c;
     const uint8_t prefix[2] = {0, 0};
-    vg_shake256_init(&c);
+    vg_shake256_ctx_init(&c);
     vg_keccak_absorb(&c, sk + 64, 64);
     vg_keccak_absorb(&c, prefix, 2);
     vg_keccak_absorb(&c, g_msg, sizeof g_msg);

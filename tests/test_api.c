@@ -1,0 +1,396 @@
+/*
+ * The uniform rules of the public API (DESIGN section 2, "Uniform rules"),
+ * over every function of include/vgcrypto.h:
+ *   - a NULL pointer with a nonzero length, or a NULL fixed-size buffer,
+ *     gives VG_ERR_INPUT (verification functions: VG_ERR_VERIFY), and every
+ *     non-NULL output buffer is then zeroed;
+ *   - a length over what the standard allows gives VG_ERR_INPUT (outputs
+ *     zeroed): an ML-DSA context over 255 bytes (FIPS 204 Algorithms 2, 3),
+ *     a SHA-256 message of 2^61 bytes or more (FIPS 180-4: under 2^64 bits).
+ *
+ * One table row per public function: its pointer arguments in order (input
+ * or output, and the buffer size) and a thunk that calls it with nonzero
+ * lengths. Each pointer is made NULL in turn, the outputs pre-filled with
+ * 0xAA. Every call runs in a child process, so a function that dereferences
+ * the NULL it was given shows up as one failed case rather than ending the
+ * test. The table is checked against the header's declarations, so a new
+ * public function without a row fails here.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vgcrypto.h"
+#include "vgtest.h"
+
+#define MSG_LEN 3    /* nonzero message / input length */
+#define CTX_LEN 2    /* nonzero ML-DSA context length */
+#define XOF_LEN 40   /* nonzero SHAKE output length */
+#define MAX_PTRS 5
+
+enum { IN, OUT };
+
+struct arg {
+    int dir;     /* IN or OUT */
+    size_t size; /* bytes the function may touch */
+};
+
+struct row {
+    const char *name;
+    int expect; /* the error for a NULL pointer */
+    size_t nptr;
+    struct arg ptr[MAX_PTRS];
+    int (*call)(uint8_t *const p[]);
+};
+
+/* ---- thunks: one per function, pointers in declaration order ---------- */
+
+static int t_sha256(uint8_t *const p[]) { return vg_sha256(p[0], p[1], MSG_LEN); }
+static int t_sha512(uint8_t *const p[]) { return vg_sha512(p[0], p[1], MSG_LEN); }
+static int t_sha3_256(uint8_t *const p[]) { return vg_sha3_256(p[0], p[1], MSG_LEN); }
+static int t_sha3_512(uint8_t *const p[]) { return vg_sha3_512(p[0], p[1], MSG_LEN); }
+static int t_shake128(uint8_t *const p[]) { return vg_shake128(p[0], XOF_LEN, p[1], MSG_LEN); }
+static int t_shake256(uint8_t *const p[]) { return vg_shake256(p[0], XOF_LEN, p[1], MSG_LEN); }
+static int t_x25519(uint8_t *const p[]) { return vg_x25519(p[0], p[1], p[2]); }
+static int t_x25519_public_key(uint8_t *const p[]) { return vg_x25519_public_key(p[0], p[1]); }
+static int t_x25519_keypair(uint8_t *const p[]) { return vg_x25519_keypair(p[0], p[1]); }
+static int t_ed25519_keypair_from_seed(uint8_t *const p[])
+{
+    return vg_ed25519_keypair_from_seed(p[0], p[1], p[2]);
+}
+static int t_ed25519_keypair(uint8_t *const p[]) { return vg_ed25519_keypair(p[0], p[1]); }
+static int t_ed25519_sign(uint8_t *const p[]) { return vg_ed25519_sign(p[0], p[1], MSG_LEN, p[2]); }
+static int t_ed25519_verify(uint8_t *const p[])
+{
+    return vg_ed25519_verify(p[0], p[1], MSG_LEN, p[2]);
+}
+static int t_ed25519_verify_cofactored(uint8_t *const p[])
+{
+    return vg_ed25519_verify_cofactored(p[0], p[1], MSG_LEN, p[2]);
+}
+
+#define MLKEM_THUNKS(n)                                                                    \
+    static int t_mlkem##n##_keypair_derand(uint8_t *const p[])                             \
+    {                                                                                      \
+        return vg_mlkem##n##_keypair_derand(p[0], p[1], p[2]);                             \
+    }                                                                                      \
+    static int t_mlkem##n##_keypair(uint8_t *const p[])                                    \
+    {                                                                                      \
+        return vg_mlkem##n##_keypair(p[0], p[1]);                                          \
+    }                                                                                      \
+    static int t_mlkem##n##_encaps_derand(uint8_t *const p[])                              \
+    {                                                                                      \
+        return vg_mlkem##n##_encaps_derand(p[0], p[1], p[2], p[3]);                        \
+    }                                                                                      \
+    static int t_mlkem##n##_encaps(uint8_t *const p[])                                     \
+    {                                                                                      \
+        return vg_mlkem##n##_encaps(p[0], p[1], p[2]);                                     \
+    }                                                                                      \
+    static int t_mlkem##n##_decaps(uint8_t *const p[])                                     \
+    {                                                                                      \
+        return vg_mlkem##n##_decaps(p[0], p[1], p[2]);                                     \
+    }                                                                                      \
+    static int t_mlkem##n##_check_public_key(uint8_t *const p[])                           \
+    {                                                                                      \
+        return vg_mlkem##n##_check_public_key(p[0]);                                       \
+    }                                                                                      \
+    static int t_mlkem##n##_check_secret_key(uint8_t *const p[])                           \
+    {                                                                                      \
+        return vg_mlkem##n##_check_secret_key(p[0]);                                       \
+    }
+MLKEM_THUNKS(512)
+MLKEM_THUNKS(768)
+MLKEM_THUNKS(1024)
+
+#define MLDSA_THUNKS(n)                                                                    \
+    static int t_mldsa##n##_keypair_derand(uint8_t *const p[])                             \
+    {                                                                                      \
+        return vg_mldsa##n##_keypair_derand(p[0], p[1], p[2]);                             \
+    }                                                                                      \
+    static int t_mldsa##n##_keypair(uint8_t *const p[])                                    \
+    {                                                                                      \
+        return vg_mldsa##n##_keypair(p[0], p[1]);                                          \
+    }                                                                                      \
+    static int t_mldsa##n##_sign_derand(uint8_t *const p[])                                \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_derand(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3], p[4]);  \
+    }                                                                                      \
+    static int t_mldsa##n##_sign(uint8_t *const p[])                                       \
+    {                                                                                      \
+        return vg_mldsa##n##_sign(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);               \
+    }                                                                                      \
+    static int t_mldsa##n##_verify(uint8_t *const p[])                                     \
+    {                                                                                      \
+        return vg_mldsa##n##_verify(p[0], VG_MLDSA##n##_SIGBYTES, p[1], MSG_LEN, p[2],     \
+                                    CTX_LEN, p[3]);                                        \
+    }                                                                                      \
+    static int t_mldsa##n##_sign_mu(uint8_t *const p[])                                    \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_mu(p[0], p[1], p[2], p[3]);                              \
+    }                                                                                      \
+    static int t_mldsa##n##_verify_mu(uint8_t *const p[])                                  \
+    {                                                                                      \
+        return vg_mldsa##n##_verify_mu(p[0], VG_MLDSA##n##_SIGBYTES, p[1], p[2]);          \
+    }                                                                                      \
+    static int t_mldsa##n##_sign_internal(uint8_t *const p[])                              \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_internal(p[0], p[1], MSG_LEN, p[2], p[3]);               \
+    }                                                                                      \
+    static int t_mldsa##n##_verify_internal(uint8_t *const p[])                            \
+    {                                                                                      \
+        return vg_mldsa##n##_verify_internal(p[0], VG_MLDSA##n##_SIGBYTES, p[1], MSG_LEN,  \
+                                             p[2]);                                        \
+    }                                                                                      \
+    /* Context one byte over FIPS 204's 255 (the buffer holds all 256). */                 \
+    static int t_mldsa##n##_sign_derand_ctx256(uint8_t *const p[])                         \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_derand(p[0], p[1], MSG_LEN, p[2], 256, p[3], p[4]);      \
+    }                                                                                      \
+    static int t_mldsa##n##_sign_ctx256(uint8_t *const p[])                                \
+    {                                                                                      \
+        return vg_mldsa##n##_sign(p[0], p[1], MSG_LEN, p[2], 256, p[3]);                   \
+    }                                                                                      \
+    static int t_mldsa##n##_verify_ctx256(uint8_t *const p[])                              \
+    {                                                                                      \
+        return vg_mldsa##n##_verify(p[0], VG_MLDSA##n##_SIGBYTES, p[1], MSG_LEN, p[2], 256, \
+                                    p[3]);                                                 \
+    }
+MLDSA_THUNKS(44)
+MLDSA_THUNKS(65)
+MLDSA_THUNKS(87)
+
+/* The functions without pointer arguments, and vg_implementation(NULL),
+ * which answers NULL (an unknown primitive). Return 0 when they behave. */
+static int t_version(uint8_t *const p[])
+{
+    (void)p;
+    return vg_version() != NULL && vg_version()[0] != '\0' ? 0 : VG_ERR_INPUT;
+}
+static int t_cpu_features(uint8_t *const p[])
+{
+    (void)p;
+    return vg_cpu_features() != NULL ? 0 : VG_ERR_INPUT;
+}
+static int t_implementation(uint8_t *const p[])
+{
+    (void)p;
+    return vg_implementation(NULL) == NULL && vg_implementation("sha256") != NULL ? 0
+                                                                                : VG_ERR_INPUT;
+}
+
+/* A SHA-256 message of 2^61 bytes (only 16 are there: the function must
+ * reject the length before reading). */
+static int t_sha256_len61(uint8_t *const p[]) { return vg_sha256(p[0], p[1], (size_t)1 << 61); }
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define I(n) {IN, (n)}
+#define O(n) {OUT, (n)}
+#define ROW(fn, expect, ...)                                                                \
+    {#fn, expect, sizeof((struct arg[]){__VA_ARGS__}) / sizeof(struct arg), {__VA_ARGS__}, \
+     t_##fn}
+#define ROW0(fn, thunk) {#fn, 0, 0, {{0, 0}}, thunk}
+#define EI VG_ERR_INPUT
+#define EV VG_ERR_VERIFY
+
+#define MLKEM_ROWS(n)                                                                       \
+    ROW(mlkem##n##_keypair_derand, EI, O(VG_MLKEM##n##_PUBLICKEYBYTES),                    \
+        O(VG_MLKEM##n##_SECRETKEYBYTES), I(64)),                                           \
+    ROW(mlkem##n##_keypair, EI, O(VG_MLKEM##n##_PUBLICKEYBYTES),                           \
+        O(VG_MLKEM##n##_SECRETKEYBYTES)),                                                  \
+    ROW(mlkem##n##_encaps_derand, EI, O(VG_MLKEM##n##_CIPHERTEXTBYTES), O(32),             \
+        I(VG_MLKEM##n##_PUBLICKEYBYTES), I(32)),                                           \
+    ROW(mlkem##n##_encaps, EI, O(VG_MLKEM##n##_CIPHERTEXTBYTES), O(32),                    \
+        I(VG_MLKEM##n##_PUBLICKEYBYTES)),                                                  \
+    ROW(mlkem##n##_decaps, EI, O(32), I(VG_MLKEM##n##_CIPHERTEXTBYTES),                    \
+        I(VG_MLKEM##n##_SECRETKEYBYTES)),                                                  \
+    ROW(mlkem##n##_check_public_key, EI, I(VG_MLKEM##n##_PUBLICKEYBYTES)),                 \
+    ROW(mlkem##n##_check_secret_key, EI, I(VG_MLKEM##n##_SECRETKEYBYTES))
+
+#define MLDSA_ROWS(n)                                                                       \
+    ROW(mldsa##n##_keypair_derand, EI, O(VG_MLDSA##n##_PUBLICKEYBYTES),                    \
+        O(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                                           \
+    ROW(mldsa##n##_keypair, EI, O(VG_MLDSA##n##_PUBLICKEYBYTES),                           \
+        O(VG_MLDSA##n##_SECRETKEYBYTES)),                                                  \
+    ROW(mldsa##n##_sign_derand, EI, O(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN), I(CTX_LEN),     \
+        I(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                                           \
+    ROW(mldsa##n##_sign, EI, O(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN), I(CTX_LEN),            \
+        I(VG_MLDSA##n##_SECRETKEYBYTES)),                                                  \
+    ROW(mldsa##n##_verify, EV, I(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN), I(CTX_LEN),          \
+        I(VG_MLDSA##n##_PUBLICKEYBYTES)),                                                  \
+    ROW(mldsa##n##_sign_mu, EI, O(VG_MLDSA##n##_SIGBYTES), I(64),                          \
+        I(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                                           \
+    ROW(mldsa##n##_verify_mu, EV, I(VG_MLDSA##n##_SIGBYTES), I(64),                        \
+        I(VG_MLDSA##n##_PUBLICKEYBYTES)),                                                  \
+    ROW(mldsa##n##_sign_internal, EI, O(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN),               \
+        I(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                                           \
+    ROW(mldsa##n##_verify_internal, EV, I(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN),             \
+        I(VG_MLDSA##n##_PUBLICKEYBYTES))
+
+static const struct row g_rows[] = {
+    ROW0(version, t_version),
+    ROW0(cpu_features, t_cpu_features),
+    ROW0(implementation, t_implementation),
+    ROW(sha256, EI, O(32), I(MSG_LEN)),
+    ROW(sha512, EI, O(64), I(MSG_LEN)),
+    ROW(sha3_256, EI, O(32), I(MSG_LEN)),
+    ROW(sha3_512, EI, O(64), I(MSG_LEN)),
+    ROW(shake128, EI, O(XOF_LEN), I(MSG_LEN)),
+    ROW(shake256, EI, O(XOF_LEN), I(MSG_LEN)),
+    ROW(x25519, EI, O(32), I(32), I(32)),
+    ROW(x25519_public_key, EI, O(32), I(32)),
+    ROW(x25519_keypair, EI, O(32), O(32)),
+    ROW(ed25519_keypair_from_seed, EI, O(32), O(64), I(32)),
+    ROW(ed25519_keypair, EI, O(32), O(64)),
+    ROW(ed25519_sign, EI, O(64), I(MSG_LEN), I(64)),
+    ROW(ed25519_verify, EV, I(64), I(MSG_LEN), I(32)),
+    ROW(ed25519_verify_cofactored, EV, I(64), I(MSG_LEN), I(32)),
+    MLKEM_ROWS(512),
+    MLKEM_ROWS(768),
+    MLKEM_ROWS(1024),
+    MLDSA_ROWS(44),
+    MLDSA_ROWS(65),
+    MLDSA_ROWS(87),
+};
+
+/* Lengths over the standard's limit, every pointer given: VG_ERR_INPUT and
+ * the outputs zeroed. */
+#define MLDSA_LIMIT_ROWS(n)                                                                 \
+    ROW(mldsa##n##_sign_derand_ctx256, EI, O(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN), I(256),  \
+        I(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                                           \
+    ROW(mldsa##n##_sign_ctx256, EI, O(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN), I(256),         \
+        I(VG_MLDSA##n##_SECRETKEYBYTES)),                                                  \
+    ROW(mldsa##n##_verify_ctx256, EI, I(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN), I(256),       \
+        I(VG_MLDSA##n##_PUBLICKEYBYTES))
+static const struct row g_limit_rows[] = {
+    ROW(sha256_len61, EI, O(32), I(16)),
+    MLDSA_LIMIT_ROWS(44),
+    MLDSA_LIMIT_ROWS(65),
+    MLDSA_LIMIT_ROWS(87),
+};
+
+/* ---- running a case ------------------------------------------------------ */
+
+/* Child exit codes. */
+enum { C_OK = 0, C_RC = 1, C_NOT_ZERO = 2 };
+
+/* Call r->call with pointer `null_at` NULL (or none: null_at == r->nptr),
+ * in the child; the exit code says what went wrong. */
+static int run_child(const struct row *r, size_t null_at, int want)
+{
+    uint8_t *p[MAX_PTRS] = {0};
+    uint64_t rs = 0x0a11ce5eedull;
+    for (size_t i = 0; i < r->nptr; i++) {
+        if (i == null_at)
+            continue;
+        /* Exact sizes, so an address sanitizer sees any overrun. */
+        p[i] = malloc(r->ptr[i].size);
+        if (!p[i])
+            _exit(3);
+        if (r->ptr[i].dir == OUT)
+            memset(p[i], 0xAA, r->ptr[i].size);
+        else
+            vgtest_randbytes(&rs, p[i], r->ptr[i].size);
+    }
+    int rc = r->call(p);
+    if (rc != want) {
+        fprintf(stderr, "  vg_%s, pointer %zu NULL: returned %d, want %d\n", r->name, null_at,
+                rc, want);
+        _exit(C_RC);
+    }
+    for (size_t i = 0; i < r->nptr; i++) {
+        if (!p[i] || r->ptr[i].dir != OUT)
+            continue;
+        for (size_t j = 0; j < r->ptr[i].size; j++)
+            if (p[i][j] != 0) {
+                fprintf(stderr, "  vg_%s, pointer %zu NULL: output %zu byte %zu is %#x\n",
+                        r->name, null_at, i, j, p[i][j]);
+                _exit(C_NOT_ZERO);
+            }
+    }
+    _exit(C_OK);
+}
+
+/* One case in a child process; 1 when it behaved. */
+static int run_case(const struct row *r, size_t null_at, int want)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        return 0;
+    }
+    if (pid == 0)
+        run_child(r, null_at, want);
+    int status;
+    if (waitpid(pid, &status, 0) != pid)
+        return 0;
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "  vg_%s, pointer %zu NULL: killed by signal %d\n", r->name, null_at,
+                WTERMSIG(status));
+        return 0;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == C_OK;
+}
+
+/* ---- the header's declarations ------------------------------------------ */
+
+/* 1 when `name` (without "vg_") has a row. */
+static int has_row(const char *name)
+{
+    for (size_t i = 0; i < sizeof g_rows / sizeof g_rows[0]; i++)
+        if (strcmp(g_rows[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every "VG_API ... vg_name(" of the header has a row, and every row names a
+ * declared function. */
+static void check_table_covers_header(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    size_t declared = 0;
+    CHECK_MSG(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *api = strstr(line, "VG_API ");
+        char *paren = api ? strchr(api, '(') : NULL;
+        if (!paren)
+            continue;
+        char *start = paren;
+        while (start > api && (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
+                               (start[-1] >= '0' && start[-1] <= '9')))
+            start--;
+        *paren = '\0';
+        if (strncmp(start, "vg_", 3) != 0)
+            continue;
+        declared++;
+        CHECK_MSG(has_row(start + 3), "%s has no row in test_api.c", start);
+    }
+    fclose(f);
+    CHECK_MSG(declared == sizeof g_rows / sizeof g_rows[0],
+              "header declares %zu functions, table has %zu rows", declared,
+              sizeof g_rows / sizeof g_rows[0]);
+}
+
+int main(void)
+{
+    check_table_covers_header(VG_PUBLIC_HEADER);
+    for (size_t i = 0; i < sizeof g_rows / sizeof g_rows[0]; i++) {
+        const struct row *r = &g_rows[i];
+        if (r->nptr == 0) {
+            CHECK_MSG(run_case(r, 0, 0), "vg_%s", r->name);
+            continue;
+        }
+        for (size_t k = 0; k < r->nptr; k++)
+            CHECK_MSG(run_case(r, k, r->expect), "vg_%s with pointer %zu NULL", r->name, k);
+    }
+    for (size_t i = 0; i < sizeof g_limit_rows / sizeof g_limit_rows[0]; i++) {
+        const struct row *r = &g_limit_rows[i];
+        CHECK_MSG(run_case(r, r->nptr, r->expect), "vg_%s (length over the limit)", r->name);
+    }
+    return vgtest_done("test_api");
+}
