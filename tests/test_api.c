@@ -26,7 +26,7 @@
 #define MSG_LEN 3    /* nonzero message / input length */
 #define CTX_LEN 2    /* nonzero ML-DSA context length */
 #define XOF_LEN 40   /* nonzero SHAKE output length */
-#define MAX_PTRS 5
+#define MAX_PTRS 6
 
 enum { IN, OUT };
 
@@ -45,6 +45,24 @@ struct row {
 
 /* ---- thunks: one per function, pointers in declaration order ---------- */
 
+static int t_chacha20poly1305_seal(uint8_t *const p[])
+{
+    return vg_chacha20poly1305_seal(p[0], p[1], p[2], MSG_LEN, p[3], MSG_LEN, p[4], p[5]);
+}
+static int t_chacha20poly1305_open(uint8_t *const p[])
+{
+    return vg_chacha20poly1305_open(p[0], p[1], MSG_LEN, p[2], p[3], MSG_LEN, p[4], p[5]);
+}
+static int t_xchacha20poly1305_seal(uint8_t *const p[])
+{
+    return vg_xchacha20poly1305_seal(p[0], p[1], p[2], MSG_LEN, p[3], MSG_LEN, p[4], p[5]);
+}
+static int t_xchacha20poly1305_open(uint8_t *const p[])
+{
+    return vg_xchacha20poly1305_open(p[0], p[1], MSG_LEN, p[2], p[3], MSG_LEN, p[4], p[5]);
+}
+static int t_chacha20(uint8_t *const p[]) { return vg_chacha20(p[0], p[1], MSG_LEN, p[2], 1, p[3]); }
+static int t_poly1305(uint8_t *const p[]) { return vg_poly1305(p[0], p[1], MSG_LEN, p[2]); }
 static int t_sha256(uint8_t *const p[]) { return vg_sha256(p[0], p[1], MSG_LEN); }
 static int t_sha512(uint8_t *const p[]) { return vg_sha512(p[0], p[1], MSG_LEN); }
 static int t_sha3_256(uint8_t *const p[]) { return vg_sha3_256(p[0], p[1], MSG_LEN); }
@@ -251,6 +269,12 @@ static const struct row g_rows[] = {
     MLDSA_ROWS(44),
     MLDSA_ROWS(65),
     MLDSA_ROWS(87),
+    ROW(chacha20poly1305_seal, EI, O(MSG_LEN), O(16), I(MSG_LEN), I(MSG_LEN), I(12), I(32)),
+    ROW(chacha20poly1305_open, EV, O(MSG_LEN), I(MSG_LEN), I(16), I(MSG_LEN), I(12), I(32)),
+    ROW(xchacha20poly1305_seal, EI, O(MSG_LEN), O(16), I(MSG_LEN), I(MSG_LEN), I(24), I(32)),
+    ROW(xchacha20poly1305_open, EV, O(MSG_LEN), I(MSG_LEN), I(16), I(MSG_LEN), I(24), I(32)),
+    ROW(chacha20, EI, O(MSG_LEN), I(MSG_LEN), I(12), I(32)),
+    ROW(poly1305, EI, O(16), I(MSG_LEN), I(32)),
 };
 
 /* Lengths over the standard's limit, every pointer given: VG_ERR_INPUT and
