@@ -210,7 +210,7 @@ static int setup_ed25519_verify(uint8_t *in, size_t in_len)
  *            path: decapsulation is constant time and takes the same work
  *            either way, FIPS 203 Algorithm 18).
  * The "/portable" and "/avx2" rows run the same API call with the feature
- * mask forced (vg_cpu_force, the static library's test hook) for the call
+ * mask restricted (vg_cpu_restrict, src/common/common.h) for the call
  * and restored after it: "/portable" with no features at all (as
  * VG_CPU_FEATURES=none: portable NTT and portable Keccak), "/avx2" with the
  * active set minus AVX-512 (AVX2 backend and the AVX2 four-way Keccak). The
@@ -280,9 +280,9 @@ static int present_mlkem_avx2(void) { return vg_cpu_has(VG_CPU_AVX2); }
     static int fn##_##tag(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)  \
     {                                                                                      \
         uint32_t saved = vg_cpu_active();                                                  \
-        vg_cpu_force(mask_expr);                                                           \
+        vg_cpu_restrict(mask_expr);                                                        \
         int rc = fn(out, out_len, in, in_len);                                             \
-        vg_cpu_force(saved);                                                               \
+        vg_cpu_restrict(saved);                                                            \
         return rc;                                                                         \
     }
 #define MLKEM_FORCED_SET(n)                                                                \

@@ -12,8 +12,9 @@
 /* Every primitive name of DESIGN.md section 2 (vg_implementation). Names the
  * library does not know yet print "not yet implemented", so a later issue
  * that adds a primitive needs no change here. */
-static const char *const g_primitives[] = {"x25519", "x25519-base", "ed25519", "sha256",
-                                           "sha512", "keccak",      "mlkem",   "mldsa"};
+static const char *const g_primitives[] = {"x25519", "x25519-base", "ed25519",  "sha256",
+                                           "sha512", "keccak",      "mlkem",    "mldsa",
+                                           "chacha20", "poly1305"};
 
 int vg_cli_cmd_cpu(int argc, char **argv)
 {

@@ -41,6 +41,16 @@ static inline int vg_cpu_has(uint32_t need) { return (vg_cpu_active() & need) ==
 /* What CPUID and XGETBV report, before VG_CPU_FEATURES. */
 uint32_t vg_cpu_detected(void);
 
+/* Restrict the active set to `mask` within what the process may use (the
+ * detected features as VG_CPU_FEATURES restricts them): never enables a
+ * feature the CPU, the OS or VG_CPU_FEATURES withholds, so any call is safe;
+ * vg_cpu_restrict(VG_CPU_ALL) restores the full set. For the benchmark's
+ * per-variant rows (bench/speed.c), which time the public functions with
+ * fewer features in one run. Not for use while other threads run vg_
+ * functions. (Unlike the test hook vg_cpu_force below, which bypasses
+ * detection for valgrind.) */
+void vg_cpu_restrict(uint32_t mask);
+
 #if defined(VG_TEST_HOOKS)
 /* Test hook (test-only library vgcrypto_testing, never installed; programs
  * linking it get VG_TEST_HOOKS from the vgcrypto_internal target): replace

@@ -14,6 +14,7 @@
 #define VG_CPU_READY (1u << 31)
 
 static _Atomic uint32_t g_cpu_state; /* VG_CPU_READY | active mask, or 0 */
+static _Atomic uint32_t g_cpu_allowed; /* VG_CPU_READY | detected & VG_CPU_FEATURES, or 0 */
 
 /* Names of the single features, in bit order (VG_CPU_BMI2 is bit 0). */
 static const char *const g_bit_names[] = {"bmi2",     "adx",        "avx2", "avx512f",
@@ -141,17 +142,36 @@ void vg_cpu_format(uint32_t mask, char *buf, size_t len)
     }
 }
 
-uint32_t vg_cpu_active(void)
+/* What the process may use at most: the detected features restricted by
+ * VG_CPU_FEATURES, computed once (CPUID traps to the hypervisor in a VM, so
+ * it is not repeated). */
+static uint32_t cpu_allowed(void)
 {
-    uint32_t s = atomic_load_explicit(&g_cpu_state, memory_order_acquire);
+    uint32_t s = atomic_load_explicit(&g_cpu_allowed, memory_order_acquire);
     if (s & VG_CPU_READY)
         return s & ~VG_CPU_READY;
     uint32_t mask = detect();
     const char *env = getenv("VG_CPU_FEATURES");
     if (env)
         mask &= vg_cpu_parse(env); /* "none" parses to 0 */
+    atomic_store_explicit(&g_cpu_allowed, mask | VG_CPU_READY, memory_order_release);
+    return mask;
+}
+
+uint32_t vg_cpu_active(void)
+{
+    uint32_t s = atomic_load_explicit(&g_cpu_state, memory_order_acquire);
+    if (s & VG_CPU_READY)
+        return s & ~VG_CPU_READY;
+    uint32_t mask = cpu_allowed();
     atomic_store_explicit(&g_cpu_state, mask | VG_CPU_READY, memory_order_release);
     return mask;
+}
+
+void vg_cpu_restrict(uint32_t mask)
+{
+    atomic_store_explicit(&g_cpu_state, (cpu_allowed() & mask) | VG_CPU_READY,
+                          memory_order_release);
 }
 
 #if defined(VG_TEST_HOOKS)
