@@ -29,15 +29,17 @@
 
 /* ---- implementations under test ------------------------------------------ */
 
-static const struct vg_chacha20_impl *g_chacha[4];
+static const struct vg_chacha20_impl *g_chacha[8];
 static int g_nchacha;
-static const struct vg_poly1305_impl *g_poly[4];
+static const struct vg_poly1305_impl *g_poly[8];
 static int g_npoly;
 
 static void collect_impls(void)
 {
-    const struct vg_chacha20_impl *c[] = {vg_chacha20_portable_get()};
-    const struct vg_poly1305_impl *p[] = {vg_poly1305_r44_get(), vg_poly1305_r26_get()};
+    const struct vg_chacha20_impl *c[] = {vg_chacha20_portable_get(), vg_chacha20_avx2_rows_get(),
+                                          vg_chacha20_avx2_get(), vg_chacha20_avx512_get()};
+    const struct vg_poly1305_impl *p[] = {vg_poly1305_r44_get(), vg_poly1305_r26_get(),
+                                          vg_poly1305_mulx_get(), vg_poly1305_ifma_get()};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         if (c[i])
             g_chacha[g_nchacha++] = c[i];
@@ -47,7 +49,22 @@ static void collect_impls(void)
     CHECK(g_nchacha >= 1);
     CHECK(vg_poly1305_r26_get() != NULL);
 #if defined(__SIZEOF_INT128__)
-    CHECK(g_npoly == 2); /* both portable paths reachable on this compiler */
+    CHECK(vg_poly1305_r44_get() != NULL); /* both portable paths on this compiler */
+#endif
+    /* Each x86-64 variant is present exactly when the build has it and the
+     * active features (VG_CPU_FEATURES included) allow it: none is skipped
+     * silently. */
+#if defined(VG_X86_64)
+    CHECK((vg_chacha20_avx2_rows_get() != NULL) == vg_cpu_has(VG_CPU_AVX2));
+    CHECK((vg_chacha20_avx2_get() != NULL) == vg_cpu_has(VG_CPU_AVX2));
+    CHECK((vg_chacha20_avx512_get() != NULL) == vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL));
+    CHECK((vg_poly1305_mulx_get() != NULL) == vg_cpu_has(VG_CPU_BMI2));
+    CHECK((vg_poly1305_ifma_get() != NULL) ==
+          vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA | VG_CPU_BMI2));
+#else
+    CHECK(vg_chacha20_avx2_get() == NULL && vg_chacha20_avx512_get() == NULL &&
+          vg_chacha20_avx2_rows_get() == NULL && vg_poly1305_mulx_get() == NULL &&
+          vg_poly1305_ifma_get() == NULL);
 #endif
     /* The dispatch picks one of the implementations listed. */
     int found = 0;
@@ -58,6 +75,17 @@ static void collect_impls(void)
     for (int i = 0; i < g_nchacha; i++)
         found |= vg_chacha20_active() == g_chacha[i];
     CHECK(found);
+    /* The dispatch order (chacha20.c, poly1305.c): the first present. */
+    const struct vg_chacha20_impl *cw = vg_chacha20_avx512_get();
+    if (!cw)
+        cw = vg_chacha20_avx2_get();
+    CHECK(vg_chacha20_active() == (cw ? cw : vg_chacha20_portable_get()));
+    const struct vg_poly1305_impl *pw = vg_poly1305_ifma_get();
+    if (!pw)
+        pw = vg_poly1305_mulx_get();
+    if (!pw)
+        pw = vg_poly1305_r44_get();
+    CHECK(vg_poly1305_active() == (pw ? pw : vg_poly1305_r26_get()));
     printf("chacha20:");
     for (int i = 0; i < g_nchacha; i++)
         printf(" %s", g_chacha[i]->name);
@@ -739,6 +767,144 @@ static void test_differential_chacha20(void)
             CHECK_MSG(memcmp(a, c, n) == 0, "chacha20 in place len %zu on %s", n,
                       g_chacha[i]->name);
         }
+    }
+}
+
+/* Guarded buffers: GUARD bytes of a pattern on each side of the n bytes
+ * handed out at an offset `mis` (0..63) from a 64-byte boundary, so that
+ * unaligned addresses are exercised and any write outside is seen. */
+#define GUARD 80
+struct gbuf {
+    uint8_t *base, *p;
+    size_t n;
+};
+
+static void gbuf_make(struct gbuf *g, size_t n, size_t mis)
+{
+    g->base = aligned_alloc(64, (n + 2 * GUARD + 128 + 63) / 64 * 64);
+    g->p = g->base + GUARD + 64 - (GUARD % 64) + mis; /* 64-aligned + mis */
+    g->n = n;
+    memset(g->base, 0xc5, (size_t)(g->p - g->base));
+    memset(g->p + n, 0xc5, GUARD);
+}
+
+static int gbuf_ok(const struct gbuf *g)
+{
+    for (uint8_t *q = g->base; q < g->p; q++)
+        if (*q != 0xc5)
+            return 0;
+    for (size_t i = 0; i < GUARD; i++)
+        if (g->p[g->n + i] != 0xc5)
+            return 0;
+    return 1;
+}
+
+/* One ChaCha20 run of every implementation against the portable one (which
+ * test_differential_chacha20 holds to OpenSSL and libsodium): out of
+ * place with in and out at their own misalignments, and in place; nothing
+ * written outside out. */
+static void chacha_variants_one(size_t len, uint32_t counter, uint64_t *seed)
+{
+    uint8_t key[32], nonce[12];
+    struct gbuf in, out, io;
+    size_t m1 = (size_t)(vgtest_rand64(seed) % 64), m2 = (size_t)(vgtest_rand64(seed) % 64);
+    uint8_t *want = malloc(len + 1);
+    vgtest_randbytes(seed, key, 32);
+    vgtest_randbytes(seed, nonce, 12);
+    gbuf_make(&in, len, m1);
+    gbuf_make(&out, len, m2);
+    gbuf_make(&io, len, m1);
+    vgtest_randbytes(seed, in.p, len);
+    chacha_impl(vg_chacha20_portable_get(), want, in.p, len, nonce, counter, key);
+    for (int i = 0; i < g_nchacha; i++) {
+        memset(out.p, 0, len);
+        chacha_impl(g_chacha[i], out.p, in.p, len, nonce, counter, key);
+        CHECK_MSG(memcmp(out.p, want, len) == 0 && gbuf_ok(&out) && gbuf_ok(&in),
+                  "chacha20 %s len %zu counter %u misalign %zu/%zu", g_chacha[i]->name, len,
+                  counter, m1, m2);
+        memcpy(io.p, in.p, len);
+        chacha_impl(g_chacha[i], io.p, io.p, len, nonce, counter, key);
+        CHECK_MSG(memcmp(io.p, want, len) == 0 && gbuf_ok(&io),
+                  "chacha20 %s in place len %zu counter %u", g_chacha[i]->name, len, counter);
+    }
+    free(in.base);
+    free(out.base);
+    free(io.base);
+    free(want);
+}
+
+/* Every implementation on every length 0..4096 and random lengths up to
+ * 1 MiB, at counter starts 0, random, and the last ones before 2^32 (every
+ * start from 2^32 - 40 on, with every length those blocks allow in
+ * steps). */
+static void test_chacha_variants(void)
+{
+    uint64_t seed = 0x76617269616e7473ULL;
+    for (size_t len = 0; len <= 4096; len++) {
+        uint32_t counter = len % 3 == 0 ? 0 : (uint32_t)vgtest_rand64(&seed);
+        if (len % 3 == 2) /* the run ends within 0..2 blocks of 2^32 - 1 */
+            counter = (uint32_t)(((uint64_t)1 << 32) - (len + 63) / 64 -
+                                 vgtest_rand64(&seed) % 3);
+        if (!vg_chacha20_len_ok(len, counter))
+            counter = 1;
+        chacha_variants_one(len, counter, &seed);
+    }
+    for (uint32_t back = 1; back <= 40; back++) {
+        uint32_t counter = (uint32_t)(((uint64_t)1 << 32) - back);
+        for (size_t len = 1; len <= 64 * (size_t)back; len += 1 + len / 3)
+            chacha_variants_one(len, counter, &seed);
+        chacha_variants_one(64 * (size_t)back, counter, &seed);
+    }
+    for (int i = 0; i < 12; i++)
+        chacha_variants_one((size_t)(vgtest_rand64(&seed) % ((1u << 20) + 1)),
+                            (uint32_t)vgtest_rand64(&seed) % 1000, &seed);
+    chacha_variants_one(1u << 20, 7, &seed);
+}
+
+/* Poly1305 of every implementation against libsodium on every length
+ * 0..4096 and random lengths up to 1 MiB, unaligned: in one piece (so
+ * that long runs reach the vector loops), in random pieces, and in pieces
+ * of whole blocks after a first short one (vector loops entered with the
+ * powers already made, from an accumulator that is not zero). */
+static void test_poly_variants(void)
+{
+    uint64_t seed = 0x706f6c7976617273ULL;
+    uint8_t key[32], want[16], tag[16];
+    for (size_t i = 0; i <= 4096 + 16; i++) {
+        size_t len = i <= 4096 ? i : (size_t)(vgtest_rand64(&seed) % ((1u << 20) + 1));
+        size_t mis = (size_t)(vgtest_rand64(&seed) % 64);
+        struct gbuf m;
+        gbuf_make(&m, len, mis);
+        vgtest_randbytes(&seed, key, 32);
+        vgtest_randbytes(&seed, m.p, len);
+        if (i % 7 == 0)
+            memset(m.p, 0xff, len);
+        CHECK(crypto_onetimeauth_poly1305(want, m.p, len, key) == 0);
+        for (int k = 0; k < g_npoly; k++) {
+            poly_impl(g_poly[k], tag, m.p, len, key, 0);
+            CHECK_MSG(memcmp(tag, want, 16) == 0, "poly1305 %s len %zu one piece", g_poly[k]->name,
+                      len);
+            size_t step = 1 + (size_t)(vgtest_rand64(&seed) % 700);
+            poly_impl(g_poly[k], tag, m.p, len, key, step);
+            CHECK_MSG(memcmp(tag, want, 16) == 0, "poly1305 %s len %zu pieces %zu",
+                      g_poly[k]->name, len, step);
+            /* A short first piece, then pieces of 16..64 blocks. */
+            vg_poly1305_ctx ctx;
+            size_t off = len < 40 ? len : (size_t)(vgtest_rand64(&seed) % 40);
+            vg_poly1305_init(&ctx, g_poly[k], key);
+            vg_poly1305_update(&ctx, m.p, off);
+            while (off < len) {
+                size_t n = 16 * (16 + (size_t)(vgtest_rand64(&seed) % 49));
+                if (n > len - off)
+                    n = len - off;
+                vg_poly1305_update(&ctx, m.p + off, n);
+                off += n;
+            }
+            vg_poly1305_final(&ctx, tag);
+            CHECK_MSG(memcmp(tag, want, 16) == 0, "poly1305 %s len %zu block pieces",
+                      g_poly[k]->name, len);
+        }
+        free(m.base);
     }
 }
 
@@ -1424,6 +1590,8 @@ int main(void)
     test_wycheproof_file("wycheproof/xchacha20_poly1305_test.json", 1, 315);
     test_differential_chacha20();
     test_differential_poly1305();
+    test_chacha_variants();
+    test_poly_variants();
     test_differential_aead();
     test_gmp_poly1305();
     test_gmp_targets();
