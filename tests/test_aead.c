@@ -1,8 +1,9 @@
 /*
  * ChaCha20, Poly1305, ChaCha20-Poly1305 and XChaCha20-Poly1305 (src/aead).
  *
- * Every implementation the build has (vg_chacha20_*_get, vg_poly1305_*_get)
- * runs over:
+ * Every implementation the build and the CPU have (vg_chacha20_*_get,
+ * vg_poly1305_*_get: portable, AVX2 rows, AVX2, AVX-512; r44, r26, MULX,
+ * AVX-512 IFMA) runs over:
  *  - RFC 8439 sections 2.3.2, 2.4.2, 2.5.2, 2.6.2, 2.8.2 and appendix
  *    A.1-A.5, typed in from the RFC text;
  *  - draft-irtf-cfrg-xchacha-03 2.2.1 (HChaCha20), A.3.1 (AEAD) and A.3.2
@@ -11,11 +12,18 @@
  *    xchacha20_poly1305_test.json, valid and invalid;
  *  - OpenSSL (EVP chacha20-poly1305, EVP chacha20) and libsodium (the _ietf
  *    AEADs, crypto_stream_chacha20_ietf_xor_ic, crypto_onetimeauth) as
- *    independent implementations, on every length 0..1024 and random
- *    lengths up to 64 KiB, AD lengths 0..300, in place and out of place;
+ *    independent implementations, on every length 0..4096 and random
+ *    lengths up to 1 MiB, AD lengths 0..300, in place and out of place,
+ *    unaligned and with guard bytes around the output;
+ *  - every ChaCha20 variant against the portable one on every length
+ *    0..4096 and to 1 MiB, counter starts up to 2^32 - 1, unaligned,
+ *    in place, guard bytes; every Poly1305 variant against libsodium in
+ *    one piece (the vector loops) and in pieces;
  *  - a GMP model of Poly1305 (RFC 8439 2.5.1 pseudocode) on edge inputs
- *    (final accumulator at and around 2^130 - 5 and 2^128, all-0xff blocks
- *    and keys, s-addition carries) and random ones, for both Poly1305 paths;
+ *    (final accumulator at and around 2^130 - 5 and 2^128, also after 16
+ *    to 40 blocks through the 8-lane loop, all-0xff blocks and keys,
+ *    s-addition carries), limb states at each layout's invariant bounds,
+ *    and random inputs, for every Poly1305 variant;
  *  - wrong tags (pt zeroed), the NULL and length rules, the 32-bit counter.
  */
 #include <gmp.h>
@@ -648,14 +656,48 @@ static int ossl_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint
     return ok;
 }
 
+/* Guarded buffers: GUARD bytes of a pattern on each side of the n bytes
+ * handed out at an offset `mis` (0..63) from a 64-byte boundary, so that
+ * unaligned addresses are exercised and any write outside is seen. */
+#define GUARD 80
+struct gbuf {
+    uint8_t *base, *p;
+    size_t n;
+};
+
+static void gbuf_make(struct gbuf *g, size_t n, size_t mis)
+{
+    g->base = aligned_alloc(64, (n + 2 * GUARD + 128 + 63) / 64 * 64);
+    g->p = g->base + GUARD + 64 - (GUARD % 64) + mis; /* 64-aligned + mis */
+    g->n = n;
+    memset(g->base, 0xc5, (size_t)(g->p - g->base));
+    memset(g->p + n, 0xc5, GUARD);
+}
+
+static int gbuf_ok(const struct gbuf *g)
+{
+    for (uint8_t *q = g->base; q < g->p; q++)
+        if (*q != 0xc5)
+            return 0;
+    for (size_t i = 0; i < GUARD; i++)
+        if (g->p[g->n + i] != 0xc5)
+            return 0;
+    return 1;
+}
+
 /* Seal (ours, every implementation pair, out of place and in place) against
  * OpenSSL and libsodium, then open the peers' output. */
 static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *seed)
 {
     uint8_t key[32], nonce[24], tag[16], t_peer[16], t_sod[16];
-    uint8_t *pt = malloc(len + 1), *ad = malloc(ad_len + 1), *ct = malloc(len + 16),
-            *c_peer = malloc(len + 16), *c_sod = malloc(len + 16), *buf = malloc(len + 1);
+    uint8_t *pt = malloc(len + 1), *ad = malloc(ad_len + 1), *c_peer = malloc(len + 16),
+            *c_sod = malloc(len + 16);
     unsigned long long mlen = 0;
+    /* ct and buf: guarded, unaligned (checked after every call below). */
+    struct gbuf gct, gbf;
+    gbuf_make(&gct, len, (size_t)(vgtest_rand64(seed) % 64));
+    gbuf_make(&gbf, len, (size_t)(vgtest_rand64(seed) % 64));
+    uint8_t *ct = gct.p, *buf = gbf.p;
     vgtest_randbytes(seed, key, sizeof key);
     vgtest_randbytes(seed, nonce, sizeof nonce);
     vgtest_randbytes(seed, pt, len);
@@ -689,7 +731,7 @@ static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *see
             CHECK_MSG(memcmp(buf, c_sod, len) == 0 && memcmp(tag, t_sod, 16) == 0,
                       "seal in place len %zu on %s/%s", len, ci->name, pi->name);
             /* open the peers' ciphertext, out of place and in place */
-            memset(buf, 0, len + 1);
+            memset(buf, 0, len);
             CHECK(vg_aead_open_impl(ci, pi, extended, buf, c_peer, len, t_peer, ad, ad_len, nonce,
                                     key) == VG_OK);
             CHECK_MSG(memcmp(buf, pt, len) == 0, "open len %zu on %s/%s", len, ci->name, pi->name);
@@ -698,6 +740,8 @@ static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *see
                                     key) == VG_OK);
             CHECK_MSG(memcmp(buf, pt, len) == 0, "open in place len %zu on %s/%s", len, ci->name,
                       pi->name);
+            CHECK_MSG(gbuf_ok(&gct) && gbuf_ok(&gbf), "write outside ct/pt: len %zu on %s/%s", len,
+                      ci->name, pi->name);
         }
     /* And the peers open ours (public API). */
     int (*seal)(uint8_t *, uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
@@ -713,18 +757,18 @@ static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *see
     CHECK(memcmp(buf, pt, len) == 0);
     free(pt);
     free(ad);
-    free(ct);
+    free(gct.base);
     free(c_peer);
     free(c_sod);
-    free(buf);
+    free(gbf.base);
 }
 
 static void test_differential_aead(void)
 {
     uint64_t seed = 0x6165616431353031ULL;
     for (int x = 0; x < 2; x++) {
-        /* Every length 0..1024, the AD length cycling through 0..300. */
-        for (size_t len = 0; len <= 1024; len++)
+        /* Every length 0..4096, the AD length cycling through 0..300. */
+        for (size_t len = 0; len <= 4096; len++)
             diff_aead_one(x, len, (len * 37) % 301, &seed);
         /* Every AD length 0..300 at a few message lengths. */
         for (size_t ad = 0; ad <= 300; ad++)
@@ -737,6 +781,11 @@ static void test_differential_aead(void)
         diff_aead_one(x, 4096, 0, &seed);
         diff_aead_one(x, 4097, 1, &seed);
         diff_aead_one(x, 65536, 300, &seed);
+        /* Random lengths up to 1 MiB, and 1 MiB itself. */
+        for (int i = 0; i < 4; i++)
+            diff_aead_one(x, (size_t)(vgtest_rand64(&seed) % ((1u << 20) + 1)),
+                          (size_t)(vgtest_rand64(&seed) % 301), &seed);
+        diff_aead_one(x, 1u << 20, 17, &seed);
     }
 }
 
@@ -768,35 +817,6 @@ static void test_differential_chacha20(void)
                       g_chacha[i]->name);
         }
     }
-}
-
-/* Guarded buffers: GUARD bytes of a pattern on each side of the n bytes
- * handed out at an offset `mis` (0..63) from a 64-byte boundary, so that
- * unaligned addresses are exercised and any write outside is seen. */
-#define GUARD 80
-struct gbuf {
-    uint8_t *base, *p;
-    size_t n;
-};
-
-static void gbuf_make(struct gbuf *g, size_t n, size_t mis)
-{
-    g->base = aligned_alloc(64, (n + 2 * GUARD + 128 + 63) / 64 * 64);
-    g->p = g->base + GUARD + 64 - (GUARD % 64) + mis; /* 64-aligned + mis */
-    g->n = n;
-    memset(g->base, 0xc5, (size_t)(g->p - g->base));
-    memset(g->p + n, 0xc5, GUARD);
-}
-
-static int gbuf_ok(const struct gbuf *g)
-{
-    for (uint8_t *q = g->base; q < g->p; q++)
-        if (*q != 0xc5)
-            return 0;
-    for (size_t i = 0; i < GUARD; i++)
-        if (g->p[g->n + i] != 0xc5)
-            return 0;
-    return 1;
 }
 
 /* One ChaCha20 run of every implementation against the portable one (which
@@ -1000,7 +1020,7 @@ static void gmp_acc(mpz_t a, const uint8_t *m, size_t nblocks, const mpz_t r, co
 static void gmp_target(const char *what, const uint8_t key[32], const mpz_t T, uint64_t *seed)
 {
     mpz_t r, p, a, x, lim, inv;
-    uint8_t rb[16], m[16 * 8];
+    uint8_t rb[16], m[16 * 40];
     mpz_inits(r, p, a, x, lim, inv, NULL);
     memcpy(rb, key, 16);
     rb[3] &= 15;
@@ -1019,7 +1039,12 @@ static void gmp_target(const char *what, const uint8_t key[32], const mpz_t T, u
         return;
     }
     for (int tries = 0; tries < 400; tries++) {
-        size_t k = (size_t)(vgtest_rand64(seed) % 7); /* 0..6 random blocks first */
+        /* 0..6 random blocks first, or 15, 23, 31, 39: then the message is
+         * 16, 24, 32 or 40 blocks, all through an 8-lane loop, whose final
+         * fold must reach the target itself. */
+        size_t k = (size_t)(vgtest_rand64(seed) % 7);
+        if (vgtest_rand64(seed) % 2)
+            k = 15 + 8 * (size_t)(vgtest_rand64(seed) % 4);
         vgtest_randbytes(seed, m, 16 * k);
         gmp_acc(a, m, k, r, p);
         mpz_mul(x, T, inv);
@@ -1154,39 +1179,65 @@ static void test_gmp_targets(void)
  *    clamped r or a random r must give limbs that represent (V + m) r mod p
  *    and satisfy the invariant again: the bounds written beside the carries
  *    are then what the code does at its extremes. */
+/* The state layout of each implementation: 'a' r44 (also nothing else),
+ * 'b' r26, 'c' the radix-2^64 words of mulx and avx512ifma (h2 <= 4). A
+ * bound of 0 stands for 2^64. */
+static int layout_of(const struct vg_poly1305_impl *impl)
+{
+    if (strcmp(impl->name, "r44") == 0)
+        return 'a';
+    if (strcmp(impl->name, "r26") == 0)
+        return 'b';
+    if (strcmp(impl->name, "mulx") == 0 || strcmp(impl->name, "avx512ifma") == 0)
+        return 'c';
+    return 0;
+}
+
 static int state_limbs(const struct vg_poly1305_impl *impl, unsigned *n, unsigned *w,
                        uint64_t bound[5])
 {
-    if (strcmp(impl->name, "r44") == 0) {
+    switch (layout_of(impl)) {
+    case 'a':
         *n = 3;
         *w = 44;
         bound[0] = (uint64_t)1 << 44;
         bound[1] = ((uint64_t)1 << 44) + 64;
         bound[2] = (uint64_t)1 << 42;
         return 1;
-    }
-    if (strcmp(impl->name, "r26") == 0) {
+    case 'b':
         *n = 5;
         *w = 26;
         for (int i = 0; i < 5; i++)
             bound[i] = (uint64_t)1 << 26;
         bound[1] += 64;
         return 1;
+    case 'c':
+        *n = 3;
+        *w = 64;
+        bound[0] = bound[1] = 0; /* 2^64 */
+        bound[2] = 5;
+        return 1;
+    default:
+        return 0;
     }
-    return 0;
 }
 
 static uint64_t get_limb(const struct vg_poly1305_impl *impl, const vg_poly1305_state *st, int i)
 {
-    return impl->name[1] == '4' ? st->r44.h[i] : st->r26.h[i];
+    switch (layout_of(impl)) {
+    case 'a': return st->r44.h[i];
+    case 'b': return st->r26.h[i];
+    default: return st->r64.h[i];
+    }
 }
 
 static void set_limb(const struct vg_poly1305_impl *impl, vg_poly1305_state *st, int i, uint64_t v)
 {
-    if (impl->name[1] == '4')
-        st->r44.h[i] = v;
-    else
-        st->r26.h[i] = (uint32_t)v;
+    switch (layout_of(impl)) {
+    case 'a': st->r44.h[i] = v; break;
+    case 'b': st->r26.h[i] = (uint32_t)v; break;
+    default: st->r64.h[i] = v; break;
+    }
 }
 
 static void state_value(mpz_t v, const struct vg_poly1305_impl *impl, const vg_poly1305_state *st,
@@ -1242,11 +1293,11 @@ static void test_poly_states(void)
                     case 1: x = 1; break;
                     case 2: x = b - 1; break;
                     case 3: x = b - 2; break;
-                    default: x = vgtest_rand64(&seed) % b; break;
+                    default: x = b ? vgtest_rand64(&seed) % b : vgtest_rand64(&seed); break;
                     }
                     set_limb(impl, &st, (int)i, x);
                 }
-                vg_poly1305_state st2 = st;
+                vg_poly1305_state st2 = st, st3 = st;
                 /* finish */
                 state_value(v, impl, &st, n, w);
                 mpz_mod(want, v, p);
@@ -1284,12 +1335,44 @@ static void test_poly_states(void)
                 mpz_mod(got, got, p);
                 CHECK_MSG(mpz_cmp(got, want) == 0, "%s block at edge state %u", impl->name, cidx);
                 for (unsigned i = 0; i < n; i++)
-                    if (get_limb(impl, &st2, (int)i) >= bound[i])
+                    if (bound[i] && get_limb(impl, &st2, (int)i) >= bound[i])
                         inv_fail++;
+                /* From the same edge state, a run of 16 or 24 blocks (the
+                 * 8-lane loops start from it), then finish, against GMP. */
+                size_t nb = cidx & 2 ? 24 : 16;
+                uint8_t run[16 * 24];
+                if (cidx % 3)
+                    memset(run, 0xff, sizeof run);
+                else
+                    vgtest_randbytes(&seed, run, sizeof run);
+                state_value(want, impl, &st3, n, w);
+                for (size_t b = 0; b < nb; b++) {
+                    mpz_import(m, 16, -1, 1, 0, 0, run + 16 * b);
+                    if (hibit)
+                        mpz_setbit(m, 128);
+                    mpz_add(want, want, m);
+                    mpz_mul(want, want, r);
+                    mpz_mod(want, want, p);
+                }
+                impl->blocks(&st3, run, nb, hibit);
+                state_value(got, impl, &st3, n, w);
+                mpz_mod(got, got, p);
+                CHECK_MSG(mpz_cmp(got, want) == 0, "%s %zu blocks at edge state %u", impl->name, nb,
+                          cidx);
+                for (unsigned i = 0; i < n; i++)
+                    if (bound[i] && get_limb(impl, &st3, (int)i) >= bound[i])
+                        inv_fail++;
+                mpz_add(want, want, s);
+                mpz_fdiv_r_2exp(want, want, 128);
+                memset(wtag, 0, 16);
+                mpz_export(wtag, NULL, -1, 1, 0, 0, want);
+                impl->finish(&st3, tag);
+                CHECK_MSG(memcmp(tag, wtag, 16) == 0, "%s finish after %zu blocks at edge state %u",
+                          impl->name, nb, cidx);
                 cases++;
             }
         CHECK_MSG(inv_fail == 0, "%s: %u limbs outside the invariant", impl->name, inv_fail);
-        printf("poly1305 %s: %u edge states (finish and one block each)\n", impl->name, cases);
+        printf("poly1305 %s: %u edge states (finish, one block, a 16- or 24-block run each)\n", impl->name, cases);
     }
     mpz_clears(p, v, r, m, want, got, s, NULL);
 }
