@@ -1664,24 +1664,33 @@ int main(void)
         fprintf(stderr, "sodium_init failed\n");
         return 1;
     }
-    collect_impls();
-    test_rfc_chacha20();
-    test_rfc_poly1305();
-    test_rfc_aead();
-    test_xchacha_draft();
-    test_wycheproof_file("wycheproof/chacha20_poly1305_test.json", 0, 325);
-    test_wycheproof_file("wycheproof/xchacha20_poly1305_test.json", 1, 315);
-    test_differential_chacha20();
-    test_differential_poly1305();
-    test_chacha_variants();
-    test_poly_variants();
-    test_differential_aead();
-    test_gmp_poly1305();
-    test_gmp_targets();
-    test_poly_states();
-    test_stream();
-    test_reject();
-    test_api_rules();
-    test_counter_limit();
+    /* Each test function under RUN: its own count of failures is printed
+     * when not zero, so a broken kernel shows which tests see it. */
+#define RUN(call)                                                                                  \
+    do {                                                                                           \
+        unsigned long before_ = vgtest_failed;                                                     \
+        call;                                                                                      \
+        if (vgtest_failed != before_)                                                              \
+            fprintf(stderr, "%s: %lu failed\n", #call, vgtest_failed - before_);                   \
+    } while (0)
+    RUN(collect_impls());
+    RUN(test_rfc_chacha20());
+    RUN(test_rfc_poly1305());
+    RUN(test_rfc_aead());
+    RUN(test_xchacha_draft());
+    RUN(test_wycheproof_file("wycheproof/chacha20_poly1305_test.json", 0, 325));
+    RUN(test_wycheproof_file("wycheproof/xchacha20_poly1305_test.json", 1, 315));
+    RUN(test_differential_chacha20());
+    RUN(test_differential_poly1305());
+    RUN(test_chacha_variants());
+    RUN(test_poly_variants());
+    RUN(test_differential_aead());
+    RUN(test_gmp_poly1305());
+    RUN(test_gmp_targets());
+    RUN(test_poly_states());
+    RUN(test_stream());
+    RUN(test_reject());
+    RUN(test_api_rules());
+    RUN(test_counter_limit());
     return vgtest_done("test_aead");
 }
