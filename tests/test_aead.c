@@ -3,7 +3,7 @@
  *
  * Every implementation the build and the CPU have (vg_chacha20_*_get,
  * vg_poly1305_*_get: portable, AVX2 rows, AVX2, AVX-512; r44, r26, MULX,
- * AVX-512 IFMA) runs over:
+ * AVX2, AVX-512 IFMA) runs over:
  *  - RFC 8439 sections 2.3.2, 2.4.2, 2.5.2, 2.6.2, 2.8.2 and appendix
  *    A.1-A.5, typed in from the RFC text;
  *  - draft-irtf-cfrg-xchacha-03 2.2.1 (HChaCha20), A.3.1 (AEAD) and A.3.2
@@ -47,7 +47,8 @@ static void collect_impls(void)
     const struct vg_chacha20_impl *c[] = {vg_chacha20_portable_get(), vg_chacha20_avx2_rows_get(),
                                           vg_chacha20_avx2_get(), vg_chacha20_avx512_get()};
     const struct vg_poly1305_impl *p[] = {vg_poly1305_r44_get(), vg_poly1305_r26_get(),
-                                          vg_poly1305_mulx_get(), vg_poly1305_ifma_get()};
+                                          vg_poly1305_mulx_get(), vg_poly1305_avx2_get(),
+                                          vg_poly1305_ifma_get()};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         if (c[i])
             g_chacha[g_nchacha++] = c[i];
@@ -67,12 +68,13 @@ static void collect_impls(void)
     CHECK((vg_chacha20_avx2_get() != NULL) == vg_cpu_has(VG_CPU_AVX2));
     CHECK((vg_chacha20_avx512_get() != NULL) == vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL));
     CHECK((vg_poly1305_mulx_get() != NULL) == vg_cpu_has(VG_CPU_BMI2));
+    CHECK((vg_poly1305_avx2_get() != NULL) == vg_cpu_has(VG_CPU_AVX2 | VG_CPU_BMI2));
     CHECK((vg_poly1305_ifma_get() != NULL) ==
           vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA | VG_CPU_BMI2));
 #else
     CHECK(vg_chacha20_avx2_get() == NULL && vg_chacha20_avx512_get() == NULL &&
           vg_chacha20_avx2_rows_get() == NULL && vg_poly1305_mulx_get() == NULL &&
-          vg_poly1305_ifma_get() == NULL);
+          vg_poly1305_ifma_get() == NULL && vg_poly1305_avx2_get() == NULL);
 #endif
     /* The dispatch picks one of the implementations listed. */
     int found = 0;
@@ -89,6 +91,8 @@ static void collect_impls(void)
         cw = vg_chacha20_avx2_get();
     CHECK(vg_chacha20_active() == (cw ? cw : vg_chacha20_portable_get()));
     const struct vg_poly1305_impl *pw = vg_poly1305_ifma_get();
+    if (!pw)
+        pw = vg_poly1305_avx2_get();
     if (!pw)
         pw = vg_poly1305_mulx_get();
     if (!pw)
@@ -1179,16 +1183,17 @@ static void test_gmp_targets(void)
  *    clamped r or a random r must give limbs that represent (V + m) r mod p
  *    and satisfy the invariant again: the bounds written beside the carries
  *    are then what the code does at its extremes. */
-/* The state layout of each implementation: 'a' r44 (also nothing else),
- * 'b' r26, 'c' the radix-2^64 words of mulx and avx512ifma (h2 <= 4). A
- * bound of 0 stands for 2^64. */
+/* The state layout of each implementation: 'a' r44, 'b' r26, 'c' the
+ * radix-2^64 words of mulx, avx2 and avx512ifma (h2 <= 4). A bound of 0
+ * stands for 2^64. */
 static int layout_of(const struct vg_poly1305_impl *impl)
 {
     if (strcmp(impl->name, "r44") == 0)
         return 'a';
     if (strcmp(impl->name, "r26") == 0)
         return 'b';
-    if (strcmp(impl->name, "mulx") == 0 || strcmp(impl->name, "avx512ifma") == 0)
+    if (strcmp(impl->name, "mulx") == 0 || strcmp(impl->name, "avx512ifma") == 0 ||
+        strcmp(impl->name, "avx2") == 0)
         return 'c';
     return 0;
 }

@@ -90,15 +90,20 @@ typedef union {
         uint32_t r[5]; /* clamped r, radix 2^26 */
         uint32_t s[4]; /* s, little-endian 32-bit words */
     } r26;
-    /* x86-64 MULX (poly1305_mulx.c) and, with the same first members, the
-     * AVX-512 IFMA variant (poly1305_ifma.c), which adds r^8 .. r^1 in
-     * radix 2^44 for its 8-lane loop, computed on first use (ready). */
+    /* x86-64 MULX (poly1305_mulx.c), and the vectorised variants whose
+     * short inputs run the same code: AVX-512 IFMA (poly1305_ifma.c) keeps
+     * r^8 .. r^1 in radix 2^44 for its 8-lane loop, AVX2
+     * (poly1305_avx2.c) r^4 .. r^1 in radix 2^26 for its 4 lanes, made on
+     * first use (ready). */
     struct {
         uint64_t h[3]; /* accumulator, radix 2^64, h[2] <= 4 */
         uint64_t r[2]; /* clamped r */
         uint64_t s[2]; /* s */
-        uint64_t pw[3][8]; /* pw[x][j]: limb x (radix 2^44) of r^(8 - j) */
-        uint64_t ready;    /* pw holds the powers (a public flag) */
+        union {
+            uint64_t pw[3][8];  /* IFMA: limb x (radix 2^44) of r^(8 - j) */
+            uint64_t p26[5][4]; /* AVX2: limb x (radix 2^26), see there */
+        };
+        uint64_t ready; /* the powers are there (a public flag) */
     } r64;
     uint64_t room[48];
 } vg_poly1305_state;
@@ -122,10 +127,13 @@ const struct vg_poly1305_impl *vg_poly1305_r44_get(void); /* NULL without __int1
 const struct vg_poly1305_impl *vg_poly1305_r26_get(void); /* never NULL */
 /* x86-64: "mulx", radix 2^64 with MULX (BMI2); "avx512ifma", the same
  * scalar code for short inputs and an 8-lane radix-2^44 IFMA loop for runs
- * of 16 blocks or more (AVX-512F, VL, IFMA and BMI2). NULL unless built and
- * the CPU features are active. */
+ * of 16 blocks or more (AVX-512F, VL, IFMA and BMI2); "avx2", the same
+ * scalar code and a 4-lane radix-2^26 VPMULUDQ loop for runs of 16 blocks
+ * or more (AVX2 and BMI2). NULL unless built and the CPU features are
+ * active. */
 const struct vg_poly1305_impl *vg_poly1305_mulx_get(void);
 const struct vg_poly1305_impl *vg_poly1305_ifma_get(void);
+const struct vg_poly1305_impl *vg_poly1305_avx2_get(void);
 const struct vg_poly1305_impl *vg_poly1305_active(void);  /* the dispatch */
 
 /* Streaming Poly1305 over any impl: the message in pieces of any length,
