@@ -26,8 +26,11 @@
  *    and random inputs, for every Poly1305 variant;
  *  - wrong tags (pt zeroed), the NULL and length rules, the 32-bit counter.
  */
+#define _DEFAULT_SOURCE /* mmap, mprotect, sysconf */
 #include <gmp.h>
 #include <openssl/evp.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <sodium.h>
 
 #include "aead/aead.h"
@@ -885,6 +888,77 @@ static void test_chacha_variants(void)
     chacha_variants_one(1u << 20, 7, &seed);
 }
 
+/* Buffers against inaccessible pages: two mappings of four pages each,
+ * pages 0 and 3 PROT_NONE; a buffer placed to end at page 3 or to start at
+ * page 1 faults on any read or write past its end or before its start.
+ * Every ChaCha20 and Poly1305 variant and seal/open, in and out at either
+ * edge, lengths 0..1100 and a few up to two pages. */
+static uint8_t *edge_place(uint8_t *map, size_t pg, size_t len, int at_end)
+{
+    return at_end ? map + 3 * pg - len : map + pg;
+}
+
+static void edge_one(uint8_t *ma, uint8_t *mb, size_t pg, size_t len, uint64_t *seed)
+{
+    uint8_t key[32], nonce[24], tag[16], want_tag[16];
+    uint8_t *want = malloc(len + 1), *src = malloc(len + 1);
+    vgtest_randbytes(seed, key, 32);
+    vgtest_randbytes(seed, nonce, 24);
+    vgtest_randbytes(seed, src, len);
+    chacha_impl(vg_chacha20_portable_get(), want, src, len, nonce, 5, key);
+    CHECK(crypto_onetimeauth_poly1305(want_tag, src, len, key) == 0);
+    for (int e = 0; e < 4; e++) {
+        uint8_t *in = edge_place(ma, pg, len, e & 1), *out = edge_place(mb, pg, len, e >> 1);
+        for (int i = 0; i < g_nchacha; i++) {
+            memcpy(in, src, len);
+            chacha_impl(g_chacha[i], out, in, len, nonce, 5, key);
+            CHECK_MSG(memcmp(out, want, len) == 0, "chacha20 %s at page edges len %zu",
+                      g_chacha[i]->name, len);
+            chacha_impl(g_chacha[i], in, in, len, nonce, 5, key);
+            CHECK_MSG(memcmp(in, want, len) == 0, "chacha20 %s in place at a page edge len %zu",
+                      g_chacha[i]->name, len);
+        }
+        memcpy(in, src, len);
+        for (int k = 0; k < g_npoly; k++) {
+            poly_impl(g_poly[k], tag, in, len, key, 0);
+            CHECK_MSG(memcmp(tag, want_tag, 16) == 0, "poly1305 %s at a page edge len %zu",
+                      g_poly[k]->name, len);
+        }
+        for (int c = 0; c < g_nchacha; c++)
+            for (int k = 0; k < g_npoly; k++) {
+                memcpy(in, src, len);
+                CHECK(vg_aead_seal_impl(g_chacha[c], g_poly[k], e & 1, out, tag, in, len, in,
+                                        len < 300 ? len : 300, nonce, key) == VG_OK);
+                CHECK(vg_aead_open_impl(g_chacha[c], g_poly[k], e & 1, out, out, len, tag, in,
+                                        len < 300 ? len : 300, nonce, key) == VG_OK);
+                CHECK_MSG(memcmp(out, src, len) == 0, "seal/open at page edges len %zu on %s/%s",
+                          len, g_chacha[c]->name, g_poly[k]->name);
+            }
+    }
+    free(want);
+    free(src);
+}
+
+static void test_page_edges(void)
+{
+    uint64_t seed = 0x7061676565646765ULL;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *ma = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *mb = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(ma != MAP_FAILED && mb != MAP_FAILED);
+    if (ma == MAP_FAILED || mb == MAP_FAILED)
+        return;
+    CHECK(mprotect(ma, pg, PROT_NONE) == 0 && mprotect(ma + 3 * pg, pg, PROT_NONE) == 0);
+    CHECK(mprotect(mb, pg, PROT_NONE) == 0 && mprotect(mb + 3 * pg, pg, PROT_NONE) == 0);
+    for (size_t len = 0; len <= 1100; len++)
+        edge_one(ma, mb, pg, len, &seed);
+    for (int i = 0; i < 40; i++)
+        edge_one(ma, mb, pg, 1100 + (size_t)(vgtest_rand64(&seed) % (2 * pg - 1100 + 1)), &seed);
+    edge_one(ma, mb, pg, 2 * pg, &seed);
+    munmap(ma, 4 * pg);
+    munmap(mb, 4 * pg);
+}
+
 /* Poly1305 of every implementation against libsodium on every length
  * 0..4096 and random lengths up to 1 MiB, unaligned: in one piece (so
  * that long runs reach the vector loops), in random pieces, and in pieces
@@ -1689,6 +1763,7 @@ int main(void)
     RUN(test_differential_poly1305());
     RUN(test_chacha_variants());
     RUN(test_poly_variants());
+    RUN(test_page_edges());
     RUN(test_differential_aead());
     RUN(test_gmp_poly1305());
     RUN(test_gmp_targets());

@@ -191,6 +191,12 @@ static void avx2_run(vg_poly1305_state *st, const uint8_t *in, size_t groups, ui
     st->r64.h[0] = t[0] | (t[1] << 26) | (t[2] << 52);
     st->r64.h[1] = (t[2] >> 12) | (t[3] << 14) | (t[4] << 40);
     st->r64.h[2] = t[4] >> 24;
+    /* r and s hold the powers of r, h and a the accumulators; the
+     * compiler may have kept them in memory. */
+    vg_wipe(r, sizeof r);
+    vg_wipe(s, sizeof s);
+    vg_wipe(h, sizeof h);
+    vg_wipe(a, sizeof a);
     vg_wipe(l, sizeof l);
     vg_wipe(t, sizeof t);
 }
