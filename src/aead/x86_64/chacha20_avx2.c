@@ -4,6 +4,7 @@
  * from chacha20_x86.h. Rotations by 16 and 8 are byte shuffles (VPSHUFB),
  * by 12 and 7 shift-shift-or. Compiled with -mavx2 (CMakeLists.txt);
  * called only when vg_cpu_has(VG_CPU_AVX2).
+ * Specification: RFC 8439, sections 2.1-2.4.
  */
 #include <immintrin.h>
 

@@ -5,6 +5,7 @@
  * chacha20_x86.h with VPROLD rotations (AVX-512VL). Compiled with
  * -mavx512f -mavx512vl (CMakeLists.txt); called only when
  * vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL).
+ * Specification: RFC 8439, sections 2.1-2.4.
  */
 #include <immintrin.h>
 

@@ -28,6 +28,7 @@
  *     sums d_x < 5 * 2^55.67 < 2^58 (bounds at the carries below).
  * Constant time: vector adds, shifts, masks and VPMULUDQ; every branch is
  * on the block count.
+ * Specification: RFC 8439, section 2.5.
  */
 #include <immintrin.h>
 

@@ -32,6 +32,7 @@
  *     a2 < 2^43 + 2^41 < 2^43.33.
  * Constant time: vector adds, shifts, masks and IFMA; every branch is on
  * the block count.
+ * Specification: RFC 8439, section 2.5.
  */
 #include <immintrin.h>
 

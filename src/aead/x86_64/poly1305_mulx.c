@@ -6,6 +6,7 @@
  * four of the block loop's wide products MULX, gcc 12 three MULX and one
  * MUL (its register choice; same constant latency), plus the two 64-bit
  * IMULs by h2. Called only when vg_cpu_has(VG_CPU_BMI2).
+ * Specification: RFC 8439, section 2.5.
  */
 #include "poly1305_r64.h"
 

@@ -15,6 +15,7 @@
  *
  * Constant time: MULX, ADD/ADC (through __int128 sums), shifts and masks;
  * the final subtraction of p is a mask select.
+ * Specification: RFC 8439, section 2.5.
  */
 #ifndef VG_AEAD_POLY1305_R64_H
 #define VG_AEAD_POLY1305_R64_H
