@@ -1,8 +1,9 @@
 /*
  * ChaCha20, Poly1305, ChaCha20-Poly1305 and XChaCha20-Poly1305 (src/aead).
  *
- * Every implementation the build has (vg_chacha20_*_get, vg_poly1305_*_get)
- * runs over:
+ * Every implementation the build and the CPU have (vg_chacha20_*_get,
+ * vg_poly1305_*_get: portable, AVX2 rows, AVX2, AVX-512; r44, r26, MULX,
+ * AVX2, AVX-512 IFMA) runs over:
  *  - RFC 8439 sections 2.3.2, 2.4.2, 2.5.2, 2.6.2, 2.8.2 and appendix
  *    A.1-A.5, typed in from the RFC text;
  *  - draft-irtf-cfrg-xchacha-03 2.2.1 (HChaCha20), A.3.1 (AEAD) and A.3.2
@@ -11,15 +12,25 @@
  *    xchacha20_poly1305_test.json, valid and invalid;
  *  - OpenSSL (EVP chacha20-poly1305, EVP chacha20) and libsodium (the _ietf
  *    AEADs, crypto_stream_chacha20_ietf_xor_ic, crypto_onetimeauth) as
- *    independent implementations, on every length 0..1024 and random
- *    lengths up to 64 KiB, AD lengths 0..300, in place and out of place;
+ *    independent implementations, on every length 0..4096 and random
+ *    lengths up to 1 MiB, AD lengths 0..300, in place and out of place,
+ *    unaligned and with guard bytes around the output;
+ *  - every ChaCha20 variant against the portable one on every length
+ *    0..4096 and to 1 MiB, counter starts up to 2^32 - 1, unaligned,
+ *    in place, guard bytes; every Poly1305 variant against libsodium in
+ *    one piece (the vector loops) and in pieces;
  *  - a GMP model of Poly1305 (RFC 8439 2.5.1 pseudocode) on edge inputs
- *    (final accumulator at and around 2^130 - 5 and 2^128, all-0xff blocks
- *    and keys, s-addition carries) and random ones, for both Poly1305 paths;
+ *    (final accumulator at and around 2^130 - 5 and 2^128, also after 16
+ *    to 40 blocks through the 8-lane loop, all-0xff blocks and keys,
+ *    s-addition carries), limb states at each layout's invariant bounds,
+ *    and random inputs, for every Poly1305 variant;
  *  - wrong tags (pt zeroed), the NULL and length rules, the 32-bit counter.
  */
+#define _DEFAULT_SOURCE /* mmap, mprotect, sysconf */
 #include <gmp.h>
 #include <openssl/evp.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <sodium.h>
 
 #include "aead/aead.h"
@@ -29,15 +40,18 @@
 
 /* ---- implementations under test ------------------------------------------ */
 
-static const struct vg_chacha20_impl *g_chacha[4];
+static const struct vg_chacha20_impl *g_chacha[8];
 static int g_nchacha;
-static const struct vg_poly1305_impl *g_poly[4];
+static const struct vg_poly1305_impl *g_poly[8];
 static int g_npoly;
 
 static void collect_impls(void)
 {
-    const struct vg_chacha20_impl *c[] = {vg_chacha20_portable_get()};
-    const struct vg_poly1305_impl *p[] = {vg_poly1305_r44_get(), vg_poly1305_r26_get()};
+    const struct vg_chacha20_impl *c[] = {vg_chacha20_portable_get(), vg_chacha20_avx2_rows_get(),
+                                          vg_chacha20_avx2_get(), vg_chacha20_avx512_get()};
+    const struct vg_poly1305_impl *p[] = {vg_poly1305_r44_get(), vg_poly1305_r26_get(),
+                                          vg_poly1305_mulx_get(), vg_poly1305_avx2_get(),
+                                          vg_poly1305_ifma_get()};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
         if (c[i])
             g_chacha[g_nchacha++] = c[i];
@@ -47,7 +61,23 @@ static void collect_impls(void)
     CHECK(g_nchacha >= 1);
     CHECK(vg_poly1305_r26_get() != NULL);
 #if defined(__SIZEOF_INT128__)
-    CHECK(g_npoly == 2); /* both portable paths reachable on this compiler */
+    CHECK(vg_poly1305_r44_get() != NULL); /* both portable paths on this compiler */
+#endif
+    /* Each x86-64 variant is present exactly when the build has it and the
+     * active features (VG_CPU_FEATURES included) allow it: none is skipped
+     * silently. */
+#if defined(VG_X86_64)
+    CHECK((vg_chacha20_avx2_rows_get() != NULL) == vg_cpu_has(VG_CPU_AVX2));
+    CHECK((vg_chacha20_avx2_get() != NULL) == vg_cpu_has(VG_CPU_AVX2));
+    CHECK((vg_chacha20_avx512_get() != NULL) == vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL));
+    CHECK((vg_poly1305_mulx_get() != NULL) == vg_cpu_has(VG_CPU_BMI2));
+    CHECK((vg_poly1305_avx2_get() != NULL) == vg_cpu_has(VG_CPU_AVX2 | VG_CPU_BMI2));
+    CHECK((vg_poly1305_ifma_get() != NULL) ==
+          vg_cpu_has(VG_CPU_AVX512F | VG_CPU_AVX512VL | VG_CPU_AVX512IFMA | VG_CPU_BMI2));
+#else
+    CHECK(vg_chacha20_avx2_get() == NULL && vg_chacha20_avx512_get() == NULL &&
+          vg_chacha20_avx2_rows_get() == NULL && vg_poly1305_mulx_get() == NULL &&
+          vg_poly1305_ifma_get() == NULL && vg_poly1305_avx2_get() == NULL);
 #endif
     /* The dispatch picks one of the implementations listed. */
     int found = 0;
@@ -58,6 +88,19 @@ static void collect_impls(void)
     for (int i = 0; i < g_nchacha; i++)
         found |= vg_chacha20_active() == g_chacha[i];
     CHECK(found);
+    /* The dispatch order (chacha20.c, poly1305.c): the first present. */
+    const struct vg_chacha20_impl *cw = vg_chacha20_avx512_get();
+    if (!cw)
+        cw = vg_chacha20_avx2_get();
+    CHECK(vg_chacha20_active() == (cw ? cw : vg_chacha20_portable_get()));
+    const struct vg_poly1305_impl *pw = vg_poly1305_ifma_get();
+    if (!pw)
+        pw = vg_poly1305_avx2_get();
+    if (!pw)
+        pw = vg_poly1305_mulx_get();
+    if (!pw)
+        pw = vg_poly1305_r44_get();
+    CHECK(vg_poly1305_active() == (pw ? pw : vg_poly1305_r26_get()));
     printf("chacha20:");
     for (int i = 0; i < g_nchacha; i++)
         printf(" %s", g_chacha[i]->name);
@@ -620,14 +663,48 @@ static int ossl_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint
     return ok;
 }
 
+/* Guarded buffers: GUARD bytes of a pattern on each side of the n bytes
+ * handed out at an offset `mis` (0..63) from a 64-byte boundary, so that
+ * unaligned addresses are exercised and any write outside is seen. */
+#define GUARD 80
+struct gbuf {
+    uint8_t *base, *p;
+    size_t n;
+};
+
+static void gbuf_make(struct gbuf *g, size_t n, size_t mis)
+{
+    g->base = aligned_alloc(64, (n + 2 * GUARD + 128 + 63) / 64 * 64);
+    g->p = g->base + GUARD + 64 - (GUARD % 64) + mis; /* 64-aligned + mis */
+    g->n = n;
+    memset(g->base, 0xc5, (size_t)(g->p - g->base));
+    memset(g->p + n, 0xc5, GUARD);
+}
+
+static int gbuf_ok(const struct gbuf *g)
+{
+    for (uint8_t *q = g->base; q < g->p; q++)
+        if (*q != 0xc5)
+            return 0;
+    for (size_t i = 0; i < GUARD; i++)
+        if (g->p[g->n + i] != 0xc5)
+            return 0;
+    return 1;
+}
+
 /* Seal (ours, every implementation pair, out of place and in place) against
  * OpenSSL and libsodium, then open the peers' output. */
 static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *seed)
 {
     uint8_t key[32], nonce[24], tag[16], t_peer[16], t_sod[16];
-    uint8_t *pt = malloc(len + 1), *ad = malloc(ad_len + 1), *ct = malloc(len + 16),
-            *c_peer = malloc(len + 16), *c_sod = malloc(len + 16), *buf = malloc(len + 1);
+    uint8_t *pt = malloc(len + 1), *ad = malloc(ad_len + 1), *c_peer = malloc(len + 16),
+            *c_sod = malloc(len + 16);
     unsigned long long mlen = 0;
+    /* ct and buf: guarded, unaligned (checked after every call below). */
+    struct gbuf gct, gbf;
+    gbuf_make(&gct, len, (size_t)(vgtest_rand64(seed) % 64));
+    gbuf_make(&gbf, len, (size_t)(vgtest_rand64(seed) % 64));
+    uint8_t *ct = gct.p, *buf = gbf.p;
     vgtest_randbytes(seed, key, sizeof key);
     vgtest_randbytes(seed, nonce, sizeof nonce);
     vgtest_randbytes(seed, pt, len);
@@ -661,7 +738,7 @@ static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *see
             CHECK_MSG(memcmp(buf, c_sod, len) == 0 && memcmp(tag, t_sod, 16) == 0,
                       "seal in place len %zu on %s/%s", len, ci->name, pi->name);
             /* open the peers' ciphertext, out of place and in place */
-            memset(buf, 0, len + 1);
+            memset(buf, 0, len);
             CHECK(vg_aead_open_impl(ci, pi, extended, buf, c_peer, len, t_peer, ad, ad_len, nonce,
                                     key) == VG_OK);
             CHECK_MSG(memcmp(buf, pt, len) == 0, "open len %zu on %s/%s", len, ci->name, pi->name);
@@ -670,6 +747,8 @@ static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *see
                                     key) == VG_OK);
             CHECK_MSG(memcmp(buf, pt, len) == 0, "open in place len %zu on %s/%s", len, ci->name,
                       pi->name);
+            CHECK_MSG(gbuf_ok(&gct) && gbuf_ok(&gbf), "write outside ct/pt: len %zu on %s/%s", len,
+                      ci->name, pi->name);
         }
     /* And the peers open ours (public API). */
     int (*seal)(uint8_t *, uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
@@ -685,18 +764,18 @@ static void diff_aead_one(int extended, size_t len, size_t ad_len, uint64_t *see
     CHECK(memcmp(buf, pt, len) == 0);
     free(pt);
     free(ad);
-    free(ct);
+    free(gct.base);
     free(c_peer);
     free(c_sod);
-    free(buf);
+    free(gbf.base);
 }
 
 static void test_differential_aead(void)
 {
     uint64_t seed = 0x6165616431353031ULL;
     for (int x = 0; x < 2; x++) {
-        /* Every length 0..1024, the AD length cycling through 0..300. */
-        for (size_t len = 0; len <= 1024; len++)
+        /* Every length 0..4096, the AD length cycling through 0..300. */
+        for (size_t len = 0; len <= 4096; len++)
             diff_aead_one(x, len, (len * 37) % 301, &seed);
         /* Every AD length 0..300 at a few message lengths. */
         for (size_t ad = 0; ad <= 300; ad++)
@@ -709,6 +788,11 @@ static void test_differential_aead(void)
         diff_aead_one(x, 4096, 0, &seed);
         diff_aead_one(x, 4097, 1, &seed);
         diff_aead_one(x, 65536, 300, &seed);
+        /* Random lengths up to 1 MiB, and 1 MiB itself. */
+        for (int i = 0; i < 4; i++)
+            diff_aead_one(x, (size_t)(vgtest_rand64(&seed) % ((1u << 20) + 1)),
+                          (size_t)(vgtest_rand64(&seed) % 301), &seed);
+        diff_aead_one(x, 1u << 20, 17, &seed);
     }
 }
 
@@ -739,6 +823,186 @@ static void test_differential_chacha20(void)
             CHECK_MSG(memcmp(a, c, n) == 0, "chacha20 in place len %zu on %s", n,
                       g_chacha[i]->name);
         }
+    }
+}
+
+/* One ChaCha20 run of every implementation against the portable one (which
+ * test_differential_chacha20 holds to OpenSSL and libsodium): out of
+ * place with in and out at their own misalignments, and in place; nothing
+ * written outside out. */
+static void chacha_variants_one(size_t len, uint32_t counter, uint64_t *seed)
+{
+    uint8_t key[32], nonce[12];
+    struct gbuf in, out, io;
+    size_t m1 = (size_t)(vgtest_rand64(seed) % 64), m2 = (size_t)(vgtest_rand64(seed) % 64);
+    uint8_t *want = malloc(len + 1);
+    vgtest_randbytes(seed, key, 32);
+    vgtest_randbytes(seed, nonce, 12);
+    gbuf_make(&in, len, m1);
+    gbuf_make(&out, len, m2);
+    gbuf_make(&io, len, m1);
+    vgtest_randbytes(seed, in.p, len);
+    chacha_impl(vg_chacha20_portable_get(), want, in.p, len, nonce, counter, key);
+    for (int i = 0; i < g_nchacha; i++) {
+        memset(out.p, 0, len);
+        chacha_impl(g_chacha[i], out.p, in.p, len, nonce, counter, key);
+        CHECK_MSG(memcmp(out.p, want, len) == 0 && gbuf_ok(&out) && gbuf_ok(&in),
+                  "chacha20 %s len %zu counter %u misalign %zu/%zu", g_chacha[i]->name, len,
+                  counter, m1, m2);
+        memcpy(io.p, in.p, len);
+        chacha_impl(g_chacha[i], io.p, io.p, len, nonce, counter, key);
+        CHECK_MSG(memcmp(io.p, want, len) == 0 && gbuf_ok(&io),
+                  "chacha20 %s in place len %zu counter %u", g_chacha[i]->name, len, counter);
+    }
+    free(in.base);
+    free(out.base);
+    free(io.base);
+    free(want);
+}
+
+/* Every implementation on every length 0..4096 and random lengths up to
+ * 1 MiB, at counter starts 0, random, and the last ones before 2^32 (every
+ * start from 2^32 - 40 on, with every length those blocks allow in
+ * steps). */
+static void test_chacha_variants(void)
+{
+    uint64_t seed = 0x76617269616e7473ULL;
+    for (size_t len = 0; len <= 4096; len++) {
+        uint32_t counter = len % 3 == 0 ? 0 : (uint32_t)vgtest_rand64(&seed);
+        if (len % 3 == 2) /* the run ends within 0..2 blocks of 2^32 - 1 */
+            counter = (uint32_t)(((uint64_t)1 << 32) - (len + 63) / 64 -
+                                 vgtest_rand64(&seed) % 3);
+        if (!vg_chacha20_len_ok(len, counter))
+            counter = 1;
+        chacha_variants_one(len, counter, &seed);
+    }
+    for (uint32_t back = 1; back <= 40; back++) {
+        uint32_t counter = (uint32_t)(((uint64_t)1 << 32) - back);
+        for (size_t len = 1; len <= 64 * (size_t)back; len += 1 + len / 3)
+            chacha_variants_one(len, counter, &seed);
+        chacha_variants_one(64 * (size_t)back, counter, &seed);
+    }
+    for (int i = 0; i < 12; i++)
+        chacha_variants_one((size_t)(vgtest_rand64(&seed) % ((1u << 20) + 1)),
+                            (uint32_t)vgtest_rand64(&seed) % 1000, &seed);
+    chacha_variants_one(1u << 20, 7, &seed);
+}
+
+/* Buffers against inaccessible pages: two mappings of four pages each,
+ * pages 0 and 3 PROT_NONE; a buffer placed to end at page 3 or to start at
+ * page 1 faults on any read or write past its end or before its start.
+ * Every ChaCha20 and Poly1305 variant and seal/open, in and out at either
+ * edge, lengths 0..1100 and a few up to two pages. */
+static uint8_t *edge_place(uint8_t *map, size_t pg, size_t len, int at_end)
+{
+    return at_end ? map + 3 * pg - len : map + pg;
+}
+
+static void edge_one(uint8_t *ma, uint8_t *mb, size_t pg, size_t len, uint64_t *seed)
+{
+    uint8_t key[32], nonce[24], tag[16], want_tag[16];
+    uint8_t *want = malloc(len + 1), *src = malloc(len + 1);
+    vgtest_randbytes(seed, key, 32);
+    vgtest_randbytes(seed, nonce, 24);
+    vgtest_randbytes(seed, src, len);
+    chacha_impl(vg_chacha20_portable_get(), want, src, len, nonce, 5, key);
+    CHECK(crypto_onetimeauth_poly1305(want_tag, src, len, key) == 0);
+    for (int e = 0; e < 4; e++) {
+        uint8_t *in = edge_place(ma, pg, len, e & 1), *out = edge_place(mb, pg, len, e >> 1);
+        for (int i = 0; i < g_nchacha; i++) {
+            memcpy(in, src, len);
+            chacha_impl(g_chacha[i], out, in, len, nonce, 5, key);
+            CHECK_MSG(memcmp(out, want, len) == 0, "chacha20 %s at page edges len %zu",
+                      g_chacha[i]->name, len);
+            chacha_impl(g_chacha[i], in, in, len, nonce, 5, key);
+            CHECK_MSG(memcmp(in, want, len) == 0, "chacha20 %s in place at a page edge len %zu",
+                      g_chacha[i]->name, len);
+        }
+        memcpy(in, src, len);
+        for (int k = 0; k < g_npoly; k++) {
+            poly_impl(g_poly[k], tag, in, len, key, 0);
+            CHECK_MSG(memcmp(tag, want_tag, 16) == 0, "poly1305 %s at a page edge len %zu",
+                      g_poly[k]->name, len);
+        }
+        for (int c = 0; c < g_nchacha; c++)
+            for (int k = 0; k < g_npoly; k++) {
+                memcpy(in, src, len);
+                CHECK(vg_aead_seal_impl(g_chacha[c], g_poly[k], e & 1, out, tag, in, len, in,
+                                        len < 300 ? len : 300, nonce, key) == VG_OK);
+                CHECK(vg_aead_open_impl(g_chacha[c], g_poly[k], e & 1, out, out, len, tag, in,
+                                        len < 300 ? len : 300, nonce, key) == VG_OK);
+                CHECK_MSG(memcmp(out, src, len) == 0, "seal/open at page edges len %zu on %s/%s",
+                          len, g_chacha[c]->name, g_poly[k]->name);
+            }
+    }
+    free(want);
+    free(src);
+}
+
+static void test_page_edges(void)
+{
+    uint64_t seed = 0x7061676565646765ULL;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *ma = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *mb = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(ma != MAP_FAILED && mb != MAP_FAILED);
+    if (ma == MAP_FAILED || mb == MAP_FAILED)
+        return;
+    CHECK(mprotect(ma, pg, PROT_NONE) == 0 && mprotect(ma + 3 * pg, pg, PROT_NONE) == 0);
+    CHECK(mprotect(mb, pg, PROT_NONE) == 0 && mprotect(mb + 3 * pg, pg, PROT_NONE) == 0);
+    for (size_t len = 0; len <= 1100; len++)
+        edge_one(ma, mb, pg, len, &seed);
+    for (int i = 0; i < 40; i++)
+        edge_one(ma, mb, pg, 1100 + (size_t)(vgtest_rand64(&seed) % (2 * pg - 1100 + 1)), &seed);
+    edge_one(ma, mb, pg, 2 * pg, &seed);
+    munmap(ma, 4 * pg);
+    munmap(mb, 4 * pg);
+}
+
+/* Poly1305 of every implementation against libsodium on every length
+ * 0..4096 and random lengths up to 1 MiB, unaligned: in one piece (so
+ * that long runs reach the vector loops), in random pieces, and in pieces
+ * of whole blocks after a first short one (vector loops entered with the
+ * powers already made, from an accumulator that is not zero). */
+static void test_poly_variants(void)
+{
+    uint64_t seed = 0x706f6c7976617273ULL;
+    uint8_t key[32], want[16], tag[16];
+    for (size_t i = 0; i <= 4096 + 16; i++) {
+        size_t len = i <= 4096 ? i : (size_t)(vgtest_rand64(&seed) % ((1u << 20) + 1));
+        size_t mis = (size_t)(vgtest_rand64(&seed) % 64);
+        struct gbuf m;
+        gbuf_make(&m, len, mis);
+        vgtest_randbytes(&seed, key, 32);
+        vgtest_randbytes(&seed, m.p, len);
+        if (i % 7 == 0)
+            memset(m.p, 0xff, len);
+        CHECK(crypto_onetimeauth_poly1305(want, m.p, len, key) == 0);
+        for (int k = 0; k < g_npoly; k++) {
+            poly_impl(g_poly[k], tag, m.p, len, key, 0);
+            CHECK_MSG(memcmp(tag, want, 16) == 0, "poly1305 %s len %zu one piece", g_poly[k]->name,
+                      len);
+            size_t step = 1 + (size_t)(vgtest_rand64(&seed) % 700);
+            poly_impl(g_poly[k], tag, m.p, len, key, step);
+            CHECK_MSG(memcmp(tag, want, 16) == 0, "poly1305 %s len %zu pieces %zu",
+                      g_poly[k]->name, len, step);
+            /* A short first piece, then pieces of 16..64 blocks. */
+            vg_poly1305_ctx ctx;
+            size_t off = len < 40 ? len : (size_t)(vgtest_rand64(&seed) % 40);
+            vg_poly1305_init(&ctx, g_poly[k], key);
+            vg_poly1305_update(&ctx, m.p, off);
+            while (off < len) {
+                size_t n = 16 * (16 + (size_t)(vgtest_rand64(&seed) % 49));
+                if (n > len - off)
+                    n = len - off;
+                vg_poly1305_update(&ctx, m.p + off, n);
+                off += n;
+            }
+            vg_poly1305_final(&ctx, tag);
+            CHECK_MSG(memcmp(tag, want, 16) == 0, "poly1305 %s len %zu block pieces",
+                      g_poly[k]->name, len);
+        }
+        free(m.base);
     }
 }
 
@@ -834,7 +1098,7 @@ static void gmp_acc(mpz_t a, const uint8_t *m, size_t nblocks, const mpz_t r, co
 static void gmp_target(const char *what, const uint8_t key[32], const mpz_t T, uint64_t *seed)
 {
     mpz_t r, p, a, x, lim, inv;
-    uint8_t rb[16], m[16 * 8];
+    uint8_t rb[16], m[16 * 40];
     mpz_inits(r, p, a, x, lim, inv, NULL);
     memcpy(rb, key, 16);
     rb[3] &= 15;
@@ -853,7 +1117,12 @@ static void gmp_target(const char *what, const uint8_t key[32], const mpz_t T, u
         return;
     }
     for (int tries = 0; tries < 400; tries++) {
-        size_t k = (size_t)(vgtest_rand64(seed) % 7); /* 0..6 random blocks first */
+        /* 0..6 random blocks first, or 15, 23, 31, 39: then the message is
+         * 16, 24, 32 or 40 blocks, all through an 8-lane loop, whose final
+         * fold must reach the target itself. */
+        size_t k = (size_t)(vgtest_rand64(seed) % 7);
+        if (vgtest_rand64(seed) % 2)
+            k = 15 + 8 * (size_t)(vgtest_rand64(seed) % 4);
         vgtest_randbytes(seed, m, 16 * k);
         gmp_acc(a, m, k, r, p);
         mpz_mul(x, T, inv);
@@ -988,39 +1257,66 @@ static void test_gmp_targets(void)
  *    clamped r or a random r must give limbs that represent (V + m) r mod p
  *    and satisfy the invariant again: the bounds written beside the carries
  *    are then what the code does at its extremes. */
+/* The state layout of each implementation: 'a' r44, 'b' r26, 'c' the
+ * radix-2^64 words of mulx, avx2 and avx512ifma (h2 <= 4). A bound of 0
+ * stands for 2^64. */
+static int layout_of(const struct vg_poly1305_impl *impl)
+{
+    if (strcmp(impl->name, "r44") == 0)
+        return 'a';
+    if (strcmp(impl->name, "r26") == 0)
+        return 'b';
+    if (strcmp(impl->name, "mulx") == 0 || strcmp(impl->name, "avx512ifma") == 0 ||
+        strcmp(impl->name, "avx2") == 0)
+        return 'c';
+    return 0;
+}
+
 static int state_limbs(const struct vg_poly1305_impl *impl, unsigned *n, unsigned *w,
                        uint64_t bound[5])
 {
-    if (strcmp(impl->name, "r44") == 0) {
+    switch (layout_of(impl)) {
+    case 'a':
         *n = 3;
         *w = 44;
         bound[0] = (uint64_t)1 << 44;
         bound[1] = ((uint64_t)1 << 44) + 64;
         bound[2] = (uint64_t)1 << 42;
         return 1;
-    }
-    if (strcmp(impl->name, "r26") == 0) {
+    case 'b':
         *n = 5;
         *w = 26;
         for (int i = 0; i < 5; i++)
             bound[i] = (uint64_t)1 << 26;
         bound[1] += 64;
         return 1;
+    case 'c':
+        *n = 3;
+        *w = 64;
+        bound[0] = bound[1] = 0; /* 2^64 */
+        bound[2] = 5;
+        return 1;
+    default:
+        return 0;
     }
-    return 0;
 }
 
 static uint64_t get_limb(const struct vg_poly1305_impl *impl, const vg_poly1305_state *st, int i)
 {
-    return impl->name[1] == '4' ? st->r44.h[i] : st->r26.h[i];
+    switch (layout_of(impl)) {
+    case 'a': return st->r44.h[i];
+    case 'b': return st->r26.h[i];
+    default: return st->r64.h[i];
+    }
 }
 
 static void set_limb(const struct vg_poly1305_impl *impl, vg_poly1305_state *st, int i, uint64_t v)
 {
-    if (impl->name[1] == '4')
-        st->r44.h[i] = v;
-    else
-        st->r26.h[i] = (uint32_t)v;
+    switch (layout_of(impl)) {
+    case 'a': st->r44.h[i] = v; break;
+    case 'b': st->r26.h[i] = (uint32_t)v; break;
+    default: st->r64.h[i] = v; break;
+    }
 }
 
 static void state_value(mpz_t v, const struct vg_poly1305_impl *impl, const vg_poly1305_state *st,
@@ -1076,11 +1372,11 @@ static void test_poly_states(void)
                     case 1: x = 1; break;
                     case 2: x = b - 1; break;
                     case 3: x = b - 2; break;
-                    default: x = vgtest_rand64(&seed) % b; break;
+                    default: x = b ? vgtest_rand64(&seed) % b : vgtest_rand64(&seed); break;
                     }
                     set_limb(impl, &st, (int)i, x);
                 }
-                vg_poly1305_state st2 = st;
+                vg_poly1305_state st2 = st, st3 = st;
                 /* finish */
                 state_value(v, impl, &st, n, w);
                 mpz_mod(want, v, p);
@@ -1118,12 +1414,44 @@ static void test_poly_states(void)
                 mpz_mod(got, got, p);
                 CHECK_MSG(mpz_cmp(got, want) == 0, "%s block at edge state %u", impl->name, cidx);
                 for (unsigned i = 0; i < n; i++)
-                    if (get_limb(impl, &st2, (int)i) >= bound[i])
+                    if (bound[i] && get_limb(impl, &st2, (int)i) >= bound[i])
                         inv_fail++;
+                /* From the same edge state, a run of 16 or 24 blocks (the
+                 * 8-lane loops start from it), then finish, against GMP. */
+                size_t nb = cidx & 2 ? 24 : 16;
+                uint8_t run[16 * 24];
+                if (cidx % 3)
+                    memset(run, 0xff, sizeof run);
+                else
+                    vgtest_randbytes(&seed, run, sizeof run);
+                state_value(want, impl, &st3, n, w);
+                for (size_t b = 0; b < nb; b++) {
+                    mpz_import(m, 16, -1, 1, 0, 0, run + 16 * b);
+                    if (hibit)
+                        mpz_setbit(m, 128);
+                    mpz_add(want, want, m);
+                    mpz_mul(want, want, r);
+                    mpz_mod(want, want, p);
+                }
+                impl->blocks(&st3, run, nb, hibit);
+                state_value(got, impl, &st3, n, w);
+                mpz_mod(got, got, p);
+                CHECK_MSG(mpz_cmp(got, want) == 0, "%s %zu blocks at edge state %u", impl->name, nb,
+                          cidx);
+                for (unsigned i = 0; i < n; i++)
+                    if (bound[i] && get_limb(impl, &st3, (int)i) >= bound[i])
+                        inv_fail++;
+                mpz_add(want, want, s);
+                mpz_fdiv_r_2exp(want, want, 128);
+                memset(wtag, 0, 16);
+                mpz_export(wtag, NULL, -1, 1, 0, 0, want);
+                impl->finish(&st3, tag);
+                CHECK_MSG(memcmp(tag, wtag, 16) == 0, "%s finish after %zu blocks at edge state %u",
+                          impl->name, nb, cidx);
                 cases++;
             }
         CHECK_MSG(inv_fail == 0, "%s: %u limbs outside the invariant", impl->name, inv_fail);
-        printf("poly1305 %s: %u edge states (finish and one block each)\n", impl->name, cases);
+        printf("poly1305 %s: %u edge states (finish, one block, a 16- or 24-block run each)\n", impl->name, cases);
     }
     mpz_clears(p, v, r, m, want, got, s, NULL);
 }
@@ -1415,22 +1743,34 @@ int main(void)
         fprintf(stderr, "sodium_init failed\n");
         return 1;
     }
-    collect_impls();
-    test_rfc_chacha20();
-    test_rfc_poly1305();
-    test_rfc_aead();
-    test_xchacha_draft();
-    test_wycheproof_file("wycheproof/chacha20_poly1305_test.json", 0, 325);
-    test_wycheproof_file("wycheproof/xchacha20_poly1305_test.json", 1, 315);
-    test_differential_chacha20();
-    test_differential_poly1305();
-    test_differential_aead();
-    test_gmp_poly1305();
-    test_gmp_targets();
-    test_poly_states();
-    test_stream();
-    test_reject();
-    test_api_rules();
-    test_counter_limit();
+    /* Each test function under RUN: its own count of failures is printed
+     * when not zero, so a broken kernel shows which tests see it. */
+#define RUN(call)                                                                                  \
+    do {                                                                                           \
+        unsigned long before_ = vgtest_failed;                                                     \
+        call;                                                                                      \
+        if (vgtest_failed != before_)                                                              \
+            fprintf(stderr, "%s: %lu failed\n", #call, vgtest_failed - before_);                   \
+    } while (0)
+    RUN(collect_impls());
+    RUN(test_rfc_chacha20());
+    RUN(test_rfc_poly1305());
+    RUN(test_rfc_aead());
+    RUN(test_xchacha_draft());
+    RUN(test_wycheproof_file("wycheproof/chacha20_poly1305_test.json", 0, 325));
+    RUN(test_wycheproof_file("wycheproof/xchacha20_poly1305_test.json", 1, 315));
+    RUN(test_differential_chacha20());
+    RUN(test_differential_poly1305());
+    RUN(test_chacha_variants());
+    RUN(test_poly_variants());
+    RUN(test_page_edges());
+    RUN(test_differential_aead());
+    RUN(test_gmp_poly1305());
+    RUN(test_gmp_targets());
+    RUN(test_poly_states());
+    RUN(test_stream());
+    RUN(test_reject());
+    RUN(test_api_rules());
+    RUN(test_counter_limit());
     return vgtest_done("test_aead");
 }

@@ -9,8 +9,9 @@
  * Each implementation is reachable on its own through its `_get` function
  * (NULL when the build or the active CPU features lack it), so the tests run
  * every one over the same vectors; `_active` is the dispatch, called once
- * per public operation and passed down. Only portable code exists so far;
- * x86-64 variants will sit behind the same structs.
+ * per public operation and passed down. The x86-64 variants (src/aead/x86_64)
+ * sit behind the same structs; their `_get` is NULL unless the build has
+ * them and vg_cpu_has reports the features they need.
  *
  * Nothing here is exported from the shared library.
  */
@@ -36,7 +37,18 @@ struct vg_chacha20_impl {
 };
 
 const struct vg_chacha20_impl *vg_chacha20_portable_get(void); /* never NULL */
-const struct vg_chacha20_impl *vg_chacha20_active(void);       /* the dispatch */
+/* x86-64 (src/aead/x86_64/), NULL unless built and the CPU features are
+ * active:
+ *  avx2_rows: one to four blocks with the state rows as xmm/ymm vectors
+ *             (diagonal rounds by VPSHUFD lane rotations), AVX2;
+ *  avx2:      8 blocks in parallel, one 32-bit lane per block, AVX2; fewer
+ *             than 8 remaining blocks go through the row code;
+ *  avx512:    16 blocks per zmm lane set (VPROLD), then 8 in ymm and the
+ *             row code with VPROLD for the rest; AVX-512F and AVX-512VL. */
+const struct vg_chacha20_impl *vg_chacha20_avx2_rows_get(void);
+const struct vg_chacha20_impl *vg_chacha20_avx2_get(void);
+const struct vg_chacha20_impl *vg_chacha20_avx512_get(void);
+const struct vg_chacha20_impl *vg_chacha20_active(void); /* the dispatch */
 
 /* Little-endian words of a 32-byte key / 12-byte nonce (RFC 8439 2.3). */
 void vg_chacha20_load_key(uint32_t k[8], const uint8_t key[32]);
@@ -78,6 +90,21 @@ typedef union {
         uint32_t r[5]; /* clamped r, radix 2^26 */
         uint32_t s[4]; /* s, little-endian 32-bit words */
     } r26;
+    /* x86-64 MULX (poly1305_mulx.c), and the vectorised variants whose
+     * short inputs run the same code: AVX-512 IFMA (poly1305_ifma.c) keeps
+     * r^8 .. r^1 in radix 2^44 for its 8-lane loop, AVX2
+     * (poly1305_avx2.c) r^4 .. r^1 in radix 2^26 for its 4 lanes, made on
+     * first use (ready). */
+    struct {
+        uint64_t h[3]; /* accumulator, radix 2^64, h[2] <= 4 */
+        uint64_t r[2]; /* clamped r */
+        uint64_t s[2]; /* s */
+        union {
+            uint64_t pw[3][8];  /* IFMA: limb x (radix 2^44) of r^(8 - j) */
+            uint64_t p26[5][4]; /* AVX2: limb x (radix 2^26), see there */
+        };
+        uint64_t ready; /* the powers are there (a public flag) */
+    } r64;
     uint64_t room[48];
 } vg_poly1305_state;
 
@@ -98,6 +125,15 @@ struct vg_poly1305_impl {
 
 const struct vg_poly1305_impl *vg_poly1305_r44_get(void); /* NULL without __int128 */
 const struct vg_poly1305_impl *vg_poly1305_r26_get(void); /* never NULL */
+/* x86-64: "mulx", radix 2^64 with MULX (BMI2); "avx512ifma", the same
+ * scalar code for short inputs and an 8-lane radix-2^44 IFMA loop for runs
+ * of 16 blocks or more (AVX-512F, VL, IFMA and BMI2); "avx2", the same
+ * scalar code and a 4-lane radix-2^26 VPMULUDQ loop for runs of 16 blocks
+ * or more (AVX2 and BMI2). NULL unless built and the CPU features are
+ * active. */
+const struct vg_poly1305_impl *vg_poly1305_mulx_get(void);
+const struct vg_poly1305_impl *vg_poly1305_ifma_get(void);
+const struct vg_poly1305_impl *vg_poly1305_avx2_get(void);
 const struct vg_poly1305_impl *vg_poly1305_active(void);  /* the dispatch */
 
 /* Streaming Poly1305 over any impl: the message in pieces of any length,
