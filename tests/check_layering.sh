@@ -23,6 +23,29 @@ RULES='
 common  *       src/common is the bottom layer and depends on nothing above it
 mldsa   mlkem   no area uses another area'"'"'s private files (issue 13 item 3)
 mlkem   mldsa   no area uses another area'"'"'s private files (issue 13 item 3)
+hash    curve25519  the hashes sit below every area that uses them (docs/architecture.md)
+hash    mlkem   the hashes sit below every area that uses them
+hash    mldsa   the hashes sit below every area that uses them
+hash    lattice the hashes need no lattice arithmetic
+hash    aead    the hashes need no AEAD
+lattice hash    the NTT module depends on common only
+lattice curve25519  the NTT module depends on common only
+lattice mlkem   the NTT module depends on common only (ML-KEM uses it, not the reverse)
+lattice mldsa   the NTT module depends on common only (ML-DSA uses it, not the reverse)
+lattice aead    the NTT module depends on common only
+aead    hash    the AEAD area depends on common only
+aead    curve25519  the AEAD area depends on common only
+aead    mlkem   the AEAD area depends on common only
+aead    mldsa   the AEAD area depends on common only
+aead    lattice the AEAD area depends on common only
+curve25519  mlkem   Curve25519 uses the hashes only
+curve25519  mldsa   Curve25519 uses the hashes only
+curve25519  lattice Curve25519 uses the hashes only
+curve25519  aead    Curve25519 uses the hashes only
+mlkem   curve25519  ML-KEM uses hash and lattice only
+mlkem   aead    ML-KEM uses hash and lattice only
+mldsa   curve25519  ML-DSA uses hash and lattice only
+mldsa   aead    ML-DSA uses hash and lattice only
 '
 set -uf # -f: no pathname expansion, the rules contain "*"
 src=${1:-$(dirname "$0")/../src}
