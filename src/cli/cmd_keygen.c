@@ -286,9 +286,9 @@ int vg_cli_cmd_decaps(int argc, char **argv)
     rc = kem_args("decaps", 1, argc, argv, &alg, &sk_path, &ct_path, &ss_path, &hex);
     if (rc != VG_CLI_EXIT_OK)
         return rc;
-    if (strcmp(sk_path, "-") == 0 && strcmp(ct_path, "-") == 0)
-        return vg_cli_usage_error("decaps: only one input can be standard input ('-')");
     const char *inputs[2] = {sk_path, ct_path};
+    if ((rc = vg_cli_one_stdin("decaps", inputs, 2)) != VG_CLI_EXIT_OK)
+        return rc;
     rc = vg_cli_outputs_open(&outs, "decaps", &ss_path, &what, 1, inputs, 2);
     if (rc != VG_CLI_EXIT_OK)
         goto out;

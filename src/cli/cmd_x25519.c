@@ -40,12 +40,12 @@ int vg_cli_cmd_x25519(int argc, char **argv)
                            &n_pos);
     if (rc != VG_CLI_EXIT_OK)
         return rc;
-    if (strcmp(secret_path, "-") == 0 && strcmp(peer_path, "-") == 0)
-        return vg_cli_usage_error("x25519: only one input can be standard input ('-')");
+    const char *inputs[2] = {secret_path, peer_path};
+    if ((rc = vg_cli_one_stdin("x25519", inputs, 2)) != VG_CLI_EXIT_OK)
+        return rc;
 
     memset(secret, 0, sizeof secret);
     memset(shared, 0, sizeof shared);
-    const char *inputs[2] = {secret_path, peer_path};
     rc = vg_cli_outputs_open(&outs, "x25519", &out_path, &what, 1, inputs, 2);
     if (rc != VG_CLI_EXIT_OK)
         goto out;

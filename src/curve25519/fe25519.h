@@ -45,6 +45,39 @@ typedef struct {
     uint64_t v[5];
 } vg_fe51;
 
+/* Limb-wise helpers, no carries, shared by fe51.c and the point code of
+ * ge25519_base.c and ge25519_vartime.c (inline: each caller keeps them in
+ * its own loops). */
+
+/* h = f + g, limb by limb; the caller states the bound (tight f and g give
+ * limbs <= 2^52). Any aliasing. */
+static inline void vg_fe51_add_limbs(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
+{
+    for (int i = 0; i < 5; i++)
+        h->v[i] = f->v[i] + g->v[i];
+}
+
+/* h = f + 2p - g, limb by limb. Precondition: g limbs <= 2^52 - 38 (tight
+ * qualifies): the limbs of 2p are 2^52 - 38, then 2^52 - 2, so no limb
+ * wraps; h limbs < f limbs + 2^52 (< 2^53 for tight f). Any aliasing. */
+static inline void vg_fe51_sub_limbs(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
+{
+    h->v[0] = (f->v[0] + ((UINT64_C(1) << 52) - 38)) - g->v[0];
+    for (int i = 1; i < 5; i++)
+        h->v[i] = (f->v[i] + ((UINT64_C(1) << 52) - 2)) - g->v[i];
+}
+
+/* Swap f and g when mask is all-ones; leave them when it is zero. No
+ * branch on mask (constant time). */
+static inline void vg_fe51_cswap(vg_fe51 *f, vg_fe51 *g, uint64_t mask)
+{
+    for (int i = 0; i < 5; i++) {
+        uint64_t t = mask & (f->v[i] ^ g->v[i]);
+        f->v[i] ^= t;
+        g->v[i] ^= t;
+    }
+}
+
 struct vg_fe51_ops {
     const char *name; /* "portable" or "portable-noint128" */
     /* h = s mod 2^255 (bit 255 ignored); postcondition: limbs < 2^51. */

@@ -164,17 +164,14 @@ static void fe51_sqr(vg_fe51 *h, const vg_fe51 *f)
 /* Precondition: f, g tight. Postcondition: h limbs <= 2^52 (< 2^53). */
 static void fe51_add(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
 {
-    for (int i = 0; i < 5; i++)
-        h->v[i] = f->v[i] + g->v[i];
+    vg_fe51_add_limbs(h, f, g);
 }
 
 /* Precondition: f, g tight. h = f + 2p - g: the limbs of 2p are 2^52 - 38
  * and 2^52 - 2 >= 2^51 >= g[i], so no limb goes negative; h < 2^53. */
 static void fe51_sub(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
 {
-    h->v[0] = (f->v[0] + ((UINT64_C(1) << 52) - 38)) - g->v[0];
-    for (int i = 1; i < 5; i++)
-        h->v[i] = (f->v[i] + ((UINT64_C(1) << 52) - 2)) - g->v[i];
+    vg_fe51_sub_limbs(h, f, g);
 }
 
 /* Precondition: f loose. Postcondition: h tight. Products < 2^54 * 2^17 =
@@ -286,16 +283,6 @@ const struct vg_fe51_ops *FE51_GET(void) { return &g_fe51_ops; }
 
 /* ---- the ladder (RFC 7748 section 5) ----------------------------------------- */
 
-/* Swap f and g when mask is all-ones; leave them when it is zero. */
-static inline void fe51_cswap(vg_fe51 *f, vg_fe51 *g, uint64_t mask)
-{
-    for (int i = 0; i < 5; i++) {
-        uint64_t t = mask & (f->v[i] ^ g->v[i]);
-        f->v[i] ^= t;
-        g->v[i] ^= t;
-    }
-}
-
 struct ladder51 {
     uint8_t k[32];
     vg_fe51 x1, x2, z2, x3, z3, a, aa, b, bb, e, c, d, da, cb;
@@ -320,8 +307,8 @@ static void x25519_ladder51(uint8_t out[32], const uint8_t scalar[32], const uin
         uint64_t kt = (uint64_t)(s.k[t >> 3] >> (t & 7)) & 1;
         swap ^= kt;
         uint64_t mask = vg_barrier_u64(0 - swap);
-        fe51_cswap(&s.x2, &s.x3, mask);
-        fe51_cswap(&s.z2, &s.z3, mask);
+        vg_fe51_cswap(&s.x2, &s.x3, mask);
+        vg_fe51_cswap(&s.z2, &s.z3, mask);
         swap = kt;
         fe51_add(&s.a, &s.x2, &s.z2);
         fe51_sqr(&s.aa, &s.a);
@@ -344,8 +331,8 @@ static void x25519_ladder51(uint8_t out[32], const uint8_t scalar[32], const uin
         fe51_mul(&s.z2, &s.e, &s.a);
     }
     uint64_t mask = vg_barrier_u64(0 - swap);
-    fe51_cswap(&s.x2, &s.x3, mask);
-    fe51_cswap(&s.z2, &s.z3, mask);
+    vg_fe51_cswap(&s.x2, &s.x3, mask);
+    vg_fe51_cswap(&s.z2, &s.z3, mask);
     fe51_invert(&s.z2, &s.z2);
     fe51_mul(&s.x2, &s.x2, &s.z2);
     fe51_tobytes(out, &s.x2);

@@ -29,6 +29,8 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "fe25519.h"
+
 typedef struct {
     __m256i v[5];
 } fe4;
@@ -162,6 +164,31 @@ FE4_INLINE void fe4_pack64(uint64_t h[4], const uint64_t v[5])
     h[2] = (uint64_t)acc;
     acc = (acc >> 64) + ((u128)v[4] << 12); /* v4 at bit 204 = 192 + 12 */
     h[3] = (uint64_t)acc;
+}
+
+/* out = the canonical encoding of num * den^(p-2) (0 when den is 0; RFC
+ * 7748 section 5 encodeUCoordinate), num and den radix-51, T (as left by
+ * the IFMA lanes). The inversion is one long chain of dependent squarings
+ * of one element, faster on the BMI2+ADX field, so the callers pass f64 =
+ * vg_fe64_adx_get() (NULL when the CPU mask does not allow it: a public
+ * condition) and fe = vg_fe51_get(), used when f64 is NULL. Both paths
+ * overwrite num and den; the ADX one also n64 and d64, the caller's
+ * scratch, which it wipes with the rest of its state. */
+FE4_INLINE void fe4_ratio_tobytes(uint8_t out[32], const struct vg_fe51_ops *fe,
+                                  const struct vg_fe64_ops *f64, vg_fe51 *num, vg_fe51 *den,
+                                  uint64_t n64[4], uint64_t d64[4])
+{
+    if (f64) {
+        fe4_pack64(n64, num->v);
+        fe4_pack64(d64, den->v);
+        f64->invert(d64, d64);
+        f64->mul(n64, n64, d64);
+        f64->tobytes(out, n64);
+    } else {
+        fe->invert(den, den);
+        fe->mul(num, num, den);
+        fe->tobytes(out, num);
+    }
 }
 
 #endif

@@ -67,40 +67,16 @@ const struct vg_x25519_base_impl *vg_x25519_base_active(void)
     return impl ? impl : vg_x25519_base_portable_get();
 }
 
-/* ---- local field helpers (radix 2^51, no carries) ---------------------------- */
+/* ---- local field helpers (radix 2^51, no carries; add, sub and cswap are
+ * fe25519.h's vg_fe51_*_limbs and vg_fe51_cswap) ------------------------- */
 
 typedef const struct vg_fe51_ops fe_ops;
-
-/* h = f + g. Limbs add: the caller states the bound. */
-static inline void fe_add(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
-{
-    for (int i = 0; i < 5; i++)
-        h->v[i] = f->v[i] + g->v[i];
-}
-
-/* h = f + 2p - g. Precondition: g limbs <= 2^52 - 38 (the limbs of 2p are
- * 2^52 - 38 and 2^52 - 2), so no limb wraps; h limbs < f limbs + 2^52. */
-static inline void fe_sub(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
-{
-    h->v[0] = (f->v[0] + ((UINT64_C(1) << 52) - 38)) - g->v[0];
-    for (int i = 1; i < 5; i++)
-        h->v[i] = (f->v[i] + ((UINT64_C(1) << 52) - 2)) - g->v[i];
-}
 
 /* h = f where mask is all-ones, unchanged where it is zero. */
 static inline void fe_cmov(vg_fe51 *h, const vg_fe51 *f, uint64_t mask)
 {
     for (int i = 0; i < 5; i++)
         h->v[i] ^= mask & (h->v[i] ^ f->v[i]);
-}
-
-static inline void fe_cswap(vg_fe51 *f, vg_fe51 *g, uint64_t mask)
-{
-    for (int i = 0; i < 5; i++) {
-        uint64_t t = mask & (f->v[i] ^ g->v[i]);
-        f->v[i] ^= t;
-        g->v[i] ^= t;
-    }
 }
 
 /* ---- points -------------------------------------------------------------------- */
@@ -140,16 +116,16 @@ static inline void ge_p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
 static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge51_niels *q, vg_fe51 tmp[4])
 {
     vg_fe51 *a = &tmp[0], *b = &tmp[1], *d = &tmp[2];
-    fe_sub(a, &p->Y, &p->X); /* < 2^51 + 2^52 */
-    fe_add(b, &p->Y, &p->X); /* <= 2^52 */
+    vg_fe51_sub_limbs(a, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    vg_fe51_add_limbs(b, &p->Y, &p->X); /* <= 2^52 */
     F->mul(a, a, &q->ymx); /* A, tight */
     F->mul(b, b, &q->ypx); /* B, tight */
     F->mul(&c->G, &p->T, &q->t2d); /* C, tight (held in G for now) */
-    fe_add(d, &p->Z, &p->Z); /* D <= 2^52 */
-    fe_sub(&c->E, b, a); /* B - A < 2^51 + 2^52 */
-    fe_add(&c->H, b, a); /* B + A <= 2^52 */
-    fe_sub(&c->F, d, &c->G); /* D - C < 2^53 */
-    fe_add(&c->G, d, &c->G); /* D + C <= 2^52 + 2^51 */
+    vg_fe51_add_limbs(d, &p->Z, &p->Z); /* D <= 2^52 */
+    vg_fe51_sub_limbs(&c->E, b, a); /* B - A < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&c->H, b, a); /* B + A <= 2^52 */
+    vg_fe51_sub_limbs(&c->F, d, &c->G); /* D - C < 2^53 */
+    vg_fe51_add_limbs(&c->G, d, &c->G); /* D + C <= 2^52 + 2^51 */
 }
 
 /* c = 2 p, from X, Y, Z of p (HWCD 2008 3.3, "dbl", a = -1):
@@ -161,15 +137,15 @@ static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, vg_fe51 tmp[4])
     F->sqr(a, &p->X);
     F->sqr(b, &p->Y);
     F->sqr(zz, &p->Z);
-    fe_add(s, &p->X, &p->Y); /* <= 2^52 */
+    vg_fe51_add_limbs(s, &p->X, &p->Y); /* <= 2^52 */
     F->sqr(s, s); /* (X + Y)^2, tight */
-    fe_sub(s, s, a); /* < 2^51 + 2^52 */
-    fe_sub(&c->E, s, b); /* 2 X Y, < 2^51 + 2^53 */
-    fe_sub(&c->G, b, a); /* Y^2 - X^2, < 2^51 + 2^52 */
-    fe_add(&c->H, a, b); /* Y^2 + X^2, <= 2^52 */
-    fe_add(zz, zz, zz); /* <= 2^52 */
-    fe_add(zz, zz, a); /* <= 3 2^51 */
-    fe_sub(&c->F, zz, b); /* 2 Z^2 + X^2 - Y^2, < 5 2^51 */
+    vg_fe51_sub_limbs(s, s, a); /* < 2^51 + 2^52 */
+    vg_fe51_sub_limbs(&c->E, s, b); /* 2 X Y, < 2^51 + 2^53 */
+    vg_fe51_sub_limbs(&c->G, b, a); /* Y^2 - X^2, < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&c->H, a, b); /* Y^2 + X^2, <= 2^52 */
+    vg_fe51_add_limbs(zz, zz, zz); /* <= 2^52 */
+    vg_fe51_add_limbs(zz, zz, a); /* <= 3 2^51 */
+    vg_fe51_sub_limbs(&c->F, zz, b); /* 2 Z^2 + X^2 - Y^2, < 5 2^51 */
 }
 
 /* t = e B_i for a row B_i[j] = (j + 1) 16^(2i) B and a digit e in [-8, 8];
@@ -192,8 +168,8 @@ static void ge_select(ge_p1p1 *scratch, vg_ge51_niels *t, const vg_ge51_niels ro
         fe_cmov(&t->ymx, &row[j].ymx, m);
         fe_cmov(&t->t2d, &row[j].t2d, m);
     }
-    fe_cswap(&t->ypx, &t->ymx, negmask);
-    fe_sub(nt, &zero, &t->t2d); /* 2p - t2d: limbs < 2^52 */
+    vg_fe51_cswap(&t->ypx, &t->ymx, negmask);
+    vg_fe51_sub_limbs(nt, &zero, &t->t2d); /* 2p - t2d: limbs < 2^52 */
     fe_cmov(&t->t2d, nt, negmask);
 }
 
@@ -246,8 +222,8 @@ static void public_key51(uint8_t out[32], const uint8_t k[32])
     uint8_t a[32];
     vg_x25519_clamp(a, k);
     ge_scalarmult_base(F, &s, a);
-    fe_add(&s.num, &s.h.Z, &s.h.Y); /* <= 2^52 */
-    fe_sub(&s.den, &s.h.Z, &s.h.Y); /* < 2^53 */
+    vg_fe51_add_limbs(&s.num, &s.h.Z, &s.h.Y); /* <= 2^52 */
+    vg_fe51_sub_limbs(&s.den, &s.h.Z, &s.h.Y); /* < 2^53 */
     F->invert(&s.den, &s.den);
     F->mul(&s.num, &s.num, &s.den);
     F->tobytes(out, &s.num);

@@ -214,8 +214,7 @@ static void lane51(vg_fe51 *h, const uint64_t lanes[5][4], int l)
 
 /* RFC 7748 section 5 X25519(k, 9) as the u of [clamp(k)]B:
  * u = (Z + Y) / (Z - Y), one inversion (Z - Y is never 0: [clamp(k)]B is
- * not the identity). The inversion is a long chain of dependent squarings,
- * one element: it runs on the BMI2+ADX field when the CPU mask allows. */
+ * not the identity), the inversion where fe4_ratio_tobytes says. */
 static void public_key_ifma(uint8_t out[32], const uint8_t k[32])
 {
     const struct vg_fe64_ops *f64 = vg_fe64_adx_get();
@@ -229,18 +228,7 @@ static void public_key_ifma(uint8_t out[32], const uint8_t k[32])
     fe4_store(s.lanes, &s.tmp[0]);
     lane51(&s.a51, s.lanes, 0);
     lane51(&s.b51, s.lanes, 1);
-    if (f64) {
-        fe4_pack64(s.a64, s.a51.v);
-        fe4_pack64(s.b64, s.b51.v);
-        f64->invert(s.b64, s.b64);
-        f64->mul(s.a64, s.a64, s.b64);
-        f64->tobytes(out, s.a64);
-    } else {
-        const struct vg_fe51_ops *fe = vg_fe51_get();
-        fe->invert(&s.b51, &s.b51);
-        fe->mul(&s.a51, &s.a51, &s.b51);
-        fe->tobytes(out, &s.a51);
-    }
+    fe4_ratio_tobytes(out, vg_fe51_get(), f64, &s.a51, &s.b51, s.a64, s.b64);
     vg_wipe(&s, sizeof s);
     vg_wipe(a, sizeof a);
 }

@@ -44,22 +44,6 @@ static const vg_fe51 fe_sqrtm1 = {{0x61b274a0ea0b0, 0xd5a5fc8f189d, 0x7ef5e9cbd0
                                    0x2b8324804fc1d}};
 /* ---- field helpers ------------------------------------------------------- */
 
-/* h = f + g, limb-wise; the caller states the bound. */
-static void fe_add(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
-{
-    for (int i = 0; i < 5; i++)
-        h->v[i] = f->v[i] + g->v[i];
-}
-
-/* h = f + 2p - g. Precondition: g limbs <= 2^52 - 38 (the limbs of 2p are
- * 2^52 - 38, then 2^52 - 2), so no limb wraps; h limbs < f limbs + 2^52. */
-static void fe_sub(vg_fe51 *h, const vg_fe51 *f, const vg_fe51 *g)
-{
-    h->v[0] = (f->v[0] + ((UINT64_C(1) << 52) - 38)) - g->v[0];
-    for (int i = 1; i < 5; i++)
-        h->v[i] = (f->v[i] + ((UINT64_C(1) << 52) - 2)) - g->v[i];
-}
-
 /* Carry h to tight form. Precondition: limbs < 2^63. After one pass limbs
  * 1..4 are < 2^51 and limb 0 < 2^51 + 19 2^12; the second carry out of
  * limb 0 is at most 1, so limb 1 ends <= 2^51: tight. */
@@ -158,8 +142,8 @@ static void p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
 /* Precondition: p tight. */
 static void p3_to_cached(fe_ops *F, ge_cached *c, const ge_p3 *p)
 {
-    fe_add(&c->ypx, &p->Y, &p->X); /* <= 2^52 */
-    fe_sub(&c->ymx, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&c->ypx, &p->Y, &p->X); /* <= 2^52 */
+    vg_fe51_sub_limbs(&c->ymx, &p->Y, &p->X); /* < 2^51 + 2^52 */
     c->z = p->Z;
     F->mul(&c->t2d, &p->T, &fe_d2);
 }
@@ -171,21 +155,21 @@ static void p3_to_cached(fe_ops *F, ge_cached *c, const ge_p3 *p)
 static void ge_add(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const ge_cached *q, int neg)
 {
     vg_fe51 a, b, cc, d;
-    fe_sub(&a, &p->Y, &p->X); /* < 2^51 + 2^52 */
-    fe_add(&b, &p->Y, &p->X); /* <= 2^52 */
+    vg_fe51_sub_limbs(&a, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&b, &p->Y, &p->X); /* <= 2^52 */
     F->mul(&a, &a, neg ? &q->ypx : &q->ymx); /* A, tight */
     F->mul(&b, &b, neg ? &q->ymx : &q->ypx); /* B, tight */
     F->mul(&cc, &p->T, &q->t2d);              /* C, tight */
     F->mul(&d, &p->Z, &q->z);
-    fe_add(&d, &d, &d);       /* D <= 2^52 */
-    fe_sub(&c->E, &b, &a);    /* < 2^51 + 2^52 */
-    fe_add(&c->H, &b, &a);    /* <= 2^52 */
+    vg_fe51_add_limbs(&d, &d, &d);       /* D <= 2^52 */
+    vg_fe51_sub_limbs(&c->E, &b, &a);    /* < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&c->H, &b, &a);    /* <= 2^52 */
     if (neg) {
-        fe_add(&c->F, &d, &cc); /* <= 2^52 + 2^51 */
-        fe_sub(&c->G, &d, &cc); /* < 2^53 */
+        vg_fe51_add_limbs(&c->F, &d, &cc); /* <= 2^52 + 2^51 */
+        vg_fe51_sub_limbs(&c->G, &d, &cc); /* < 2^53 */
     } else {
-        fe_sub(&c->F, &d, &cc);
-        fe_add(&c->G, &d, &cc);
+        vg_fe51_sub_limbs(&c->F, &d, &cc);
+        vg_fe51_add_limbs(&c->G, &d, &cc);
     }
 }
 
@@ -198,15 +182,15 @@ static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p)
     F->sqr(&a, &p->X);
     F->sqr(&b, &p->Y);
     F->sqr(&zz, &p->Z);
-    fe_add(&s, &p->X, &p->Y); /* <= 2^52 */
+    vg_fe51_add_limbs(&s, &p->X, &p->Y); /* <= 2^52 */
     F->sqr(&s, &s);
-    fe_sub(&s, &s, &a);        /* < 2^51 + 2^52 */
-    fe_sub(&c->E, &s, &b);     /* < 2^51 + 2^53 */
-    fe_sub(&c->G, &b, &a);     /* < 2^51 + 2^52 */
-    fe_add(&c->H, &a, &b);     /* <= 2^52 */
-    fe_add(&zz, &zz, &zz);     /* <= 2^52 */
-    fe_add(&zz, &zz, &a);      /* <= 3 2^51 */
-    fe_sub(&c->F, &zz, &b);    /* < 5 2^51 */
+    vg_fe51_sub_limbs(&s, &s, &a);        /* < 2^51 + 2^52 */
+    vg_fe51_sub_limbs(&c->E, &s, &b);     /* < 2^51 + 2^53 */
+    vg_fe51_sub_limbs(&c->G, &b, &a);     /* < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&c->H, &a, &b);     /* <= 2^52 */
+    vg_fe51_add_limbs(&zz, &zz, &zz);     /* <= 2^52 */
+    vg_fe51_add_limbs(&zz, &zz, &a);      /* <= 3 2^51 */
+    vg_fe51_sub_limbs(&c->F, &zz, &b);    /* < 5 2^51 */
 }
 
 /* ---- decoding and encoding (RFC 8032 5.1.3, 5.1.2) ------------------------ */
@@ -237,9 +221,9 @@ static int ge_frombytes(ge_p3 *h, const uint8_t s[32])
     /* Step 2: u = y^2 - 1, v = d y^2 + 1 (both carried to tight). */
     F->sqr(&u, &h->Y);
     F->mul(&v, &u, &fe_d);
-    fe_sub(&u, &u, &one);
+    vg_fe51_sub_limbs(&u, &u, &one);
     fe_carry(&u);
-    fe_add(&v, &v, &one);
+    vg_fe51_add_limbs(&v, &v, &one);
     fe_carry(&v);
     /* Step 3: x = u v^3 (u v^7)^((p-5)/8). */
     F->sqr(&v3, &v);
@@ -255,7 +239,7 @@ static int ge_frombytes(ge_p3 *h, const uint8_t s[32])
     F->sqr(&vxx, &h->X);
     F->mul(&vxx, &vxx, &v);
     if (!fe_equal(F, &vxx, &u)) {
-        fe_sub(&t, &zero, &u); /* -u; u tight */
+        vg_fe51_sub_limbs(&t, &zero, &u); /* -u; u tight */
         if (!fe_equal(F, &vxx, &t))
             return -1;
         F->mul(&h->X, &h->X, &fe_sqrtm1);
@@ -265,7 +249,7 @@ static int ge_frombytes(ge_p3 *h, const uint8_t s[32])
     if (fe_is_zero(F, &h->X) && sign)
         return -1;
     if ((unsigned)(b[0] & 1) != sign) {
-        fe_sub(&h->X, &zero, &h->X); /* X tight */
+        vg_fe51_sub_limbs(&h->X, &zero, &h->X); /* X tight */
         fe_carry(&h->X);
     }
     h->Z = one;
@@ -281,20 +265,20 @@ static int ge_frombytes(ge_p3 *h, const uint8_t s[32])
 static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge51_niels *q, int neg)
 {
     vg_fe51 a, b, cc, d;
-    fe_sub(&a, &p->Y, &p->X); /* < 2^51 + 2^52 */
-    fe_add(&b, &p->Y, &p->X); /* <= 2^52 */
+    vg_fe51_sub_limbs(&a, &p->Y, &p->X); /* < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&b, &p->Y, &p->X); /* <= 2^52 */
     F->mul(&a, &a, neg ? &q->ypx : &q->ymx); /* A, tight */
     F->mul(&b, &b, neg ? &q->ymx : &q->ypx); /* B, tight */
     F->mul(&cc, &p->T, &q->t2d);              /* C, tight */
-    fe_add(&d, &p->Z, &p->Z); /* D <= 2^52 */
-    fe_sub(&c->E, &b, &a);    /* < 2^51 + 2^52 */
-    fe_add(&c->H, &b, &a);    /* <= 2^52 */
+    vg_fe51_add_limbs(&d, &p->Z, &p->Z); /* D <= 2^52 */
+    vg_fe51_sub_limbs(&c->E, &b, &a);    /* < 2^51 + 2^52 */
+    vg_fe51_add_limbs(&c->H, &b, &a);    /* <= 2^52 */
     if (neg) {
-        fe_add(&c->F, &d, &cc); /* <= 2^52 + 2^51 */
-        fe_sub(&c->G, &d, &cc); /* < 2^53 */
+        vg_fe51_add_limbs(&c->F, &d, &cc); /* <= 2^52 + 2^51 */
+        vg_fe51_sub_limbs(&c->G, &d, &cc); /* < 2^53 */
     } else {
-        fe_sub(&c->F, &d, &cc);
-        fe_add(&c->G, &d, &cc);
+        vg_fe51_sub_limbs(&c->F, &d, &cc);
+        vg_fe51_add_limbs(&c->G, &d, &cc);
     }
 }
 

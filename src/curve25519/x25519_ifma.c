@@ -114,7 +114,6 @@ struct ladder_ifma {
 static void x25519_ladder_ifma(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32])
 {
     const struct vg_fe51_ops *fe = vg_fe51_get();
-    const struct vg_fe64_ops *f64;
     struct ladder_ifma st;
     uint64_t flip = 0;
     vg_x25519_clamp(st.k, scalar);
@@ -148,22 +147,8 @@ static void x25519_ladder_ifma(uint8_t out[32], const uint8_t scalar[32], const 
         st.z2.v[i] = st.lanes[i][1];
     }
     /* x2 z2^(p-2) (0 for z2 = 0, RFC 7748 section 5), then encodeUCoordinate
-     * (canonical, < p). The inversion is one long chain of dependent
-     * squarings, latency-bound in one lane: the BMI2+ADX field does it in
-     * about 3/4 of the portable field's time, so it is used when the CPU
-     * mask allows it (a public condition). */
-    f64 = vg_fe64_adx_get();
-    if (f64) {
-        fe4_pack64(st.x64, st.x2.v);
-        fe4_pack64(st.z64, st.z2.v);
-        f64->invert(st.z64, st.z64);
-        f64->mul(st.x64, st.x64, st.z64);
-        f64->tobytes(out, st.x64);
-    } else {
-        fe->invert(&st.z2, &st.z2);
-        fe->mul(&st.x2, &st.x2, &st.z2);
-        fe->tobytes(out, &st.x2);
-    }
+     * (canonical, < p), the inversion on the BMI2+ADX field when allowed. */
+    fe4_ratio_tobytes(out, fe, vg_fe64_adx_get(), &st.x2, &st.z2, st.x64, st.z64);
     vg_wipe(&st, sizeof st);
     vg_wipe(&flip, sizeof flip);
 }

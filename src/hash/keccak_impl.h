@@ -1,7 +1,7 @@
 /*
- * Keccak-f[1600] round code shared by the portable (keccak.c) and x86-64
- * BMI1/BMI2 (keccak_x86.c) implementations: a template included once by
- * each, after it defines
+ * Keccak-f[1600] plain round code (no lane complementing) for the x86-64
+ * BMI1/BMI2 implementation (keccak_x86.c; the portable keccak.c has its own
+ * lane-complemented round): a template included by it after it defines
  *   VG_KECCAK_ANDN(a, b)   ~a & b (one ANDN instruction with BMI1),
  *   VG_KECCAK_PERMUTE      the name of the permutation function to define,
  *   VG_KECCAK_ABSORB       the name of the absorbing function to define.

@@ -18,16 +18,7 @@
 static unsigned vg_mlkem_rej_uniform_portable(int16_t *r, unsigned len, const uint8_t *buf,
                                               size_t buflen)
 {
-    unsigned ctr = 0;
-    for (size_t pos = 0; ctr < len && pos + 3 <= buflen; pos += 3) {
-        uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
-        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
-        if (d1 < VG_MLKEM_Q)
-            r[ctr++] = (int16_t)d1;
-        if (d2 < VG_MLKEM_Q && ctr < len)
-            r[ctr++] = (int16_t)d2;
-    }
-    return ctr;
+    return vg_mlkem_rej_uniform_tail(r, len, buf, buflen, 0, 0);
 }
 
 /* The portable helpers (defined below, referenced by the backend table). */

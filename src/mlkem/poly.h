@@ -134,6 +134,28 @@ static inline int16_t vg_mlkem_caddq(int16_t a)
     return (int16_t)(a + ((a >> 15) & VG_MLKEM_Q));
 }
 
+/* SampleNTT's scalar loop (FIPS 203, Algorithm 7, lines 5-13) from byte pos
+ * of buf and entry ctr of r on: 3 bytes give two 12-bit candidates, each
+ * kept when < q, until len entries are written or fewer than 3 bytes are
+ * left. The portable rej_uniform is this loop from (0, 0); the vector ones
+ * finish with it, so every backend keeps the same candidates in the same
+ * order. Public data only (variable time by design).
+ * Pre: ctr <= len. Post: 0 <= r[i] < q for the new entries; returns the
+ * count written in all (<= len). */
+static inline unsigned vg_mlkem_rej_uniform_tail(int16_t *r, unsigned len, const uint8_t *buf,
+                                                 size_t buflen, size_t pos, unsigned ctr)
+{
+    for (; ctr < len && pos + 3 <= buflen; pos += 3) {
+        uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
+        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+        if (d1 < VG_MLKEM_Q)
+            r[ctr++] = (int16_t)d1;
+        if (d2 < VG_MLKEM_Q && ctr < len)
+            r[ctr++] = (int16_t)d2;
+    }
+    return ctr;
+}
+
 /* ---- polynomial helpers (K-independent; poly.c) -------------------------
  * Each takes the backend chosen by the public operation (be) and calls its
  * routines; none dispatches by itself. */

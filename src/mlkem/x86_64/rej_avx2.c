@@ -58,14 +58,6 @@ unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf,
         ctr += vg_mlkem_avx2_rej_pop[m1];
         pos += 24;
     }
-    /* The rest as in the portable code (same candidates, same order). */
-    for (; ctr < len && pos + 3 <= buflen; pos += 3) {
-        uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
-        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
-        if (d1 < VG_MLKEM_Q)
-            r[ctr++] = (int16_t)d1;
-        if (d2 < VG_MLKEM_Q && ctr < len)
-            r[ctr++] = (int16_t)d2;
-    }
-    return ctr;
+    /* The rest by the portable loop (same candidates, same order). */
+    return vg_mlkem_rej_uniform_tail(r, len, buf, buflen, pos, ctr);
 }
