@@ -86,21 +86,44 @@ void vg_random_fail_next(unsigned n);
 /* Zero len bytes in a way the compiler may not elide. */
 void vg_wipe(void *p, size_t len);
 
+/* VG_CT_MSAN: compiled with MemorySanitizer (clang -fsanitize=memory). */
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define VG_CT_MSAN 1
+#endif
+#endif
+
 /* Value barrier: hides v from the optimiser so that masks built from
- * arithmetic stay arithmetic (see docs/constant-time.md). */
+ * arithmetic stay arithmetic (see docs/constant-time.md). Under MSan the
+ * register form would be reported as a use of a poisoned (secret) value,
+ * since MSan checks every operand of an inline asm and marks its outputs
+ * clean; the memory form passes only the (clean) address, leaves v's shadow
+ * alone and is as strong a barrier (v must be stored and reloaded). */
+#if defined(VG_CT_MSAN)
+#define VG_BARRIER_ASM(v) __asm__("" : : "r"(&(v)) : "memory")
+#elif defined(__GNUC__)
+#define VG_BARRIER_ASM(v) __asm__("" : "+r"(v))
+#else
+#define VG_BARRIER_ASM(v) ((void)0)
+#endif
+/* VG_VECTOR_BARRIER(x): the same barrier on a vector lvalue (a vector
+ * register, "+v", outside MSan). */
+#if defined(VG_CT_MSAN)
+#define VG_VECTOR_BARRIER(x) __asm__("" : : "r"(&(x)) : "memory")
+#elif defined(__GNUC__)
+#define VG_VECTOR_BARRIER(x) __asm__("" : "+v"(x))
+#else
+#define VG_VECTOR_BARRIER(x) ((void)0)
+#endif
 static inline uint64_t vg_barrier_u64(uint64_t v)
 {
-#if defined(__GNUC__)
-    __asm__("" : "+r"(v));
-#endif
+    VG_BARRIER_ASM(v);
     return v;
 }
 
 static inline uint32_t vg_barrier_u32(uint32_t v)
 {
-#if defined(__GNUC__)
-    __asm__("" : "+r"(v));
-#endif
+    VG_BARRIER_ASM(v);
     return v;
 }
 
@@ -126,7 +149,13 @@ static inline uint64_t vg_ct_mask_eq_u64(uint64_t a, uint64_t b)
  * VALGRIND_MAKE_MEM_DEFINED, so that memcheck, which reports every branch or
  * address computed from undefined (secret) bytes, stops tracking values the
  * specification makes public. Every use says why the value is public. */
-#if defined(VG_CT_TESTING)
+#if defined(VG_CT_TESTING) && defined(VG_CT_MSAN)
+/* The MemorySanitizer flavour (vgcrypto_ct_msan, tests/ct_msan.cmake): the
+ * harness poisons secrets with __msan_poison, MSan reports a branch or an
+ * address computed from them, and this unpoisons what is public. */
+#include <sanitizer/msan_interface.h>
+#define VG_CT_DECLASSIFY(p, n) __msan_unpoison((p), (n))
+#elif defined(VG_CT_TESTING)
 #include <valgrind/memcheck.h>
 #define VG_CT_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
 #else

@@ -147,7 +147,7 @@ VG_GE4_INLINE void ge4_select(fe4 *t, const uint64_t row[8][5][4], int8_t e)
         __mmask8 m = _mm256_cmpeq_epi64_mask(absv, _mm256_set1_epi64x(j + 1));
         for (int k = 0; k < 5; k++) {
             __m256i x = _mm256_load_si256((const __m256i *)(const void *)row[j][k]);
-            __asm__("" : "+v"(x));
+            VG_VECTOR_BARRIER(x);
             acc[k] = _mm256_mask_blend_epi64(m, acc[k], x);
         }
     }

@@ -310,18 +310,16 @@ static inline int32_t vg_mldsa_reduce32(int32_t a)
 static inline uint32_t vg_mldsa_mask_zero_u32(uint32_t x)
 {
     uint32_t m = ((x | (0u - x)) >> 31) - 1u;
-#if defined(__GNUC__)
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define VG_MLDSA_MSAN_BARRIER 1
+#endif
+#endif
+#if defined(VG_MLDSA_MSAN_BARRIER)
+    /* MSan: the memory form keeps m's shadow (see vg_barrier_u32, common.h) */
+    __asm__("" : : "r"(&m) : "memory");
+#elif defined(__GNUC__)
     __asm__("" : "+r"(m));
-/* ---- message representative (FIPS 204 Algorithm 7 line 6, Algorithm 8
- * line 7) ----------------------------------------------------------------- */
-
-/* mu = H(tr || prefix || ctx || msg, 64): prefix is M' minus context and
- * message, empty (the internal interface) or 0 || |ctx| (pure ML-DSA,
- * Algorithms 2-3 line 5). Each pointer may be NULL when its length is 0. */
-void vg_mldsa_mu(uint8_t mu[VG_MLDSA_CRHBYTES], const uint8_t tr[VG_MLDSA_CRHBYTES],
-                 const uint8_t *prefix, size_t prefix_len, const uint8_t *ctx_bytes,
-                 size_t ctx_len, const uint8_t *msg, size_t msg_len);
-
 #endif
     return m;
 }

@@ -144,9 +144,10 @@ void vg_mldsa_small_ntt_portable(vg_mldsa_spoly *r, const vg_mldsa_poly *in)
     for (unsigned i = 0; i < VG_MLDSA_N; i++)
         a[i] = (int16_t)in->coeffs[i];
     /* Lengths 128..8, natural order: block b of length len, k = 128/len + b. */
-    for (unsigned len = 128; len >= 8; len >>= 1) {
-        for (unsigned b = 0; b < 128 / len; b++) {
-            unsigned k = 128 / len + b;
+    /* nb = 128 / len, kept beside len: no DIV (tools/ct-audit.py) */
+    for (unsigned len = 128, nb = 1; len >= 8; len >>= 1, nb <<= 1) {
+        for (unsigned b = 0; b < nb; b++) {
+            unsigned k = nb + b;
             int16_t *x = a + 2 * len * b;
             for (unsigned j = 0; j < len; j += 8)
                 sm_ct8(x + j, x + j + len, vg_small_nat[k][0], vg_small_nat[k][1]);

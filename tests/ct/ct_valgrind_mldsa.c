@@ -227,7 +227,9 @@ int main(int argc, char **argv)
     for (unsigned b = 0; b < nbe; b++) {
         vg_cpu_force(be[b].mask);
         const char *got = vg_mldsa_active()->name;
-        CHECK_MSG(strcmp(got, be[b].want) == 0, "mask 0x%x selects %s, not %s",
+        /* natively (the MSan build) the AVX2 backend may carry AVX-512
+         * kernels: "avx2+avx512vbmi" */
+        CHECK_MSG(strncmp(got, be[b].want, strlen(be[b].want)) == 0, "mask 0x%x selects %s, not %s",
                   (unsigned)be[b].mask, got, be[b].want);
         for (int si = 0; si < 3; si++) {
             if (quick && si != (int)b)

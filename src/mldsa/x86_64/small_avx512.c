@@ -556,7 +556,7 @@ static const int16_t vg_small_inv_tw[8][4][2][32] __attribute__((aligned(64))) =
 VG_AI __m512i vg_small_opaque(int16_t v)
 {
     __m512i c = _mm512_set1_epi16(v);
-    __asm__("" : "+v"(c));
+    VG_VECTOR_BARRIER(c);
     return c;
 }
 
@@ -568,7 +568,7 @@ VG_AI __m512i vg_small_montmul(__m512i b, __m512i z, __m512i zq, __m512i p)
     __m512i t = _mm512_sub_epi16(_mm512_mulhi_epi16(b, z), _mm512_mulhi_epi16(m, p));
     /* Kept whole: gcc otherwise folds the following additions into both
      * halves of t (x + t - u as two subtractions and two additions). */
-    __asm__("" : "+v"(t));
+    VG_VECTOR_BARRIER(t);
     return t;
 }
 
@@ -581,7 +581,7 @@ VG_AI __m512i vg_small_reduce(__m512i x, __m512i p)
 {
     __m512i k = _mm512_mulhrs_epi16(x, _mm512_set1_epi16(4));
     x = _mm512_sub_epi16(x, _mm512_mullo_epi16(k, p));
-    __asm__("" : "+v"(x)); /* as in vg_small_montmul */
+    VG_VECTOR_BARRIER(x); /* as in vg_small_montmul */
     return x;
 }
 
@@ -771,7 +771,7 @@ VG_AI void vg_small_mul_regs(__m512i r[8], const vg_mldsa_spoly *a, const vg_mld
         __m512i y = _mm512_loadu_si512(&b->coeffs[32 * m]);
         __m512i t = _mm512_mullo_epi16(_mm512_mullo_epi16(x, y), pinv);
         r[m] = _mm512_sub_epi16(_mm512_mulhi_epi16(x, y), _mm512_mulhi_epi16(t, p));
-        __asm__("" : "+v"(r[m])); /* as in vg_small_montmul */
+        VG_VECTOR_BARRIER(r[m]); /* as in vg_small_montmul */
     }
     /* The sums double per layer, the differences go through montmul
      * (< 5761). The even registers hold the sums of the layers on bits
