@@ -75,8 +75,9 @@ VG_API int vg_sha384(uint8_t out[48], const uint8_t *in, size_t len);
  * `out`; a state that init has not set up or that final (or an error) has
  * already wiped (detected with a flag that init sets and the wipe clears;
  * an uninitialised stack struct is refused with near certainty, but do not
- * rely on it); SHA-256 and HMAC-SHA-256 input reaching 2^61 bytes in total
- * (FIPS 180-4: under 2^64 bits). Every failure wipes the state (it must be
+ * rely on it); SHA-256 input reaching 2^61 bytes in total (FIPS 180-4:
+ * under 2^64 bits), and for HMAC-SHA-256 the message reaching 2^61 - 64
+ * bytes (the inner hash also takes the 64-byte key block). Every failure wipes the state (it must be
  * initialised again) and zeroes the output, so an ignored error cannot
  * become a digest of a different message. */
 typedef struct vg_sha256_state {

@@ -19,11 +19,17 @@
 /* ---- descriptors: adapters from void * to the typed contexts ------------ */
 
 static void sha256_init_v(void *c) { vg_sha256_ctx_init(c); }
-static void sha256_update_v(void *c, const uint8_t *in, size_t len) { vg_sha256_ctx_update(c, in, len); }
+static void sha256_update_v(void *c, const uint8_t *in, size_t len)
+{
+    vg_sha256_ctx_update(c, in, len);
+}
 static void sha256_final_v(void *c, uint8_t *out) { vg_sha256_ctx_final(c, out); }
 static void sha384_init_v(void *c) { vg_sha384_ctx_init(c); }
 static void sha512_init_v(void *c) { vg_sha512_ctx_init(c); }
-static void sha512_update_v(void *c, const uint8_t *in, size_t len) { vg_sha512_ctx_update(c, in, len); }
+static void sha512_update_v(void *c, const uint8_t *in, size_t len)
+{
+    vg_sha512_ctx_update(c, in, len);
+}
 static void sha384_final_v(void *c, uint8_t *out) { vg_sha384_ctx_final(c, out); }
 static void sha512_final_v(void *c, uint8_t *out) { vg_sha512_ctx_final(c, out); }
 
