@@ -1184,6 +1184,199 @@ error_case "an error line naming a file with a newline stays one line" \
 such"
 check "every file-handling case left no temporary anywhere" [ "$(vg_tmps "$F" "$F/sub" "$F/lo")" = 0 ]
 
+# ---- seal / open (RFC 8439 2.8, draft-irtf-cfrg-xchacha-03 2.3) -------------
+# Independent reference: libsodium's crypto_aead_chacha20poly1305_ietf_* and
+# crypto_aead_xchacha20poly1305_ietf_* through tests/cli_aead_ref.c (the
+# third argument; those checks are skipped without it), in both directions:
+# every file the command seals libsodium opens, every file libsodium seals
+# the command opens. The layout nonce || ciphertext || tag is checked by
+# sizes, and by libsodium reading it. Tampering anywhere (nonce, ciphertext,
+# tag, AD, key) must exit 1 with no output written and an existing output
+# left byte for byte (docs/cli.md, "seal and open").
+REF=${3:-}
+A=$T/aead
+mkdir "$A"
+head -c 32 /dev/urandom >"$A/k"
+head -c 32 /dev/urandom >"$A/k2"
+hexof "$A/k" >"$A/k.hex"
+printf 'header v1\n' >"$A/ad"
+: >"$A/ad0"
+# Sizes around the 64-byte block, the 65536-byte read chunk (open reads
+# chunk + 16 bytes after the nonce: 65520 and 65536 fill it exactly), and
+# several chunks: 3 MiB of random bytes and an 8 MiB sparse file.
+SIZES="0 1 63 64 65 65519 65520 65521 65535 65536 65537 65552 131072 3145733"
+for n in $SIZES; do head -c $n /dev/urandom >"$A/p$n"; done
+truncate -s 8M "$A/p8m"
+SIZES="$SIZES 8m"
+nlen() { case $1 in chacha20-poly1305) echo 12 ;; xchacha20-poly1305) echo 24 ;; esac; }
+for alg in chacha20-poly1305 xchacha20-poly1305; do
+    nl=$(nlen $alg)
+    for n in $SIZES; do
+        p=$A/p$n
+        want=$(( $(stat -c %s "$p") + nl + 16 ))
+        "$V" seal $alg -k "$A/k" -i "$p" -o "$A/c" --ad "$A/ad"
+        check "$alg seal $n: rc 0" [ $? = 0 ]
+        check "$alg seal $n: nonce || ciphertext || tag is $want bytes" [ "$(stat -c %s "$A/c")" = $want ]
+        "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+        check "$alg open $n: round trip" cmp -s "$p" "$A/q"
+        if [ -n "$REF" ]; then
+            rm -f "$A/r"
+            "$REF" open $alg "$A/k" "$A/c" "$A/r" "$A/ad"
+            check "$alg seal $n: libsodium opens it" cmp -s "$p" "$A/r"
+            "$REF" seal $alg "$A/k" "$p" "$A/c" "$A/ad"
+            rm -f "$A/q"
+            "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+            check "$alg open $n: libsodium's sealed file" cmp -s "$p" "$A/q"
+        fi
+    done
+    # No AD, an empty AD file: the same (RFC 8439 2.8: AD of length 0).
+    "$V" seal $alg -k "$A/k" -i "$A/p65" -o "$A/c"
+    "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad0"
+    check "$alg: no --ad opens with an empty AD file" cmp -s "$A/p65" "$A/q"
+    [ -z "$REF" ] || { "$REF" open $alg "$A/k" "$A/c" "$A/r"; check "$alg: libsodium opens it without AD" cmp -s "$A/p65" "$A/r"; }
+    # A fresh nonce each time: two seals of one file differ in their nonce.
+    "$V" seal $alg -k "$A/k" -i "$A/p65" -o "$A/c2"
+    check "$alg: two seals, two nonces" [ "$(head -c $nl "$A/c" | od -An -tx1)" != "$(head -c $nl "$A/c2" | od -An -tx1)" ]
+    # Standard input and output, pipes both ways; a --hex key.
+    "$V" seal $alg --hex -k "$A/k.hex" -i - -o - <"$A/p3145733" | "$V" open $alg -k "$A/k" -i - -o - | cmp -s - "$A/p3145733"
+    check "$alg: seal and open through pipes (--hex key)" [ $? = 0 ]
+    "$V" seal $alg -k - -i "$A/p1" -o "$A/c" <"$A/k"
+    check "$alg: the key on standard input" [ "$("$V" open $alg -k "$A/k" -i "$A/c" -o - | od -An -tx1)" = "$(od -An -tx1 "$A/p1")" ]
+    # Each variant: portable seal, dispatched open and the reverse.
+    VG_CPU_FEATURES=none "$V" seal $alg -k "$A/k" -i "$A/p131072" -o "$A/c" --ad "$A/ad"
+    "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+    check "$alg: portable seal, dispatched open" cmp -s "$A/p131072" "$A/q"
+    "$V" seal $alg -k "$A/k" -i "$A/p131072" -o "$A/c" --ad "$A/ad"
+    VG_CPU_FEATURES=none "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+    check "$alg: dispatched seal, portable open" cmp -s "$A/p131072" "$A/q"
+
+    # Tampering: one bit anywhere gives exit 1, one line, nothing on
+    # standard output, no new output file and an existing one unchanged.
+    "$V" seal $alg -k "$A/k" -i "$A/p3145733" -o "$A/big.c" --ad "$A/ad"
+    "$V" seal $alg -k "$A/k" -i "$A/p1" -o "$A/one.c" --ad "$A/ad"
+    bn=$(stat -c %s "$A/big.c")
+    printf 'old output' >"$A/keep"; cp "$A/keep" "$A/keep.orig"
+    for spec in one.c:0 one.c:$((nl - 1)) one.c:$nl one.c:$((nl + 1)) one.c:$((nl + 16)) \
+        big.c:0 big.c:$nl big.c:$((nl + 65535)) big.c:$((nl + 65536)) big.c:$((bn - 17)) \
+        big.c:$((bn - 16)) big.c:$((bn - 1)); do
+        f=${spec%%:*}; off=${spec#*:}
+        flip "$A/$f" $off >"$A/x"
+        rm -f "$A/new"
+        reject_case "$alg open: bit flipped at $off of $f" \
+            "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new" --ad "$A/ad"
+        check "$alg open: flipped $f:$off writes no output" [ ! -e "$A/new" ]
+        reject_case "$alg open: bit flipped at $off of $f, existing output" \
+            "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/keep" --ad "$A/ad"
+        check "$alg open: flipped $f:$off leaves the old output" cmp -s "$A/keep" "$A/keep.orig"
+        reject_case "$alg open: bit flipped at $off of $f, to standard output" \
+            "$V" open $alg -k "$A/k" -i "$A/x" -o - --ad "$A/ad"
+        [ -z "$REF" ] || check "$alg: libsodium rejects $f:$off too" [ "$("$REF" open $alg "$A/k" "$A/x" "$A/r" "$A/ad"; echo $?)" = 1 ]
+    done
+    flip "$A/ad" 3 >"$A/adx"
+    reject_case "$alg open: AD bit flipped" "$V" open $alg -k "$A/k" -i "$A/big.c" -o "$A/keep" --ad "$A/adx"
+    reject_case "$alg open: AD missing" "$V" open $alg -k "$A/k" -i "$A/one.c" -o "$A/keep"
+    reject_case "$alg open: AD given when sealed without" "$V" open $alg -k "$A/k" -i "$A/c2" -o "$A/keep" --ad "$A/ad"
+    reject_case "$alg open: wrong key" "$V" open $alg -k "$A/k2" -i "$A/big.c" -o "$A/keep" --ad "$A/ad"
+    check "$alg open: the old output survived every rejection" cmp -s "$A/keep" "$A/keep.orig"
+    # Truncated files: too short for nonce and tag (by size, and through a
+    # pipe, where only reading tells), or short by a byte (a wrong tag).
+    for cut in 0 1 $((nl - 1)) $nl $((nl + 15)); do
+        head -c $cut "$A/one.c" >"$A/x"
+        reject_case "$alg open: truncated to $cut bytes" "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new"
+        reject_case "$alg open: truncated to $cut bytes, through a pipe" \
+            sh -c '"$1" open "$2" -k "$3" -i - -o "$4" <"$5"' sh "$V" $alg "$A/k" "$A/new" "$A/x"
+    done
+    head -c $((bn - 1)) "$A/big.c" >"$A/x"
+    reject_case "$alg open: last byte cut" "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new" --ad "$A/ad"
+    head -c $((nl + 16)) "$A/big.c" >"$A/x"
+    reject_case "$alg open: only nonce and 16 bytes left" "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new" --ad "$A/ad"
+    check "$alg open: no output after any truncation" [ ! -e "$A/new" ]
+    # A zero-length ciphertext is a valid file: nonce || tag opens to "".
+    "$V" seal $alg -k "$A/k" -i "$A/p0" -o "$A/c"
+    printf 'x' >"$A/q"
+    "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q"
+    check "$alg open: the empty message replaces the output" [ "$? $(stat -c %s "$A/q")" = "0 0" ]
+    # Key files of the wrong length or encoding: exit 1, nothing written.
+    head -c 31 "$A/k" >"$A/k31"; { cat "$A/k"; printf x; } >"$A/k33"
+    for cmd in seal open; do
+        reject_case "$alg $cmd: 31-byte key" "$V" $cmd $alg -k "$A/k31" -i "$A/one.c" -o "$A/new"
+        reject_case "$alg $cmd: 33-byte key" "$V" $cmd $alg -k "$A/k33" -i "$A/one.c" -o "$A/new"
+        reject_case "$alg $cmd: hex key read raw" "$V" $cmd $alg -k "$A/k.hex" -i "$A/one.c" -o "$A/new"
+        reject_case "$alg $cmd: raw key read as hex" "$V" $cmd $alg --hex -k "$A/k" -i "$A/one.c" -o "$A/new"
+    done
+    check "$alg: no output after a bad key" [ ! -e "$A/new" ]
+done
+# Unauthenticated plaintext never reaches a stream: a FIFO reader sees
+# nothing for a wrong tag, the plaintext for a right one.
+mkfifo "$A/fifo"
+flip "$A/big.c" 100 >"$A/x"
+cat "$A/fifo" >"$A/fromfifo" &
+reject_case "open to a FIFO, wrong tag" "$V" open xchacha20-poly1305 -k "$A/k" -i "$A/x" -o "$A/fifo" --ad "$A/ad"
+wait
+check "... the FIFO's reader got nothing" [ ! -s "$A/fromfifo" ]
+cat "$A/fifo" >"$A/fromfifo" &
+"$V" open xchacha20-poly1305 -k "$A/k" -i "$A/big.c" -o "$A/fifo" --ad "$A/ad"
+wait
+check "open to a FIFO, right tag: the plaintext" cmp -s "$A/fromfifo" "$A/p3145733"
+# The in-memory limit for outputs written directly (64 MiB): a larger
+# regular input is refused by its size before anything is read, a pipe
+# when the limit is passed; nothing reaches standard output either way.
+truncate -s $((64 * 1048576 + 12 + 16 + 1)) "$A/huge"
+error_case "open of more than 64 MiB to standard output (by size)" \
+    "$V" open chacha20-poly1305 -k "$A/k" -i "$A/huge" -o -
+head -c $((64 * 1048576 + 12 + 16 + 1)) /dev/zero >"$A/huge"
+error_case "open of more than 64 MiB to standard output (a pipe)" \
+    sh -c '"$1" open chacha20-poly1305 -k "$2" -i - -o - <"$3"' sh "$V" "$A/k" "$A/huge"
+reject_case "... to a regular file it is only a wrong tag" \
+    "$V" open chacha20-poly1305 -k "$A/k" -i "$A/huge" -o "$A/new"
+rm -f "$A/huge"
+# RFC 8439 2.8's limit (2^38 - 64 bytes of plaintext), checked by size on
+# a sparse file before anything is read.
+if truncate -s $(( (1 << 38) - 64 + 1 )) "$A/toolong" 2>/dev/null; then
+    error_case "seal of 2^38 - 63 bytes" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/toolong" -o "$A/new"
+    truncate -s $(( (1 << 38) - 64 + 12 + 16 + 1 )) "$A/toolong"
+    reject_case "open of a ciphertext of 2^38 - 63 bytes" \
+        "$V" open chacha20-poly1305 -k "$A/k" -i "$A/toolong" -o "$A/new"
+    rm -f "$A/toolong"
+fi
+# Same file and usage errors: exit 2, nothing read or written.
+cp "$A/p65" "$A/self"; cp "$A/self" "$A/self.orig"; ln "$A/self" "$A/self.hl"; ln -s self "$A/self.sl"
+for out in "$A/self" "$A/./self" "$A/self.hl" "$A/self.sl"; do
+    error_case "seal in place refused (-o ${out#$A/})" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$out"
+done
+"$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/self.c"
+error_case "open in place refused" "$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o "$A/self.c"
+error_case "seal onto the key refused" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/k"
+error_case "seal onto the AD refused" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/ad" --ad "$A/ad"
+check "in place refusals changed nothing" cmp -s "$A/self" "$A/self.orig"
+error_case "seal: key and input both standard input" "$V" seal chacha20-poly1305 -k - -i - -o "$A/new"
+error_case "seal without algorithm" "$V" seal -k "$A/k" -i "$A/self" -o "$A/new"
+error_case "open unknown algorithm" "$V" open aes-256-gcm -k "$A/k" -i "$A/self.c" -o "$A/new"
+error_case "seal without -k" "$V" seal chacha20-poly1305 -i "$A/self" -o "$A/new"
+error_case "seal without -o" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self"
+error_case "open without -i" "$V" open chacha20-poly1305 -k "$A/k" -o "$A/new"
+error_case "seal -k twice" "$V" seal chacha20-poly1305 -k "$A/k" -k "$A/k" -i "$A/self" -o "$A/new"
+error_case "open --ad twice" "$V" open chacha20-poly1305 -k "$A/k" --ad "$A/ad" --ad "$A/ad" -i "$A/self.c" -o "$A/new"
+error_case "open --hex twice" "$V" open chacha20-poly1305 --hex --hex -k "$A/k.hex" -i "$A/self.c" -o "$A/new"
+error_case "seal missing input" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/nonexistent" -o "$A/new"
+error_case "seal directory input" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A" -o "$A/new"
+error_case "seal missing AD" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/new" --ad "$A/nonexistent"
+error_case "seal into a missing directory" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/nodir/x"
+truncate -s $((16 * 1048576 + 1)) "$A/adbig"
+error_case "seal with AD over 16 MiB" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/new" --ad "$A/adbig"
+error_case "seal extra argument" "$V" seal chacha20-poly1305 extra -k "$A/k" -i "$A/self" -o "$A/new"
+check "usage errors wrote no output" [ ! -e "$A/new" ]
+if [ $HAVE_MKNOD = 1 ]; then
+    error_case "seal to a /dev/full copy" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/p3145733" -o "$F/full"
+    error_case "open to a /dev/full copy" "$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o "$F/full"
+fi
+full_case "seal -o - > /dev/full" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o -
+full_case "open -o - > /dev/full" "$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o -
+"$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o "$A/mode"
+check "open's output has mode 0600" [ "$(stat -c %a "$A/mode")" = 600 ]
+check "seal and open left no temporary" [ "$(vg_tmps "$A")" = 0 ]
+rm -rf "$A"
+
 # ---- usage errors and unreadable inputs: exit 2, one line ----------------
 error_case "no command" "$V"
 error_case "unknown command" "$V" frobnicate

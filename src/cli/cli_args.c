@@ -91,3 +91,13 @@ int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
                                       opt_label(&opts[k], label, sizeof label), opts[k].what);
     return VG_CLI_EXIT_OK;
 }
+
+int vg_cli_one_stdin(const char *cmd, const char *const *paths, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += paths[i] && strcmp(paths[i], "-") == 0;
+    if (k > 1)
+        return vg_cli_usage_error("%s: only one input can be standard input ('-')", cmd);
+    return VG_CLI_EXIT_OK;
+}

@@ -206,17 +206,6 @@ static const struct sig_alg *find_alg(const char *cmd, const char *const *pos, s
     return NULL;
 }
 
-/* At most one of the n paths may be "-": standard input can be read once. */
-static int one_stdin(const char *cmd, const char *const *paths, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        k += strcmp(paths[i], "-") == 0;
-    if (k > 1)
-        return vg_cli_usage_error("%s: only one input can be standard input ('-')", cmd);
-    return VG_CLI_EXIT_OK;
-}
-
 /* Read the message file whole. Returns the exit code (0, or 2 after one
  * line on stderr); on success *msg is a malloc'd buffer of *n bytes. */
 static int load_message(const char *cmd, const char *path, uint8_t **msg, size_t *n)
@@ -297,7 +286,7 @@ int vg_cli_cmd_sign(int argc, char **argv)
     if ((rc = context_arg("sign", alg, context, deterministic, &ctx_len)) != VG_CLI_EXIT_OK)
         return rc;
     const char *inputs[2] = {secret_path, msg_path};
-    if ((rc = one_stdin("sign", inputs, 2)) != VG_CLI_EXIT_OK)
+    if ((rc = vg_cli_one_stdin("sign", inputs, 2)) != VG_CLI_EXIT_OK)
         return rc;
 
     memset(sig, 0, sizeof sig);
@@ -371,7 +360,7 @@ int vg_cli_cmd_verify(int argc, char **argv)
     if ((rc = context_arg("verify", alg, context, 0, &ctx_len)) != VG_CLI_EXIT_OK)
         return rc;
     const char *inputs[3] = {public_path, msg_path, sig_path};
-    if ((rc = one_stdin("verify", inputs, 3)) != VG_CLI_EXIT_OK)
+    if ((rc = vg_cli_one_stdin("verify", inputs, 3)) != VG_CLI_EXIT_OK)
         return rc;
 
     rc = vg_cli_load_key("public key", public_path, public_key, alg->public_len, hex);

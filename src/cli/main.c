@@ -66,6 +66,19 @@ void vg_cli_print_usage(FILE *f)
             "        one (a signature file of the wrong length too); ML-DSA: --context STR\n"
             "        as for sign (it must be the signer's); Ed25519: --cofactored checks\n"
             "        [8][S]B = [8]R + [8][k]A instead of [S]B = R + [k]A (RFC 8032 5.1.7)\n"
+            "  seal ALG -k KEY -i IN -o OUT [--ad FILE] [--hex]\n"
+            "        ALG: chacha20-poly1305 (RFC 8439) xchacha20-poly1305\n"
+            "        (draft-irtf-cfrg-xchacha); KEY: 32 bytes (--hex: 64 hex digits);\n"
+            "        writes nonce || ciphertext || tag: a fresh random nonce (12 or 24\n"
+            "        bytes), the 16-byte tag; FILE: associated data (at most 16 MiB),\n"
+            "        authenticated, not encrypted; IN of any size, streamed.\n"
+            "        chacha20-poly1305's random 12-byte nonce: seal at most 2^32 files\n"
+            "        with one key (xchacha20-poly1305 has no such limit in practice)\n"
+            "  open ALG -k KEY -i IN -o OUT [--ad FILE] [--hex]\n"
+            "        the reverse of seal; a wrong tag (wrong key or AD, a modified or\n"
+            "        truncated file) exits 1 and writes nothing: OUT is renamed into\n"
+            "        place only after the tag verified; to standard output, a FIFO or a\n"
+            "        device the plaintext is held in memory (at most 64 MiB) until then\n"
             "  speed [NAME...] [--json] [--samples N]\n"
             "        median TSC ticks of our code beside OpenSSL (libcrypto.so.3) and\n"
             "        libsodium (libsodium.so.23), loaded with dlopen when present;\n"
@@ -86,10 +99,12 @@ void vg_cli_print_usage(FILE *f)
             "             1 verification failure or rejected input (a key or signature\n"
             "               of the wrong length or with bad hex, an all-zero X25519 result,\n"
             "               an inconsistent Ed25519 secret key, an ML-KEM key failing\n"
-            "               the FIPS 203 checks, an ML-DSA secret key out of range);\n"
+            "               the FIPS 203 checks, an ML-DSA secret key out of range,\n"
+            "               a sealed file that fails authentication or is truncated);\n"
             "             2 usage error (an ML-DSA context over 255 bytes too),\n"
             "               unreadable input or unwritable output file, a message over\n"
-            "               1 GiB, random source failure\n"
+            "               1 GiB, a file to seal over 2^38 - 64 bytes, random source\n"
+            "               failure\n"
             "environment: VG_CPU_FEATURES=none|bmi2,adx,avx2,avx512ifma,sha,... restricts the\n"
             "             CPU features the library may use\n");
 }
@@ -142,6 +157,8 @@ static const struct command g_commands[] = {
     {"verify", vg_cli_cmd_verify},
     {"encaps", vg_cli_cmd_encaps},
     {"decaps", vg_cli_cmd_decaps},
+    {"seal", vg_cli_cmd_seal},
+    {"open", vg_cli_cmd_open},
     {"speed", vg_cli_cmd_speed},
     {"cpu", vg_cli_cmd_cpu},
 };
