@@ -1,8 +1,10 @@
 #!/bin/bash
 # Tests of the vgcrypto command: test_cli.sh /path/to/vgcrypto [VECTORS_DIR]
 #
-# Digests are checked against independent tools: coreutils sha256sum and
-# sha512sum, and OpenSSL's `openssl dgst` for SHA-3 and SHAKE (-xoflen);
+# Digests are checked against independent tools: coreutils sha256sum,
+# sha384sum and sha512sum, and OpenSSL's `openssl dgst` for SHA-3 and SHAKE
+# (-xoflen); mac and kdf against `openssl dgst -mac HMAC` and `openssl kdf`;
+# seal and open against libsodium (tests/cli_aead_ref.c, third argument);
 # X25519 and Ed25519 against RFC 7748 / RFC 8032 vectors and OpenSSL's
 # `openssl pkey` / `pkeyutl` (Ed25519 with -rawin); ML-KEM by the FIPS 203
 # key layout, round trips and the 7.2 / 7.3 key checks; ML-DSA by the FIPS 204
@@ -17,7 +19,7 @@
 
 V=${1:?usage: test_cli.sh /path/to/vgcrypto [VECTORS_DIR]}
 case $V in /*) ;; */*) V=$PWD/$V ;; esac # some checks run in another directory
-for tool in sha256sum sha512sum openssl od; do
+for tool in sha256sum sha384sum sha512sum openssl od; do
     command -v "$tool" >/dev/null || { echo "test_cli: SKIP: $tool not found"; exit 77; }
 done
 
@@ -44,6 +46,7 @@ FILES="empty abc r135 r136 r168 big"
 ref() {
     case $1 in
     sha256) sha256sum <"$2" | cut -d' ' -f1 ;;
+    sha384) sha384sum <"$2" | cut -d' ' -f1 ;;
     sha512) sha512sum <"$2" | cut -d' ' -f1 ;;
     sha3-256 | sha3-512) openssl dgst "-$1" <"$2" | sed 's/^.*= //' ;;
     shake128 | shake256) openssl dgst "-$1" -xoflen "$3" <"$2" | sed 's/^.*= //' ;;
@@ -51,12 +54,14 @@ ref() {
 }
 deflen() { case $1 in shake128) echo 32 ;; shake256) echo 64 ;; *) echo "" ;; esac; }
 
-# Sanity of the references themselves (FIPS 180-4 / FIPS 202 "abc" examples).
+# Sanity of the references themselves (FIPS 180-2 appendices B.1 and D.1,
+# FIPS 202 "abc" examples).
 check "reference sha256 abc" [ "$(ref sha256 "$T/abc")" = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad ]
+check "reference sha384 abc" [ "$(ref sha384 "$T/abc")" = cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7 ]
 check "reference sha3-256 abc" [ "$(ref sha3-256 "$T/abc")" = 3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532 ]
 
 # ---- every algorithm on files and on standard input ---------------------
-for alg in sha256 sha512 sha3-256 sha3-512 shake128 shake256; do
+for alg in sha256 sha384 sha512 sha3-256 sha3-512 shake128 shake256; do
     len=$(deflen $alg)
     for f in $FILES; do
         want=$(ref $alg "$T/$f" "$len")
@@ -72,6 +77,8 @@ done
 # The portable code through the CLI too.
 got=$(VG_CPU_FEATURES=none "$V" hash sha256 "$T/big" | cut -d' ' -f1)
 check "sha256 portable big" [ "$got" = "$(ref sha256 "$T/big")" ]
+got=$(VG_CPU_FEATURES=none "$V" hash sha384 "$T/big" | cut -d' ' -f1)
+check "sha384 portable big" [ "$(ref sha384 "$T/big")" = "$got" ]
 got=$(VG_CPU_FEATURES=none "$V" hash shake256 "$T/big" | cut -d' ' -f1)
 check "shake256 portable big" [ "$got" = "$(ref shake256 "$T/big" 64)" ]
 
@@ -1183,6 +1190,144 @@ error_case "an error line naming a file with a newline stays one line" \
     "$V" hash sha256 "$F/esc/no
 such"
 check "every file-handling case left no temporary anywhere" [ "$(vg_tmps "$F" "$F/sub" "$F/lo")" = 0 ]
+
+# ---- mac (HMAC, RFC 2104) and kdf (HKDF, RFC 5869) -------------------------
+# HMAC against OpenSSL's `openssl dgst -mac HMAC -macopt hexkey:` (python3's
+# hmac module for the empty key, which that option refuses), HKDF against
+# `openssl kdf ... HKDF` (OpenSSL 3.0), both independent implementations;
+# and the references themselves against RFC 4231 test case 2 and RFC 5869
+# A.1 and A.3. Key lengths around each hash's block (64 and 128 bytes: a
+# longer key is hashed first), files across several 64 KiB read chunks.
+MC=$T/mac
+mkdir "$MC"
+ossl_hmac() { # bits hexkey file -> hex
+    openssl dgst -sha$1 -mac HMAC -macopt hexkey:$2 "$3" | sed 's/^.*= //'
+}
+printf 'Jefe' >"$MC/jefe"; printf 'what do ya want for nothing?' >"$MC/m2"
+check "reference HMAC-SHA-256: RFC 4231 case 2" \
+    [ "$(ossl_hmac 256 "$(hexof "$MC/jefe")" "$MC/m2")" = 5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843 ]
+check "mac hmac-sha256: RFC 4231 case 2" \
+    [ "$("$V" mac hmac-sha256 -k "$MC/jefe" "$MC/m2")" = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843  $MC/m2" ]
+for klen in 1 20 63 64 65 127 128 129 131 1000; do head -c $klen /dev/urandom >"$MC/k$klen"; done
+for bits in 256 384 512; do
+    for klen in 1 20 63 64 65 127 128 129 131 1000; do
+        kh=$(hexof "$MC/k$klen")
+        for f in empty abc r136 big; do
+            got=$("$V" mac hmac-sha$bits -k "$MC/k$klen" "$T/$f")
+            check "hmac-sha$bits key $klen $f" [ "$got" = "$(ossl_hmac $bits $kh "$T/$f")  $T/$f" ]
+        done
+    done
+    kh=$(hexof "$MC/k131")
+    # Several files, standard input, -o raw, --hex key, --hex -o lines.
+    got=$(cd "$T" && "$V" mac hmac-sha$bits -k "$MC/k131" abc big empty)
+    want=$(for f in abc big empty; do echo "$(ossl_hmac $bits $kh "$T/$f")  $f"; done)
+    check "hmac-sha$bits several files" [ "$got" = "$want" ]
+    got=$("$V" mac hmac-sha$bits -k "$MC/k131" <"$T/big")
+    check "hmac-sha$bits standard input" [ "$got" = "$(ossl_hmac $bits $kh "$T/big")  -" ]
+    "$V" mac hmac-sha$bits -k "$MC/k131" -o "$MC/raw" "$T/abc" "$T/big"
+    check "hmac-sha$bits -o raw" [ "$(hexof "$MC/raw")" = "$(ossl_hmac $bits $kh "$T/abc")$(ossl_hmac $bits $kh "$T/big")" ]
+    printf '%s\n' "$kh" | tr a-f A-F >"$MC/k131.hex"
+    got=$("$V" mac hmac-sha$bits --hex -k "$MC/k131.hex" "$T/abc")
+    check "hmac-sha$bits --hex key (upper case, newline)" [ "$got" = "$(ossl_hmac $bits $kh "$T/abc")  $T/abc" ]
+    "$V" mac hmac-sha$bits --hex -k "$MC/k131.hex" -o "$MC/lines" "$T/abc"
+    check "hmac-sha$bits --hex -o lines" [ "$(cat "$MC/lines")" = "$(ossl_hmac $bits $kh "$T/abc")  $T/abc" ]
+    : >"$MC/k0"
+    if command -v python3 >/dev/null; then
+        want=$(python3 -c 'import hashlib, hmac, sys
+print(hmac.new(b"", open(sys.argv[2], "rb").read(), "sha" + sys.argv[1]).hexdigest())' $bits "$T/big")
+        check "hmac-sha$bits empty key (python3 hmac)" [ "$("$V" mac hmac-sha$bits -k "$MC/k0" "$T/big")" = "$want  $T/big" ]
+    fi
+done
+got=$(VG_CPU_FEATURES=none "$V" mac hmac-sha512 -k "$MC/k129" "$T/big")
+check "hmac-sha512 portable" [ "$got" = "$(ossl_hmac 512 "$(hexof "$MC/k129")" "$T/big")  $T/big" ]
+printf 'abcx' >"$MC/badhex"; printf 'abc' >"$MC/oddhex"
+reject_case "mac: bad hex key" "$V" mac hmac-sha256 --hex -k "$MC/badhex" "$T/abc"
+reject_case "mac: odd number of hex digits" "$V" mac hmac-sha256 --hex -k "$MC/oddhex" "$T/abc"
+error_case "mac without -k" "$V" mac hmac-sha256 "$T/abc"
+error_case "mac without algorithm" "$V" mac -k "$MC/k20" "$T/abc"
+error_case "mac with a hash name" "$V" mac sha256 -k "$MC/k20" "$T/abc"
+error_case "hash with a mac name" "$V" hash hmac-sha256 "$T/abc"
+error_case "mac --length" "$V" mac hmac-sha256 --length 3 -k "$MC/k20" "$T/abc"
+error_case "mac -k twice" "$V" mac hmac-sha256 -k "$MC/k20" -k "$MC/k20" "$T/abc"
+error_case "mac: key and message both standard input" "$V" mac hmac-sha256 -k - -
+error_case "mac: key on standard input, message by default too" "$V" mac hmac-sha256 -k -
+error_case "mac -o onto the key" "$V" mac hmac-sha256 -k "$MC/k20" -o "$MC/k20" "$T/abc"
+error_case "mac missing key file" "$V" mac hmac-sha256 -k "$MC/nokey" "$T/abc"
+error_case "mac missing message" "$V" mac hmac-sha256 -k "$MC/k20" "$T/nonexistent"
+truncate -s $((1048576 + 1)) "$MC/kbig"
+error_case "mac key over 1 MiB" "$V" mac hmac-sha256 -k "$MC/kbig" "$T/abc"
+check "mac -o failures changed no key" [ "$(stat -c %s "$MC/k20")" = 20 ]
+got=$("$V" mac hmac-sha256 -k - "$T/abc" <"$MC/k20")
+check "mac: the key on standard input" [ "$got" = "$(ossl_hmac 256 "$(hexof "$MC/k20")" "$T/abc")  $T/abc" ]
+full_case "mac > /dev/full" "$V" mac hmac-sha256 -k "$MC/k20" "$T/abc"
+
+# kdf: openssl kdf as the reference, -binary output in hex.
+ossl_hkdf() { # bits length ikm-file salt-file|"" info|"-" -> hex
+    local o=(-kdfopt "hexkey:$(hexof "$3")")
+    [ -z "$4" ] || o+=(-kdfopt "hexsalt:$(hexof "$4")")
+    [ "$5" = - ] || o+=(-kdfopt "info:$5")
+    openssl kdf -binary -keylen $2 -kdfopt digest:SHA$1 "${o[@]}" HKDF | od -An -v -tx1 | tr -d ' \n'
+}
+unhex 0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b >"$MC/a1.ikm"
+unhex 000102030405060708090a0b0c >"$MC/a1.salt"
+A1_INFO=$(printf '\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9')
+A1_OKM=3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865
+A3_OKM=8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8
+check "reference HKDF: RFC 5869 A.3" [ "$(ossl_hkdf 256 42 "$MC/a1.ikm" "" -)" = $A3_OKM ]
+"$V" kdf hkdf-sha256 --ikm "$MC/a1.ikm" --salt "$MC/a1.salt" --info "$A1_INFO" --length 42 -o "$MC/okm"
+check "kdf hkdf-sha256: RFC 5869 A.1" [ "$(hexof "$MC/okm")" = $A1_OKM ]
+"$V" kdf hkdf-sha256 --ikm "$MC/a1.ikm" --length 42 -o "$MC/okm"
+check "kdf hkdf-sha256: RFC 5869 A.3 (no salt, no info)" [ "$(hexof "$MC/okm")" = $A3_OKM ]
+"$V" kdf hkdf-sha256 --ikm "$MC/a1.ikm" --salt "$T/empty" --info "" --length 42 -o "$MC/okm"
+check "kdf: an empty salt file and empty info are A.3 too" [ "$(hexof "$MC/okm")" = $A3_OKM ]
+check "kdf output mode 0600" [ "$(stat -c %a "$MC/okm")" = 600 ]
+head -c 80 /dev/urandom >"$MC/ikm"; head -c 77 /dev/urandom >"$MC/salt"
+for bits in 256 384 512; do
+    hl=$((bits / 8))
+    for len in 1 $((hl - 1)) $hl $((hl + 1)) 1000 $((255 * hl)); do
+        for case in "$MC/salt:ctx" ":-" "$T/empty:" "$MC/salt:-"; do
+            salt=${case%%:*}; info=${case#*:}
+            args=(--ikm "$MC/ikm" --length $len -o "$MC/okm")
+            [ -z "$salt" ] || args+=(--salt "$salt")
+            [ "$info" = - ] || args+=(--info "$info")
+            "$V" kdf hkdf-sha$bits "${args[@]}"
+            check "hkdf-sha$bits length $len salt ${salt:+${salt##*/}} info $info" \
+                [ "$(hexof "$MC/okm")" = "$(ossl_hkdf $bits $len "$MC/ikm" "$salt" "$info")" ]
+        done
+    done
+    # --hex: IKM and salt in hex, the output as hex and a newline.
+    hexof "$MC/ikm" >"$MC/ikm.hex"; { hexof "$MC/salt"; printf '\r\n'; } >"$MC/salt.hex"
+    "$V" kdf hkdf-sha$bits --hex --ikm "$MC/ikm.hex" --salt "$MC/salt.hex" --info ctx --length 50 -o "$MC/okm.hex"
+    check "hkdf-sha$bits --hex" [ "$(cat "$MC/okm.hex")" = "$(ossl_hkdf $bits 50 "$MC/ikm" "$MC/salt" ctx)" ]
+    check "hkdf-sha$bits --hex ends in one newline" [ "$(stat -c %s "$MC/okm.hex")" = 101 ]
+    rm -f "$MC/new"
+    error_case "hkdf-sha$bits --length $((255 * hl + 1))" "$V" kdf hkdf-sha$bits --ikm "$MC/ikm" --length $((255 * hl + 1)) -o "$MC/new"
+    check "hkdf-sha$bits too long writes nothing" [ ! -e "$MC/new" ]
+done
+got=$("$V" kdf hkdf-sha384 --ikm - --length 33 -o - <"$MC/ikm" | od -An -v -tx1 | tr -d ' \n')
+check "kdf: IKM on standard input, key to standard output" [ "$got" = "$(ossl_hkdf 384 33 "$MC/ikm" "" -)" ]
+got=$(VG_CPU_FEATURES=none "$V" kdf hkdf-sha512 --ikm "$MC/ikm" --salt "$MC/salt" --length 300 -o - | od -An -v -tx1 | tr -d ' \n')
+check "kdf portable" [ "$got" = "$(ossl_hkdf 512 300 "$MC/ikm" "$MC/salt" -)" ]
+cp "$MC/okm" "$MC/okm.keep"
+error_case "kdf --length 0" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 0 -o "$MC/okm"
+error_case "kdf --length junk" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3x -o "$MC/okm"
+error_case "kdf without --length" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" -o "$MC/okm"
+error_case "kdf without --ikm" "$V" kdf hkdf-sha256 --length 3 -o "$MC/okm"
+error_case "kdf without -o" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3
+error_case "kdf unknown algorithm" "$V" kdf hkdf-md5 --ikm "$MC/ikm" --length 3 -o "$MC/okm"
+error_case "kdf without algorithm" "$V" kdf --ikm "$MC/ikm" --length 3 -o "$MC/okm"
+error_case "kdf --info twice" "$V" kdf hkdf-sha256 --info a --info b --ikm "$MC/ikm" --length 3 -o "$MC/okm"
+error_case "kdf --length twice" "$V" kdf hkdf-sha256 --length 3 --length 3 --ikm "$MC/ikm" -o "$MC/okm"
+error_case "kdf -o onto the IKM" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3 -o "$MC/ikm"
+error_case "kdf -o onto the salt" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --salt "$MC/okm" --length 3 -o "$MC/okm"
+error_case "kdf: IKM and salt both standard input" "$V" kdf hkdf-sha256 --ikm - --salt - --length 3 -o "$MC/okm"
+error_case "kdf missing IKM" "$V" kdf hkdf-sha256 --ikm "$MC/none" --length 3 -o "$MC/okm"
+reject_case "kdf bad hex IKM" "$V" kdf hkdf-sha256 --hex --ikm "$MC/badhex" --length 3 -o "$MC/okm"
+reject_case "kdf odd hex salt" "$V" kdf hkdf-sha256 --hex --ikm "$MC/ikm.hex" --salt "$MC/oddhex" --length 3 -o "$MC/okm"
+check "kdf failures left the old output" cmp -s "$MC/okm" "$MC/okm.keep"
+full_case "kdf -o - > /dev/full" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3 -o -
+check "mac and kdf left no temporary" [ "$(vg_tmps "$MC")" = 0 ]
+rm -rf "$MC"
 
 # ---- seal / open (RFC 8439 2.8, draft-irtf-cfrg-xchacha-03 2.3) -------------
 # Independent reference: libsodium's crypto_aead_chacha20poly1305_ietf_* and

@@ -43,6 +43,8 @@ int vg_cli_main(int argc, char **argv);
 
 int vg_cli_cmd_cpu(int argc, char **argv);
 int vg_cli_cmd_hash(int argc, char **argv);
+int vg_cli_cmd_mac(int argc, char **argv);    /* cmd_hash.c */
+int vg_cli_cmd_kdf(int argc, char **argv);
 int vg_cli_cmd_keygen(int argc, char **argv);
 int vg_cli_cmd_encaps(int argc, char **argv); /* cmd_keygen.c */
 int vg_cli_cmd_decaps(int argc, char **argv); /* cmd_keygen.c */

@@ -21,10 +21,19 @@ void vg_cli_print_usage(FILE *f)
             "\n"
             "commands:\n"
             "  hash ALG [--length N] [-o OUT [--hex]] [FILE...]\n"
-            "        ALG: sha256 sha512 sha3-256 sha3-512 shake128 shake256\n"
+            "        ALG: sha256 sha384 sha512 sha3-256 sha3-512 shake128 shake256\n"
             "        prints \"<hex>  <name>\" per FILE (standard input when none or \"-\");\n"
+            "        files of any size, streamed;\n"
             "        --length N: output bytes for shake128 (default 32), shake256 (default 64);\n"
             "        -o OUT: write the raw digests to OUT atomically (--hex: the printed lines)\n"
+            "  mac ALG -k KEY [-o OUT] [--hex] [FILE...]\n"
+            "        ALG: hmac-sha256 hmac-sha384 hmac-sha512 (RFC 2104); KEY: a file of any\n"
+            "        length up to 1 MiB (--hex: in hex); prints and -o as for hash\n"
+            "  kdf ALG --ikm FILE [--salt FILE] [--info STR] --length N -o OUT [--hex]\n"
+            "        ALG: hkdf-sha256 hkdf-sha384 hkdf-sha512 (RFC 5869); N bytes, 1 to\n"
+            "        255 * the hash length (8160, 12240, 16320); no --salt: HashLen zero\n"
+            "        bytes; --info: the bytes of STR (default empty); --hex: IKM, salt and\n"
+            "        OUT in hex\n"
             "  keygen ALG -s SECRET -p PUBLIC [--hex]\n"
             "        ALG: x25519 ed25519 ml-kem-512 ml-kem-768 ml-kem-1024 ml-dsa-44\n"
             "        ml-dsa-65 ml-dsa-87; writes a fresh secret key to SECRET and its public\n"
@@ -101,7 +110,8 @@ void vg_cli_print_usage(FILE *f)
             "               an inconsistent Ed25519 secret key, an ML-KEM key failing\n"
             "               the FIPS 203 checks, an ML-DSA secret key out of range,\n"
             "               a sealed file that fails authentication or is truncated);\n"
-            "             2 usage error (an ML-DSA context over 255 bytes too),\n"
+            "             2 usage error (an ML-DSA context over 255 bytes, a kdf --length\n"
+            "               over 255 * the hash length too),\n"
             "               unreadable input or unwritable output file, a message over\n"
             "               1 GiB, a file to seal over 2^38 - 64 bytes, random source\n"
             "               failure\n"
@@ -151,6 +161,8 @@ struct command {
 
 static const struct command g_commands[] = {
     {"hash", vg_cli_cmd_hash},
+    {"mac", vg_cli_cmd_mac},
+    {"kdf", vg_cli_cmd_kdf},
     {"keygen", vg_cli_cmd_keygen},
     {"x25519", vg_cli_cmd_x25519},
     {"sign", vg_cli_cmd_sign},
