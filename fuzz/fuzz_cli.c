@@ -7,7 +7,8 @@
  * path names an entry of the work directory (or "." / ".."): nothing
  * outside it is read or written. The work directory is a fresh directory
  * under /tmp, reset before each run to the fixture files below (keys,
- * a message, a signature, a directory, a symbolic link and a dangling one);
+ * a message, a signature, two sealed files, a directory, a symbolic link
+ * and a dangling one);
  * standard input and output are /dev/null, so no command can block.
  *
  * Properties (DESIGN.md section 4, docs/cli.md), checked on every run:
@@ -64,7 +65,10 @@ struct fixture {
     size_t len;
 };
 
-enum { FX_XSK, FX_XPK, FX_EDSK, FX_EDPK, FX_MSG, FX_SIG, FX_HEX, FX_EMPTY, FX_KEMPK, FX_KEMSK, N_FX };
+enum {
+    FX_XSK, FX_XPK, FX_EDSK, FX_EDPK, FX_MSG, FX_SIG, FX_HEX, FX_EMPTY, FX_KEMPK, FX_KEMSK,
+    FX_SEALED, FX_XSEALED, N_FX
+};
 static struct fixture g_fx[N_FX];
 static char g_dir[64];
 static int g_err_fd = -1;   /* the captured stderr of each run */
@@ -105,6 +109,16 @@ static void make_fixtures(void)
     (void)vg_mlkem512_keypair(pk, ksk);
     set_fx(FX_KEMPK, "kem.pk", pk, VG_MLKEM512_PUBLICKEYBYTES);
     set_fx(FX_KEMSK, "kem.sk", ksk, VG_MLKEM512_SECRETKEYBYTES);
+    /* `open` inputs: "abc" sealed under x.sk (as an AEAD key) with AD "abc"
+     * (the file m), in the layout of `seal`: nonce || ciphertext || tag. */
+    uint8_t box[24 + 3 + 16];
+    memset(box, 0x5a, 24);
+    (void)vg_chacha20poly1305_seal(box + 12, box + 15, (const uint8_t *)"abc", 3,
+                                   (const uint8_t *)"abc", 3, box, seed);
+    set_fx(FX_SEALED, "c20", box, 12 + 3 + 16);
+    (void)vg_xchacha20poly1305_seal(box + 24, box + 27, (const uint8_t *)"abc", 3,
+                                    (const uint8_t *)"abc", 3, box, seed);
+    set_fx(FX_XSEALED, "xc20", box, 24 + 3 + 16);
 }
 
 /* Remove everything but the directory "d", then write the fixtures. Returns

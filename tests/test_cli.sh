@@ -1,8 +1,10 @@
 #!/bin/bash
 # Tests of the vgcrypto command: test_cli.sh /path/to/vgcrypto [VECTORS_DIR]
 #
-# Digests are checked against independent tools: coreutils sha256sum and
-# sha512sum, and OpenSSL's `openssl dgst` for SHA-3 and SHAKE (-xoflen);
+# Digests are checked against independent tools: coreutils sha256sum,
+# sha384sum and sha512sum, and OpenSSL's `openssl dgst` for SHA-3 and SHAKE
+# (-xoflen); mac and kdf against `openssl dgst -mac HMAC` and `openssl kdf`;
+# seal and open against libsodium (tests/cli_aead_ref.c, third argument);
 # X25519 and Ed25519 against RFC 7748 / RFC 8032 vectors and OpenSSL's
 # `openssl pkey` / `pkeyutl` (Ed25519 with -rawin); ML-KEM by the FIPS 203
 # key layout, round trips and the 7.2 / 7.3 key checks; ML-DSA by the FIPS 204
@@ -17,7 +19,7 @@
 
 V=${1:?usage: test_cli.sh /path/to/vgcrypto [VECTORS_DIR]}
 case $V in /*) ;; */*) V=$PWD/$V ;; esac # some checks run in another directory
-for tool in sha256sum sha512sum openssl od; do
+for tool in sha256sum sha384sum sha512sum openssl od; do
     command -v "$tool" >/dev/null || { echo "test_cli: SKIP: $tool not found"; exit 77; }
 done
 
@@ -44,6 +46,7 @@ FILES="empty abc r135 r136 r168 big"
 ref() {
     case $1 in
     sha256) sha256sum <"$2" | cut -d' ' -f1 ;;
+    sha384) sha384sum <"$2" | cut -d' ' -f1 ;;
     sha512) sha512sum <"$2" | cut -d' ' -f1 ;;
     sha3-256 | sha3-512) openssl dgst "-$1" <"$2" | sed 's/^.*= //' ;;
     shake128 | shake256) openssl dgst "-$1" -xoflen "$3" <"$2" | sed 's/^.*= //' ;;
@@ -51,12 +54,14 @@ ref() {
 }
 deflen() { case $1 in shake128) echo 32 ;; shake256) echo 64 ;; *) echo "" ;; esac; }
 
-# Sanity of the references themselves (FIPS 180-4 / FIPS 202 "abc" examples).
+# Sanity of the references themselves (FIPS 180-2 appendices B.1 and D.1,
+# FIPS 202 "abc" examples).
 check "reference sha256 abc" [ "$(ref sha256 "$T/abc")" = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad ]
+check "reference sha384 abc" [ "$(ref sha384 "$T/abc")" = cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7 ]
 check "reference sha3-256 abc" [ "$(ref sha3-256 "$T/abc")" = 3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532 ]
 
 # ---- every algorithm on files and on standard input ---------------------
-for alg in sha256 sha512 sha3-256 sha3-512 shake128 shake256; do
+for alg in sha256 sha384 sha512 sha3-256 sha3-512 shake128 shake256; do
     len=$(deflen $alg)
     for f in $FILES; do
         want=$(ref $alg "$T/$f" "$len")
@@ -72,6 +77,8 @@ done
 # The portable code through the CLI too.
 got=$(VG_CPU_FEATURES=none "$V" hash sha256 "$T/big" | cut -d' ' -f1)
 check "sha256 portable big" [ "$got" = "$(ref sha256 "$T/big")" ]
+got=$(VG_CPU_FEATURES=none "$V" hash sha384 "$T/big" | cut -d' ' -f1)
+check "sha384 portable big" [ "$(ref sha384 "$T/big")" = "$got" ]
 got=$(VG_CPU_FEATURES=none "$V" hash shake256 "$T/big" | cut -d' ' -f1)
 check "shake256 portable big" [ "$got" = "$(ref shake256 "$T/big" 64)" ]
 
@@ -1183,6 +1190,337 @@ error_case "an error line naming a file with a newline stays one line" \
     "$V" hash sha256 "$F/esc/no
 such"
 check "every file-handling case left no temporary anywhere" [ "$(vg_tmps "$F" "$F/sub" "$F/lo")" = 0 ]
+
+# ---- mac (HMAC, RFC 2104) and kdf (HKDF, RFC 5869) -------------------------
+# HMAC against OpenSSL's `openssl dgst -mac HMAC -macopt hexkey:` (python3's
+# hmac module for the empty key, which that option refuses), HKDF against
+# `openssl kdf ... HKDF` (OpenSSL 3.0), both independent implementations;
+# and the references themselves against RFC 4231 test case 2 and RFC 5869
+# A.1 and A.3. Key lengths around each hash's block (64 and 128 bytes: a
+# longer key is hashed first), files across several 64 KiB read chunks.
+MC=$T/mac
+mkdir "$MC"
+ossl_hmac() { # bits hexkey file -> hex
+    openssl dgst -sha$1 -mac HMAC -macopt hexkey:$2 "$3" | sed 's/^.*= //'
+}
+printf 'Jefe' >"$MC/jefe"; printf 'what do ya want for nothing?' >"$MC/m2"
+check "reference HMAC-SHA-256: RFC 4231 case 2" \
+    [ "$(ossl_hmac 256 "$(hexof "$MC/jefe")" "$MC/m2")" = 5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843 ]
+check "mac hmac-sha256: RFC 4231 case 2" \
+    [ "$("$V" mac hmac-sha256 -k "$MC/jefe" "$MC/m2")" = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843  $MC/m2" ]
+for klen in 1 20 64 65 128 129 131 1000; do head -c $klen /dev/urandom >"$MC/k$klen"; done
+for bits in 256 384 512; do
+    for klen in 1 64 65 128 129 1000; do
+        kh=$(hexof "$MC/k$klen")
+        for f in empty abc big; do
+            got=$("$V" mac hmac-sha$bits -k "$MC/k$klen" "$T/$f")
+            check "hmac-sha$bits key $klen $f" [ "$got" = "$(ossl_hmac $bits $kh "$T/$f")  $T/$f" ]
+        done
+    done
+    kh=$(hexof "$MC/k131")
+    # Several files, standard input, -o raw, --hex key, --hex -o lines.
+    got=$(cd "$T" && "$V" mac hmac-sha$bits -k "$MC/k131" abc big empty)
+    want=$(for f in abc big empty; do echo "$(ossl_hmac $bits $kh "$T/$f")  $f"; done)
+    check "hmac-sha$bits several files" [ "$got" = "$want" ]
+    got=$("$V" mac hmac-sha$bits -k "$MC/k131" <"$T/big")
+    check "hmac-sha$bits standard input" [ "$got" = "$(ossl_hmac $bits $kh "$T/big")  -" ]
+    "$V" mac hmac-sha$bits -k "$MC/k131" -o "$MC/raw" "$T/abc" "$T/big"
+    check "hmac-sha$bits -o raw" [ "$(hexof "$MC/raw")" = "$(ossl_hmac $bits $kh "$T/abc")$(ossl_hmac $bits $kh "$T/big")" ]
+    printf '%s\n' "$kh" | tr a-f A-F >"$MC/k131.hex"
+    got=$("$V" mac hmac-sha$bits --hex -k "$MC/k131.hex" "$T/abc")
+    check "hmac-sha$bits --hex key (upper case, newline)" [ "$got" = "$(ossl_hmac $bits $kh "$T/abc")  $T/abc" ]
+    "$V" mac hmac-sha$bits --hex -k "$MC/k131.hex" -o "$MC/lines" "$T/abc"
+    check "hmac-sha$bits --hex -o lines" [ "$(cat "$MC/lines")" = "$(ossl_hmac $bits $kh "$T/abc")  $T/abc" ]
+    : >"$MC/k0"
+    if command -v python3 >/dev/null; then
+        want=$(python3 -c 'import hashlib, hmac, sys
+print(hmac.new(b"", open(sys.argv[2], "rb").read(), "sha" + sys.argv[1]).hexdigest())' $bits "$T/big")
+        check "hmac-sha$bits empty key (python3 hmac)" [ "$("$V" mac hmac-sha$bits -k "$MC/k0" "$T/big")" = "$want  $T/big" ]
+    fi
+done
+got=$(VG_CPU_FEATURES=none "$V" mac hmac-sha512 -k "$MC/k129" "$T/big")
+check "hmac-sha512 portable" [ "$got" = "$(ossl_hmac 512 "$(hexof "$MC/k129")" "$T/big")  $T/big" ]
+printf 'abcx' >"$MC/badhex"; printf 'abc' >"$MC/oddhex"
+reject_case "mac: bad hex key" "$V" mac hmac-sha256 --hex -k "$MC/badhex" "$T/abc"
+reject_case "mac: odd number of hex digits" "$V" mac hmac-sha256 --hex -k "$MC/oddhex" "$T/abc"
+error_case "mac without -k" "$V" mac hmac-sha256 "$T/abc"
+error_case "mac without algorithm" "$V" mac -k "$MC/k20" "$T/abc"
+error_case "mac with a hash name" "$V" mac sha256 -k "$MC/k20" "$T/abc"
+error_case "hash with a mac name" "$V" hash hmac-sha256 "$T/abc"
+error_case "mac --length" "$V" mac hmac-sha256 --length 3 -k "$MC/k20" "$T/abc"
+error_case "mac -k twice" "$V" mac hmac-sha256 -k "$MC/k20" -k "$MC/k20" "$T/abc"
+error_case "mac: key and message both standard input" "$V" mac hmac-sha256 -k - -
+error_case "mac: key on standard input, message by default too" "$V" mac hmac-sha256 -k -
+error_case "mac -o onto the key" "$V" mac hmac-sha256 -k "$MC/k20" -o "$MC/k20" "$T/abc"
+error_case "mac missing key file" "$V" mac hmac-sha256 -k "$MC/nokey" "$T/abc"
+error_case "mac missing message" "$V" mac hmac-sha256 -k "$MC/k20" "$T/nonexistent"
+truncate -s $((1048576 + 1)) "$MC/kbig"
+error_case "mac key over 1 MiB" "$V" mac hmac-sha256 -k "$MC/kbig" "$T/abc"
+check "mac -o failures changed no key" [ "$(stat -c %s "$MC/k20")" = 20 ]
+got=$("$V" mac hmac-sha256 -k - "$T/abc" <"$MC/k20")
+check "mac: the key on standard input" [ "$got" = "$(ossl_hmac 256 "$(hexof "$MC/k20")" "$T/abc")  $T/abc" ]
+full_case "mac > /dev/full" "$V" mac hmac-sha256 -k "$MC/k20" "$T/abc"
+
+# kdf: openssl kdf as the reference, -binary output in hex.
+ossl_hkdf() { # bits length ikm-file salt-file|"" info|"-" -> hex
+    local o=(-kdfopt "hexkey:$(hexof "$3")")
+    [ -z "$4" ] || o+=(-kdfopt "hexsalt:$(hexof "$4")")
+    [ "$5" = - ] || o+=(-kdfopt "info:$5")
+    openssl kdf -binary -keylen $2 -kdfopt digest:SHA$1 "${o[@]}" HKDF | od -An -v -tx1 | tr -d ' \n'
+}
+unhex 0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b >"$MC/a1.ikm"
+unhex 000102030405060708090a0b0c >"$MC/a1.salt"
+A1_INFO=$(printf '\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9')
+A1_OKM=3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865
+A3_OKM=8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8
+check "reference HKDF: RFC 5869 A.3" [ "$(ossl_hkdf 256 42 "$MC/a1.ikm" "" -)" = $A3_OKM ]
+"$V" kdf hkdf-sha256 --ikm "$MC/a1.ikm" --salt "$MC/a1.salt" --info "$A1_INFO" --length 42 -o "$MC/okm"
+check "kdf hkdf-sha256: RFC 5869 A.1" [ "$(hexof "$MC/okm")" = $A1_OKM ]
+"$V" kdf hkdf-sha256 --ikm "$MC/a1.ikm" --length 42 -o "$MC/okm"
+check "kdf hkdf-sha256: RFC 5869 A.3 (no salt, no info)" [ "$(hexof "$MC/okm")" = $A3_OKM ]
+"$V" kdf hkdf-sha256 --ikm "$MC/a1.ikm" --salt "$T/empty" --info "" --length 42 -o "$MC/okm"
+check "kdf: an empty salt file and empty info are A.3 too" [ "$(hexof "$MC/okm")" = $A3_OKM ]
+check "kdf output mode 0600" [ "$(stat -c %a "$MC/okm")" = 600 ]
+head -c 80 /dev/urandom >"$MC/ikm"; head -c 77 /dev/urandom >"$MC/salt"
+for bits in 256 384 512; do
+    hl=$((bits / 8))
+    for len in 1 $hl $((hl + 1)) $((255 * hl)); do
+        for case in "$MC/salt:ctx" ":-" "$T/empty:" "$MC/salt:-"; do
+            salt=${case%%:*}; info=${case#*:}
+            args=(--ikm "$MC/ikm" --length $len -o "$MC/okm")
+            [ -z "$salt" ] || args+=(--salt "$salt")
+            [ "$info" = - ] || args+=(--info "$info")
+            "$V" kdf hkdf-sha$bits "${args[@]}"
+            check "hkdf-sha$bits length $len salt ${salt:+${salt##*/}} info $info" \
+                [ "$(hexof "$MC/okm")" = "$(ossl_hkdf $bits $len "$MC/ikm" "$salt" "$info")" ]
+        done
+    done
+    # --hex: IKM and salt in hex, the output as hex and a newline.
+    hexof "$MC/ikm" >"$MC/ikm.hex"; { hexof "$MC/salt"; printf '\r\n'; } >"$MC/salt.hex"
+    "$V" kdf hkdf-sha$bits --hex --ikm "$MC/ikm.hex" --salt "$MC/salt.hex" --info ctx --length 50 -o "$MC/okm.hex"
+    check "hkdf-sha$bits --hex" [ "$(cat "$MC/okm.hex")" = "$(ossl_hkdf $bits 50 "$MC/ikm" "$MC/salt" ctx)" ]
+    check "hkdf-sha$bits --hex ends in one newline" [ "$(stat -c %s "$MC/okm.hex")" = 101 ]
+    rm -f "$MC/new"
+    error_case "hkdf-sha$bits --length $((255 * hl + 1))" "$V" kdf hkdf-sha$bits --ikm "$MC/ikm" --length $((255 * hl + 1)) -o "$MC/new"
+    check "hkdf-sha$bits too long writes nothing" [ ! -e "$MC/new" ]
+done
+got=$("$V" kdf hkdf-sha384 --ikm - --length 33 -o - <"$MC/ikm" | od -An -v -tx1 | tr -d ' \n')
+check "kdf: IKM on standard input, key to standard output" [ "$got" = "$(ossl_hkdf 384 33 "$MC/ikm" "" -)" ]
+got=$(VG_CPU_FEATURES=none "$V" kdf hkdf-sha512 --ikm "$MC/ikm" --salt "$MC/salt" --length 300 -o - | od -An -v -tx1 | tr -d ' \n')
+check "kdf portable" [ "$got" = "$(ossl_hkdf 512 300 "$MC/ikm" "$MC/salt" -)" ]
+cp "$MC/okm" "$MC/okm.keep"
+error_case "kdf --length 0" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 0 -o "$MC/okm"
+error_case "kdf --length junk" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3x -o "$MC/okm"
+error_case "kdf without --length" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" -o "$MC/okm"
+error_case "kdf without --ikm" "$V" kdf hkdf-sha256 --length 3 -o "$MC/okm"
+error_case "kdf without -o" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3
+error_case "kdf unknown algorithm" "$V" kdf hkdf-md5 --ikm "$MC/ikm" --length 3 -o "$MC/okm"
+error_case "kdf without algorithm" "$V" kdf --ikm "$MC/ikm" --length 3 -o "$MC/okm"
+error_case "kdf --info twice" "$V" kdf hkdf-sha256 --info a --info b --ikm "$MC/ikm" --length 3 -o "$MC/okm"
+error_case "kdf --length twice" "$V" kdf hkdf-sha256 --length 3 --length 3 --ikm "$MC/ikm" -o "$MC/okm"
+error_case "kdf -o onto the IKM" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3 -o "$MC/ikm"
+error_case "kdf -o onto the salt" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --salt "$MC/okm" --length 3 -o "$MC/okm"
+error_case "kdf: IKM and salt both standard input" "$V" kdf hkdf-sha256 --ikm - --salt - --length 3 -o "$MC/okm"
+error_case "kdf missing IKM" "$V" kdf hkdf-sha256 --ikm "$MC/none" --length 3 -o "$MC/okm"
+reject_case "kdf bad hex IKM" "$V" kdf hkdf-sha256 --hex --ikm "$MC/badhex" --length 3 -o "$MC/okm"
+reject_case "kdf odd hex salt" "$V" kdf hkdf-sha256 --hex --ikm "$MC/ikm.hex" --salt "$MC/oddhex" --length 3 -o "$MC/okm"
+check "kdf failures left the old output" cmp -s "$MC/okm" "$MC/okm.keep"
+full_case "kdf -o - > /dev/full" "$V" kdf hkdf-sha256 --ikm "$MC/ikm" --length 3 -o -
+check "mac and kdf left no temporary" [ "$(vg_tmps "$MC")" = 0 ]
+rm -rf "$MC"
+
+# ---- seal / open (RFC 8439 2.8, draft-irtf-cfrg-xchacha-03 2.3) -------------
+# Independent reference: libsodium's crypto_aead_chacha20poly1305_ietf_* and
+# crypto_aead_xchacha20poly1305_ietf_* through tests/cli_aead_ref.c (the
+# third argument; those checks are skipped without it), in both directions:
+# every file the command seals libsodium opens, every file libsodium seals
+# the command opens. The layout nonce || ciphertext || tag is checked by
+# sizes, and by libsodium reading it. Tampering anywhere (nonce, ciphertext,
+# tag, AD, key) must exit 1 with no output written and an existing output
+# left byte for byte (docs/cli.md, "seal and open").
+REF=${3:-}
+A=$T/aead
+mkdir "$A"
+head -c 32 /dev/urandom >"$A/k"
+head -c 32 /dev/urandom >"$A/k2"
+hexof "$A/k" >"$A/k.hex"
+printf 'header v1\n' >"$A/ad"
+: >"$A/ad0"
+# Sizes around the 64-byte block, the 65536-byte read chunk (open reads
+# chunk + 16 bytes after the nonce: 65520 and 65536 fill it exactly), and
+# several chunks: 3 MiB of random bytes and an 8 MiB sparse file.
+SIZES="0 1 63 64 65 65519 65520 65521 65535 65536 65537 65552 131072 3145733"
+for n in $SIZES; do head -c $n /dev/urandom >"$A/p$n"; done
+truncate -s 8M "$A/p8m"
+SIZES="$SIZES 8m"
+nlen() { case $1 in chacha20-poly1305) echo 12 ;; xchacha20-poly1305) echo 24 ;; esac; }
+for alg in chacha20-poly1305 xchacha20-poly1305; do
+    nl=$(nlen $alg)
+    for n in $SIZES; do
+        p=$A/p$n
+        want=$(( $(stat -c %s "$p") + nl + 16 ))
+        "$V" seal $alg -k "$A/k" -i "$p" -o "$A/c" --ad "$A/ad"
+        check "$alg seal $n: rc 0" [ $? = 0 ]
+        check "$alg seal $n: nonce || ciphertext || tag is $want bytes" [ "$(stat -c %s "$A/c")" = $want ]
+        "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+        check "$alg open $n: round trip" cmp -s "$p" "$A/q"
+        if [ -n "$REF" ]; then
+            rm -f "$A/r"
+            "$REF" open $alg "$A/k" "$A/c" "$A/r" "$A/ad"
+            check "$alg seal $n: libsodium opens it" cmp -s "$p" "$A/r"
+            "$REF" seal $alg "$A/k" "$p" "$A/c" "$A/ad"
+            rm -f "$A/q"
+            "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+            check "$alg open $n: libsodium's sealed file" cmp -s "$p" "$A/q"
+        fi
+    done
+    # No AD, an empty AD file: the same (RFC 8439 2.8: AD of length 0).
+    "$V" seal $alg -k "$A/k" -i "$A/p65" -o "$A/c"
+    "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad0"
+    check "$alg: no --ad opens with an empty AD file" cmp -s "$A/p65" "$A/q"
+    [ -z "$REF" ] || { "$REF" open $alg "$A/k" "$A/c" "$A/r"; check "$alg: libsodium opens it without AD" cmp -s "$A/p65" "$A/r"; }
+    # A fresh nonce each time: two seals of one file differ in their nonce.
+    "$V" seal $alg -k "$A/k" -i "$A/p65" -o "$A/c2"
+    check "$alg: two seals, two nonces" [ "$(head -c $nl "$A/c" | od -An -tx1)" != "$(head -c $nl "$A/c2" | od -An -tx1)" ]
+    # Standard input and output, pipes both ways; a --hex key.
+    "$V" seal $alg --hex -k "$A/k.hex" -i - -o - <"$A/p3145733" | "$V" open $alg -k "$A/k" -i - -o - | cmp -s - "$A/p3145733"
+    check "$alg: seal and open through pipes (--hex key)" [ $? = 0 ]
+    "$V" seal $alg -k - -i "$A/p1" -o "$A/c" <"$A/k"
+    check "$alg: the key on standard input" [ "$("$V" open $alg -k "$A/k" -i "$A/c" -o - | od -An -tx1)" = "$(od -An -tx1 "$A/p1")" ]
+    # Each variant: portable seal, dispatched open and the reverse.
+    VG_CPU_FEATURES=none "$V" seal $alg -k "$A/k" -i "$A/p131072" -o "$A/c" --ad "$A/ad"
+    "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+    check "$alg: portable seal, dispatched open" cmp -s "$A/p131072" "$A/q"
+    "$V" seal $alg -k "$A/k" -i "$A/p131072" -o "$A/c" --ad "$A/ad"
+    VG_CPU_FEATURES=none "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q" --ad "$A/ad"
+    check "$alg: dispatched seal, portable open" cmp -s "$A/p131072" "$A/q"
+
+    # Tampering: one bit anywhere gives exit 1, one line, nothing on
+    # standard output, no new output file and an existing one unchanged.
+    "$V" seal $alg -k "$A/k" -i "$A/p3145733" -o "$A/big.c" --ad "$A/ad"
+    "$V" seal $alg -k "$A/k" -i "$A/p1" -o "$A/one.c" --ad "$A/ad"
+    bn=$(stat -c %s "$A/big.c")
+    printf 'old output' >"$A/keep"; cp "$A/keep" "$A/keep.orig"
+    for spec in one.c:0 one.c:$((nl - 1)) one.c:$nl one.c:$((nl + 1)) one.c:$((nl + 16)) \
+        big.c:0 big.c:$nl big.c:$((nl + 65535)) big.c:$((nl + 65536)) big.c:$((bn - 17)) \
+        big.c:$((bn - 16)) big.c:$((bn - 1)); do
+        f=${spec%%:*}; off=${spec#*:}
+        flip "$A/$f" $off >"$A/x"
+        rm -f "$A/new"
+        reject_case "$alg open: bit flipped at $off of $f" \
+            "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new" --ad "$A/ad"
+        check "$alg open: flipped $f:$off writes no output" [ ! -e "$A/new" ]
+        reject_case "$alg open: bit flipped at $off of $f, existing output" \
+            "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/keep" --ad "$A/ad"
+        check "$alg open: flipped $f:$off leaves the old output" cmp -s "$A/keep" "$A/keep.orig"
+        reject_case "$alg open: bit flipped at $off of $f, to standard output" \
+            "$V" open $alg -k "$A/k" -i "$A/x" -o - --ad "$A/ad"
+        [ -z "$REF" ] || check "$alg: libsodium rejects $f:$off too" [ "$("$REF" open $alg "$A/k" "$A/x" "$A/r" "$A/ad"; echo $?)" = 1 ]
+    done
+    flip "$A/ad" 3 >"$A/adx"
+    reject_case "$alg open: AD bit flipped" "$V" open $alg -k "$A/k" -i "$A/big.c" -o "$A/keep" --ad "$A/adx"
+    reject_case "$alg open: AD missing" "$V" open $alg -k "$A/k" -i "$A/one.c" -o "$A/keep"
+    reject_case "$alg open: AD given when sealed without" "$V" open $alg -k "$A/k" -i "$A/c2" -o "$A/keep" --ad "$A/ad"
+    reject_case "$alg open: wrong key" "$V" open $alg -k "$A/k2" -i "$A/big.c" -o "$A/keep" --ad "$A/ad"
+    check "$alg open: the old output survived every rejection" cmp -s "$A/keep" "$A/keep.orig"
+    # Truncated files: too short for nonce and tag (by size, and through a
+    # pipe, where only reading tells), or short by a byte (a wrong tag).
+    for cut in 0 1 $((nl - 1)) $nl $((nl + 15)); do
+        head -c $cut "$A/one.c" >"$A/x"
+        reject_case "$alg open: truncated to $cut bytes" "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new"
+        reject_case "$alg open: truncated to $cut bytes, through a pipe" \
+            sh -c '"$1" open "$2" -k "$3" -i - -o "$4" <"$5"' sh "$V" $alg "$A/k" "$A/new" "$A/x"
+    done
+    head -c $((bn - 1)) "$A/big.c" >"$A/x"
+    reject_case "$alg open: last byte cut" "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new" --ad "$A/ad"
+    head -c $((nl + 16)) "$A/big.c" >"$A/x"
+    reject_case "$alg open: only nonce and 16 bytes left" "$V" open $alg -k "$A/k" -i "$A/x" -o "$A/new" --ad "$A/ad"
+    check "$alg open: no output after any truncation" [ ! -e "$A/new" ]
+    # A zero-length ciphertext is a valid file: nonce || tag opens to "".
+    "$V" seal $alg -k "$A/k" -i "$A/p0" -o "$A/c"
+    printf 'x' >"$A/q"
+    "$V" open $alg -k "$A/k" -i "$A/c" -o "$A/q"
+    check "$alg open: the empty message replaces the output" [ "$? $(stat -c %s "$A/q")" = "0 0" ]
+    # Key files of the wrong length or encoding: exit 1, nothing written.
+    head -c 31 "$A/k" >"$A/k31"; { cat "$A/k"; printf x; } >"$A/k33"
+    for cmd in seal open; do
+        reject_case "$alg $cmd: 31-byte key" "$V" $cmd $alg -k "$A/k31" -i "$A/one.c" -o "$A/new"
+        reject_case "$alg $cmd: 33-byte key" "$V" $cmd $alg -k "$A/k33" -i "$A/one.c" -o "$A/new"
+        reject_case "$alg $cmd: hex key read raw" "$V" $cmd $alg -k "$A/k.hex" -i "$A/one.c" -o "$A/new"
+        reject_case "$alg $cmd: raw key read as hex" "$V" $cmd $alg --hex -k "$A/k" -i "$A/one.c" -o "$A/new"
+    done
+    check "$alg: no output after a bad key" [ ! -e "$A/new" ]
+done
+# Unauthenticated plaintext never reaches a stream: a FIFO reader sees
+# nothing for a wrong tag, the plaintext for a right one.
+mkfifo "$A/fifo"
+flip "$A/big.c" 100 >"$A/x"
+cat "$A/fifo" >"$A/fromfifo" &
+reject_case "open to a FIFO, wrong tag" "$V" open xchacha20-poly1305 -k "$A/k" -i "$A/x" -o "$A/fifo" --ad "$A/ad"
+wait
+check "... the FIFO's reader got nothing" [ ! -s "$A/fromfifo" ]
+cat "$A/fifo" >"$A/fromfifo" &
+"$V" open xchacha20-poly1305 -k "$A/k" -i "$A/big.c" -o "$A/fifo" --ad "$A/ad"
+wait
+check "open to a FIFO, right tag: the plaintext" cmp -s "$A/fromfifo" "$A/p3145733"
+# The in-memory limit for outputs written directly (64 MiB): a larger
+# regular input is refused by its size before anything is read, a pipe
+# when the limit is passed; nothing reaches standard output either way.
+truncate -s $((64 * 1048576 + 12 + 16 + 1)) "$A/huge"
+error_case "open of more than 64 MiB to standard output (by size)" \
+    "$V" open chacha20-poly1305 -k "$A/k" -i "$A/huge" -o -
+head -c $((64 * 1048576 + 12 + 16 + 1)) /dev/zero >"$A/huge"
+error_case "open of more than 64 MiB to standard output (a pipe)" \
+    sh -c '"$1" open chacha20-poly1305 -k "$2" -i - -o - <"$3"' sh "$V" "$A/k" "$A/huge"
+reject_case "... to a regular file it is only a wrong tag" \
+    "$V" open chacha20-poly1305 -k "$A/k" -i "$A/huge" -o "$A/new"
+rm -f "$A/huge"
+# RFC 8439 2.8's limit (2^38 - 64 bytes of plaintext), checked by size on
+# a sparse file before anything is read.
+if truncate -s $(( (1 << 38) - 64 + 1 )) "$A/toolong" 2>/dev/null; then
+    error_case "seal of 2^38 - 63 bytes" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/toolong" -o "$A/new"
+    truncate -s $(( (1 << 38) - 64 + 12 + 16 + 1 )) "$A/toolong"
+    reject_case "open of a ciphertext of 2^38 - 63 bytes" \
+        "$V" open chacha20-poly1305 -k "$A/k" -i "$A/toolong" -o "$A/new"
+    rm -f "$A/toolong"
+fi
+# Same file and usage errors: exit 2, nothing read or written.
+cp "$A/p65" "$A/self"; cp "$A/self" "$A/self.orig"; ln "$A/self" "$A/self.hl"; ln -s self "$A/self.sl"
+for out in "$A/self" "$A/./self" "$A/self.hl" "$A/self.sl"; do
+    error_case "seal in place refused (-o ${out#$A/})" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$out"
+done
+"$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/self.c"
+error_case "open in place refused" "$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o "$A/self.c"
+error_case "seal onto the key refused" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/k"
+error_case "seal onto the AD refused" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/ad" --ad "$A/ad"
+check "in place refusals changed nothing" cmp -s "$A/self" "$A/self.orig"
+error_case "seal: key and input both standard input" "$V" seal chacha20-poly1305 -k - -i - -o "$A/new"
+error_case "seal without algorithm" "$V" seal -k "$A/k" -i "$A/self" -o "$A/new"
+error_case "open unknown algorithm" "$V" open aes-256-gcm -k "$A/k" -i "$A/self.c" -o "$A/new"
+error_case "seal without -k" "$V" seal chacha20-poly1305 -i "$A/self" -o "$A/new"
+error_case "seal without -o" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self"
+error_case "open without -i" "$V" open chacha20-poly1305 -k "$A/k" -o "$A/new"
+error_case "seal -k twice" "$V" seal chacha20-poly1305 -k "$A/k" -k "$A/k" -i "$A/self" -o "$A/new"
+error_case "open --ad twice" "$V" open chacha20-poly1305 -k "$A/k" --ad "$A/ad" --ad "$A/ad" -i "$A/self.c" -o "$A/new"
+error_case "open --hex twice" "$V" open chacha20-poly1305 --hex --hex -k "$A/k.hex" -i "$A/self.c" -o "$A/new"
+error_case "seal missing input" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/nonexistent" -o "$A/new"
+error_case "seal directory input" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A" -o "$A/new"
+error_case "seal missing AD" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/new" --ad "$A/nonexistent"
+error_case "seal into a missing directory" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/nodir/x"
+truncate -s $((16 * 1048576 + 1)) "$A/adbig"
+error_case "seal with AD over 16 MiB" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o "$A/new" --ad "$A/adbig"
+error_case "seal extra argument" "$V" seal chacha20-poly1305 extra -k "$A/k" -i "$A/self" -o "$A/new"
+check "usage errors wrote no output" [ ! -e "$A/new" ]
+if [ $HAVE_MKNOD = 1 ]; then
+    error_case "seal to a /dev/full copy" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/p3145733" -o "$F/full"
+    error_case "open to a /dev/full copy" "$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o "$F/full"
+fi
+full_case "seal -o - > /dev/full" "$V" seal chacha20-poly1305 -k "$A/k" -i "$A/self" -o -
+full_case "open -o - > /dev/full" "$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o -
+"$V" open chacha20-poly1305 -k "$A/k" -i "$A/self.c" -o "$A/mode"
+check "open's output has mode 0600" [ "$(stat -c %a "$A/mode")" = 600 ]
+check "seal and open left no temporary" [ "$(vg_tmps "$A")" = 0 ]
+rm -rf "$A"
 
 # ---- usage errors and unreadable inputs: exit 2, one line ----------------
 error_case "no command" "$V"

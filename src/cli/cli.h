@@ -43,12 +43,16 @@ int vg_cli_main(int argc, char **argv);
 
 int vg_cli_cmd_cpu(int argc, char **argv);
 int vg_cli_cmd_hash(int argc, char **argv);
+int vg_cli_cmd_mac(int argc, char **argv);    /* cmd_hash.c */
+int vg_cli_cmd_kdf(int argc, char **argv);
 int vg_cli_cmd_keygen(int argc, char **argv);
 int vg_cli_cmd_encaps(int argc, char **argv); /* cmd_keygen.c */
 int vg_cli_cmd_decaps(int argc, char **argv); /* cmd_keygen.c */
 int vg_cli_cmd_x25519(int argc, char **argv);
 int vg_cli_cmd_sign(int argc, char **argv);   /* cmd_sign.c */
 int vg_cli_cmd_verify(int argc, char **argv); /* cmd_sign.c */
+int vg_cli_cmd_seal(int argc, char **argv);   /* cmd_aead.c */
+int vg_cli_cmd_open(int argc, char **argv);   /* cmd_aead.c */
 int vg_cli_cmd_speed(int argc, char **argv); /* bench/speed.c */
 
 #endif /* VG_CLI_H */

@@ -96,7 +96,7 @@ int vg_cli_one_stdin(const char *cmd, const char *const *paths, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        k += strcmp(paths[i], "-") == 0;
+        k += paths[i] && strcmp(paths[i], "-") == 0;
     if (k > 1)
         return vg_cli_usage_error("%s: only one input can be standard input ('-')", cmd);
     return VG_CLI_EXIT_OK;

@@ -38,9 +38,9 @@ int vg_cli_parse_opts(const char *cmd, int argc, char **argv, int first,
                       const struct vg_cli_opt *opts, size_t n_opts, const char **pos,
                       size_t max_pos, size_t *n_pos);
 
-/* At most one of the input paths paths[0..n) may be "-": standard input can
- * be read once. Post: 0 (VG_CLI_EXIT_OK), or VG_CLI_EXIT_USAGE after the
- * line "<cmd>: only one input can be standard input ('-')" on stderr. */
+/* At most one of the n paths may be "-": standard input can be read once.
+ * NULL entries are skipped. 0, or VG_CLI_EXIT_USAGE after one stderr line
+ * naming cmd. */
 int vg_cli_one_stdin(const char *cmd, const char *const *paths, size_t n);
 
 #endif /* VG_CLI_ARGS_H */

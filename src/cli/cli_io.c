@@ -257,6 +257,50 @@ int vg_cli_read_key_file(const char *path, uint8_t *out, size_t len, int hex)
     return rc;
 }
 
+int vg_cli_read_secret(const char *path, size_t max, int hex, uint8_t **out, size_t *len)
+{
+    uint8_t *data, *dec;
+    size_t n, digits;
+    *out = NULL;
+    *len = 0;
+    if (hex && max > (SIZE_MAX - 2) / 2)
+        max = (SIZE_MAX - 2) / 2;
+    int rc = vg_cli_read_all(path, hex ? 2 * max + 2 : max, &data, &n);
+    if (rc != VG_CLI_IO_OK)
+        return rc;
+    if (!hex) {
+        *out = data;
+        *len = n;
+        return VG_CLI_IO_OK;
+    }
+    /* The trailer and the digit count are public (the file's length). */
+    digits = n;
+    if (digits >= 2 && data[digits - 2] == '\r' && data[digits - 1] == '\n')
+        digits -= 2;
+    else if (digits >= 1 && data[digits - 1] == '\n')
+        digits -= 1;
+    rc = VG_CLI_IO_EFORMAT;
+    if (digits % 2 != 0 || digits / 2 > max)
+        goto out;
+    dec = malloc(digits / 2 + 1);
+    if (!dec) {
+        rc = VG_CLI_IO_ESYS;
+        errno = ENOMEM;
+        goto out;
+    }
+    rc = vg_cli_parse_key(data, n, dec, digits / 2, 1);
+    if (rc != VG_CLI_IO_OK) {
+        free(dec); /* zeroed by vg_cli_parse_key */
+        goto out;
+    }
+    *out = dec;
+    *len = digits / 2;
+out:
+    vg_wipe(data, n);
+    free(data);
+    return rc;
+}
+
 int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len, int hex)
 {
     int rc = vg_cli_read_key_file(path, out, len, hex);

@@ -46,6 +46,16 @@ int vg_cli_load_key(const char *what, const char *path, uint8_t *out, size_t len
  * bytes are read). The caller frees *data (vg_wipe first if secret). */
 int vg_cli_read_all(const char *path, size_t max, uint8_t **data, size_t *n);
 
+/* A secret of any length up to max bytes (an HMAC key, HKDF input keying
+ * material or salt): the whole file (path "-" is standard input), raw, or
+ * with hex != 0 an even number of hex digits (either case, at most 2 * max)
+ * and optionally one "\n" or "\r\n", decoded as vg_cli_parse_key does.
+ * Post: VG_CLI_IO_OK with *out a fresh malloc'd buffer of *len bytes
+ * (non-NULL even when *len == 0; the caller wipes and frees it);
+ * VG_CLI_IO_ETOOBIG over the bound; VG_CLI_IO_EFORMAT for bad hex;
+ * VG_CLI_IO_ESYS with errno. Every intermediate buffer is wiped. */
+int vg_cli_read_secret(const char *path, size_t max, int hex, uint8_t **out, size_t *len);
+
 /* Print "vgcrypto: [cmd: ]<message>\n" on stderr, the message formatted as
  * by vprintf: always one line, as control characters in it (they come from
  * file names and arguments) are written as \n, \r, \t or \xHH. cmd may be

@@ -534,6 +534,11 @@ int vg_cli_output_write(struct vg_cli_outputs *s, size_t i, const uint8_t *data,
     return r == 0 ? VG_CLI_EXIT_OK : io_error(s, o);
 }
 
+int vg_cli_output_is_file(const struct vg_cli_outputs *s, size_t i)
+{
+    return s->out[i].kind == OUT_FILE;
+}
+
 /* Commit, in three steps (docs/cli.md):
  *   1. every temporary is fsync'd and, if anonymous, linked under a named
  *      temporary; every stream is closed. A failure here replaces nothing.

@@ -63,6 +63,12 @@ int vg_cli_outputs_open(struct vg_cli_outputs *s, const char *cmd, const char *c
 int vg_cli_output_write(struct vg_cli_outputs *s, size_t i, const uint8_t *data, size_t len,
                         int hex);
 
+/* 1 when output i is a regular file written through a temporary (nothing
+ * reaches its final name before the commit), 0 when it is written directly
+ * (standard output, /dev/fd/N, a FIFO or a character device), where bytes
+ * once written cannot be taken back. Pre: vg_cli_outputs_open succeeded. */
+int vg_cli_output_is_file(const struct vg_cli_outputs *s, size_t i);
+
 /* Put every output in place (docs/cli.md, "Commit"). After a failure no
  * existing file has been replaced, except in the one case docs/cli.md
  * describes (a rename failing after an earlier one succeeded). */

@@ -21,10 +21,19 @@ void vg_cli_print_usage(FILE *f)
             "\n"
             "commands:\n"
             "  hash ALG [--length N] [-o OUT [--hex]] [FILE...]\n"
-            "        ALG: sha256 sha512 sha3-256 sha3-512 shake128 shake256\n"
+            "        ALG: sha256 sha384 sha512 sha3-256 sha3-512 shake128 shake256\n"
             "        prints \"<hex>  <name>\" per FILE (standard input when none or \"-\");\n"
+            "        files of any size, streamed;\n"
             "        --length N: output bytes for shake128 (default 32), shake256 (default 64);\n"
             "        -o OUT: write the raw digests to OUT atomically (--hex: the printed lines)\n"
+            "  mac ALG -k KEY [-o OUT] [--hex] [FILE...]\n"
+            "        ALG: hmac-sha256 hmac-sha384 hmac-sha512 (RFC 2104); KEY: a file of any\n"
+            "        length up to 1 MiB (--hex: in hex); prints and -o as for hash\n"
+            "  kdf ALG --ikm FILE [--salt FILE] [--info STR] --length N -o OUT [--hex]\n"
+            "        ALG: hkdf-sha256 hkdf-sha384 hkdf-sha512 (RFC 5869); N bytes, 1 to\n"
+            "        255 * the hash length (8160, 12240, 16320); no --salt: HashLen zero\n"
+            "        bytes; --info: the bytes of STR (default empty); --hex: IKM, salt and\n"
+            "        OUT in hex\n"
             "  keygen ALG -s SECRET -p PUBLIC [--hex]\n"
             "        ALG: x25519 ed25519 ml-kem-512 ml-kem-768 ml-kem-1024 ml-dsa-44\n"
             "        ml-dsa-65 ml-dsa-87; writes a fresh secret key to SECRET and its public\n"
@@ -66,6 +75,19 @@ void vg_cli_print_usage(FILE *f)
             "        one (a signature file of the wrong length too); ML-DSA: --context STR\n"
             "        as for sign (it must be the signer's); Ed25519: --cofactored checks\n"
             "        [8][S]B = [8]R + [8][k]A instead of [S]B = R + [k]A (RFC 8032 5.1.7)\n"
+            "  seal ALG -k KEY -i IN -o OUT [--ad FILE] [--hex]\n"
+            "        ALG: chacha20-poly1305 (RFC 8439) xchacha20-poly1305\n"
+            "        (draft-irtf-cfrg-xchacha); KEY: 32 bytes (--hex: 64 hex digits);\n"
+            "        writes nonce || ciphertext || tag: a fresh random nonce (12 or 24\n"
+            "        bytes), the 16-byte tag; FILE: associated data (at most 16 MiB),\n"
+            "        authenticated, not encrypted; IN of any size, streamed.\n"
+            "        chacha20-poly1305's random 12-byte nonce: seal at most 2^32 files\n"
+            "        with one key (xchacha20-poly1305 has no such limit in practice)\n"
+            "  open ALG -k KEY -i IN -o OUT [--ad FILE] [--hex]\n"
+            "        the reverse of seal; a wrong tag (wrong key or AD, a modified or\n"
+            "        truncated file) exits 1 and writes nothing: OUT is renamed into\n"
+            "        place only after the tag verified; to standard output, a FIFO or a\n"
+            "        device the plaintext is held in memory (at most 64 MiB) until then\n"
             "  speed [NAME...] [--json] [--samples N]\n"
             "        median TSC ticks of our code beside OpenSSL (libcrypto.so.3) and\n"
             "        libsodium (libsodium.so.23), loaded with dlopen when present;\n"
@@ -86,10 +108,13 @@ void vg_cli_print_usage(FILE *f)
             "             1 verification failure or rejected input (a key or signature\n"
             "               of the wrong length or with bad hex, an all-zero X25519 result,\n"
             "               an inconsistent Ed25519 secret key, an ML-KEM key failing\n"
-            "               the FIPS 203 checks, an ML-DSA secret key out of range);\n"
-            "             2 usage error (an ML-DSA context over 255 bytes too),\n"
+            "               the FIPS 203 checks, an ML-DSA secret key out of range,\n"
+            "               a sealed file that fails authentication or is truncated);\n"
+            "             2 usage error (an ML-DSA context over 255 bytes, a kdf --length\n"
+            "               over 255 * the hash length too),\n"
             "               unreadable input or unwritable output file, a message over\n"
-            "               1 GiB, random source failure\n"
+            "               1 GiB, a file to seal over 2^38 - 64 bytes, random source\n"
+            "               failure\n"
             "environment: VG_CPU_FEATURES=none|bmi2,adx,avx2,avx512ifma,sha,... restricts the\n"
             "             CPU features the library may use\n");
 }
@@ -136,12 +161,16 @@ struct command {
 
 static const struct command g_commands[] = {
     {"hash", vg_cli_cmd_hash},
+    {"mac", vg_cli_cmd_mac},
+    {"kdf", vg_cli_cmd_kdf},
     {"keygen", vg_cli_cmd_keygen},
     {"x25519", vg_cli_cmd_x25519},
     {"sign", vg_cli_cmd_sign},
     {"verify", vg_cli_cmd_verify},
     {"encaps", vg_cli_cmd_encaps},
     {"decaps", vg_cli_cmd_decaps},
+    {"seal", vg_cli_cmd_seal},
+    {"open", vg_cli_cmd_open},
     {"speed", vg_cli_cmd_speed},
     {"cpu", vg_cli_cmd_cpu},
 };
