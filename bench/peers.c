@@ -84,6 +84,52 @@ static struct {
     uint8_t priv_for[32], pub_for[32];
 } g_ossl_ed;
 
+/* OpenSSL ciphers (EVP_EncryptInit(3), EVP_CIPHER_fetch(3), the AEAD
+ * controls of EVP_EncryptInit(3)) and MACs (EVP_MAC(3)). */
+typedef struct evp_cipher_st EVP_CIPHER;
+typedef struct evp_cipher_ctx_st EVP_CIPHER_CTX;
+typedef struct evp_mac_st EVP_MAC;
+typedef struct evp_mac_ctx_st EVP_MAC_CTX;
+#define OSSL_EVP_CTRL_AEAD_GET_TAG 0x10 /* <openssl/evp.h> */
+#define OSSL_EVP_CTRL_AEAD_SET_TAG 0x11
+
+/* One context per (cipher, direction), each with the key it was given. */
+enum ossl_ci { CI_AEAD_ENC, CI_AEAD_DEC, CI_CHACHA20, N_CI };
+
+static struct {
+    int loaded;
+    EVP_CIPHER *(*fetch)(OSSL_LIB_CTX *, const char *, const char *);
+    void (*cipher_free)(EVP_CIPHER *);
+    EVP_CIPHER_CTX *(*ctx_new)(void);
+    void (*ctx_free)(EVP_CIPHER_CTX *);
+    int (*enc_init)(EVP_CIPHER_CTX *, const EVP_CIPHER *, ENGINE *, const unsigned char *,
+                    const unsigned char *);
+    int (*enc_update)(EVP_CIPHER_CTX *, unsigned char *, int *, const unsigned char *, int);
+    int (*enc_final)(EVP_CIPHER_CTX *, unsigned char *, int *);
+    int (*dec_init)(EVP_CIPHER_CTX *, const EVP_CIPHER *, ENGINE *, const unsigned char *,
+                    const unsigned char *);
+    int (*dec_update)(EVP_CIPHER_CTX *, unsigned char *, int *, const unsigned char *, int);
+    int (*dec_final)(EVP_CIPHER_CTX *, unsigned char *, int *);
+    int (*ctrl)(EVP_CIPHER_CTX *, int, int, void *);
+    EVP_CIPHER *aead, *chacha20;
+    EVP_CIPHER_CTX *ctx[N_CI];
+    int keyed[N_CI];
+    uint8_t key_for[N_CI][32];
+} g_ossl_ci;
+
+static struct {
+    int loaded;
+    EVP_MAC *(*fetch)(OSSL_LIB_CTX *, const char *, const char *);
+    void (*mac_free)(EVP_MAC *);
+    EVP_MAC_CTX *(*ctx_new)(EVP_MAC *);
+    void (*ctx_free)(EVP_MAC_CTX *);
+    int (*init)(EVP_MAC_CTX *, const unsigned char *, size_t, const OSSL_PARAM *);
+    int (*update)(EVP_MAC_CTX *, const unsigned char *, size_t);
+    int (*final)(EVP_MAC_CTX *, unsigned char *, size_t *, size_t);
+    EVP_MAC *poly1305;
+    EVP_MAC_CTX *poly1305_ctx;
+} g_ossl_mac;
+
 /* ---- libsodium (libsodium.so.23) ---------------------------------------- */
 static struct {
     int ed_loaded; /* the crypto_sign_* entry points below */
@@ -98,6 +144,20 @@ static struct {
     int (*scalarmult)(unsigned char *, const unsigned char *, const unsigned char *);
     int (*scalarmult_base)(unsigned char *, const unsigned char *);
     const char *(*version)(void);
+    /* The AEAD, stream and one-time-auth entry points (crypto_aead_*(3) of
+     * libsodium's documentation), all or none. */
+    int sym_loaded;
+    int (*aead_enc[2])(unsigned char *, unsigned char *, unsigned long long *,
+                       const unsigned char *, unsigned long long, const unsigned char *,
+                       unsigned long long, const unsigned char *, const unsigned char *,
+                       const unsigned char *);
+    int (*aead_dec[2])(unsigned char *, unsigned char *, const unsigned char *,
+                       unsigned long long, const unsigned char *, const unsigned char *,
+                       unsigned long long, const unsigned char *, const unsigned char *);
+    int (*stream_xor_ic)(unsigned char *, const unsigned char *, unsigned long long,
+                         const unsigned char *, uint32_t, const unsigned char *);
+    int (*onetimeauth)(unsigned char *, const unsigned char *, unsigned long long,
+                       const unsigned char *);
 } g_sodium;
 
 static int g_load_done;
@@ -113,6 +173,42 @@ static int sym(void *lib, const char *name, void *fnptr, size_t size)
     return 0;
 }
 #define SYM(lib, name, field) sym(lib, name, &(field), sizeof(field))
+
+/* The cipher and MAC entry points; each group stays unloaded when a symbol
+ * or an algorithm is missing. */
+static void load_openssl_symmetric(void *lib)
+{
+    if (!SYM(lib, "EVP_CIPHER_fetch", g_ossl_ci.fetch) &&
+        !SYM(lib, "EVP_CIPHER_free", g_ossl_ci.cipher_free) &&
+        !SYM(lib, "EVP_CIPHER_CTX_new", g_ossl_ci.ctx_new) &&
+        !SYM(lib, "EVP_CIPHER_CTX_free", g_ossl_ci.ctx_free) &&
+        !SYM(lib, "EVP_EncryptInit_ex", g_ossl_ci.enc_init) &&
+        !SYM(lib, "EVP_EncryptUpdate", g_ossl_ci.enc_update) &&
+        !SYM(lib, "EVP_EncryptFinal_ex", g_ossl_ci.enc_final) &&
+        !SYM(lib, "EVP_DecryptInit_ex", g_ossl_ci.dec_init) &&
+        !SYM(lib, "EVP_DecryptUpdate", g_ossl_ci.dec_update) &&
+        !SYM(lib, "EVP_DecryptFinal_ex", g_ossl_ci.dec_final) &&
+        !SYM(lib, "EVP_CIPHER_CTX_ctrl", g_ossl_ci.ctrl)) {
+        int ok = 1;
+        g_ossl_ci.aead = g_ossl_ci.fetch(NULL, "ChaCha20-Poly1305", NULL);
+        g_ossl_ci.chacha20 = g_ossl_ci.fetch(NULL, "ChaCha20", NULL);
+        for (int i = 0; i < N_CI; i++)
+            ok &= (g_ossl_ci.ctx[i] = g_ossl_ci.ctx_new()) != NULL;
+        g_ossl_ci.loaded = ok;
+    }
+    if (!SYM(lib, "EVP_MAC_fetch", g_ossl_mac.fetch) &&
+        !SYM(lib, "EVP_MAC_free", g_ossl_mac.mac_free) &&
+        !SYM(lib, "EVP_MAC_CTX_new", g_ossl_mac.ctx_new) &&
+        !SYM(lib, "EVP_MAC_CTX_free", g_ossl_mac.ctx_free) &&
+        !SYM(lib, "EVP_MAC_init", g_ossl_mac.init) &&
+        !SYM(lib, "EVP_MAC_update", g_ossl_mac.update) &&
+        !SYM(lib, "EVP_MAC_final", g_ossl_mac.final)) {
+        g_ossl_mac.poly1305 = g_ossl_mac.fetch(NULL, "POLY1305", NULL);
+        if (g_ossl_mac.poly1305)
+            g_ossl_mac.poly1305_ctx = g_ossl_mac.ctx_new(g_ossl_mac.poly1305);
+        g_ossl_mac.loaded = 1;
+    }
+}
 
 static void load_openssl(void)
 {
@@ -146,6 +242,7 @@ static void load_openssl(void)
         (g_ossl_ed.sctx = g_ossl_ed.md_ctx_new()) != NULL &&
         (g_ossl_ed.vctx = g_ossl_ed.md_ctx_new()) != NULL)
         g_ossl_ed.loaded = 1;
+    load_openssl_symmetric(lib);
     g_ossl.ctx = g_ossl.ctx_new();
     if (!g_ossl.ctx)
         return;
@@ -174,6 +271,13 @@ static void load_sodium(void)
         !SYM(lib, "crypto_sign_detached", g_sodium.sign_detached) &&
         !SYM(lib, "crypto_sign_verify_detached", g_sodium.sign_verify_detached))
         g_sodium.ed_loaded = 1;
+    if (!SYM(lib, "crypto_aead_chacha20poly1305_ietf_encrypt_detached", g_sodium.aead_enc[0]) &&
+        !SYM(lib, "crypto_aead_chacha20poly1305_ietf_decrypt_detached", g_sodium.aead_dec[0]) &&
+        !SYM(lib, "crypto_aead_xchacha20poly1305_ietf_encrypt_detached", g_sodium.aead_enc[1]) &&
+        !SYM(lib, "crypto_aead_xchacha20poly1305_ietf_decrypt_detached", g_sodium.aead_dec[1]) &&
+        !SYM(lib, "crypto_stream_chacha20_ietf_xor_ic", g_sodium.stream_xor_ic) &&
+        !SYM(lib, "crypto_onetimeauth", g_sodium.onetimeauth))
+        g_sodium.sym_loaded = 1;
 }
 
 void vg_peers_load(int enable)
@@ -211,6 +315,22 @@ static void ossl_ed_unprepare(void)
 
 void vg_peers_release(void)
 {
+    if (g_ossl_ci.loaded) {
+        for (int i = 0; i < N_CI; i++)
+            g_ossl_ci.ctx_free(g_ossl_ci.ctx[i]);
+        if (g_ossl_ci.aead)
+            g_ossl_ci.cipher_free(g_ossl_ci.aead);
+        if (g_ossl_ci.chacha20)
+            g_ossl_ci.cipher_free(g_ossl_ci.chacha20);
+        memset(&g_ossl_ci, 0, sizeof g_ossl_ci);
+    }
+    if (g_ossl_mac.loaded) {
+        if (g_ossl_mac.poly1305_ctx)
+            g_ossl_mac.ctx_free(g_ossl_mac.poly1305_ctx);
+        if (g_ossl_mac.poly1305)
+            g_ossl_mac.mac_free(g_ossl_mac.poly1305);
+        memset(&g_ossl_mac, 0, sizeof g_ossl_mac);
+    }
     if (g_ossl_ed.loaded) {
         ossl_ed_unprepare();
         g_ossl_ed.md_ctx_free(g_ossl_ed.sctx);
@@ -446,4 +566,158 @@ int vg_peer_openssl_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *
     /* EVP_DigestVerify: 1 valid, 0 invalid, negative on other errors. */
     out[0] = g_ossl_ed.verify(g_ossl_ed.vctx, in + 32, 64, in + 96, in_len - 96) == 1;
     return 0;
+}
+
+/* ---- ChaCha20, Poly1305 and the AEADs ------------------------------------- */
+
+#define AEAD_KEY 32
+#define AEAD_TAG 16
+
+/* Context i keyed with key (EVP_{En,De}cryptInit_ex with the cipher and the
+ * key, no IV), once per key. 0 or -1. */
+static int ossl_ci_key(enum ossl_ci i, const EVP_CIPHER *cipher, const uint8_t key[32])
+{
+    int dec = i == CI_AEAD_DEC;
+    if (!g_ossl_ci.loaded || !cipher)
+        return -1;
+    if (g_ossl_ci.keyed[i] && memcmp(g_ossl_ci.key_for[i], key, 32) == 0)
+        return 0;
+    g_ossl_ci.keyed[i] = 0;
+    if ((dec ? g_ossl_ci.dec_init : g_ossl_ci.enc_init)(g_ossl_ci.ctx[i], cipher, NULL, key,
+                                                         NULL) != 1)
+        return -1;
+    memcpy(g_ossl_ci.key_for[i], key, 32);
+    g_ossl_ci.keyed[i] = 1;
+    return 0;
+}
+
+int vg_peer_openssl_chacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len)
+{
+    EVP_CIPHER_CTX *c = g_ossl_ci.ctx[CI_AEAD_ENC];
+    size_t len = in_len - AEAD_KEY - 12;
+    int n = 0, m = 0;
+    if (in_len < AEAD_KEY + 12 || out_len != len + AEAD_TAG || len > 0x7fffffff ||
+        ossl_ci_key(CI_AEAD_ENC, g_ossl_ci.aead, in) != 0)
+        return -1;
+    /* A new nonce, the key kept: OpenSSL restarts the AEAD state. */
+    if (g_ossl_ci.enc_init(c, NULL, NULL, NULL, in + AEAD_KEY) != 1 ||
+        g_ossl_ci.enc_update(c, out, &n, in + AEAD_KEY + 12, (int)len) != 1 ||
+        g_ossl_ci.enc_final(c, out + n, &m) != 1 || (size_t)(n + m) != len ||
+        g_ossl_ci.ctrl(c, OSSL_EVP_CTRL_AEAD_GET_TAG, AEAD_TAG, out + len) != 1)
+        return -1;
+    return 0;
+}
+
+int vg_peer_openssl_chacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len)
+{
+    EVP_CIPHER_CTX *c = g_ossl_ci.ctx[CI_AEAD_DEC];
+    size_t len = in_len - AEAD_KEY - 12 - AEAD_TAG;
+    int n = 0, m = 0;
+    if (in_len < AEAD_KEY + 12 + AEAD_TAG || out_len != 1 + len || len > 0x7fffffff ||
+        ossl_ci_key(CI_AEAD_DEC, g_ossl_ci.aead, in) != 0)
+        return -1;
+    /* The tag is const in the caller's buffer; OpenSSL's ctrl takes void *
+     * and only reads it for SET_TAG. */
+    uint8_t tag[AEAD_TAG];
+    memcpy(tag, in + in_len - AEAD_TAG, AEAD_TAG);
+    if (g_ossl_ci.dec_init(c, NULL, NULL, NULL, in + AEAD_KEY) != 1 ||
+        g_ossl_ci.ctrl(c, OSSL_EVP_CTRL_AEAD_SET_TAG, AEAD_TAG, tag) != 1 ||
+        g_ossl_ci.dec_update(c, out + 1, &n, in + AEAD_KEY + 12, (int)len) != 1)
+        return -1;
+    /* EVP_DecryptFinal_ex: > 0 when the tag verified. */
+    out[0] = g_ossl_ci.dec_final(c, out + 1 + n, &m) > 0 && (size_t)(n + m) == len;
+    return 0;
+}
+
+/* libsodium's AEADs: x = 0 ChaCha20-Poly1305 (12-byte nonce), 1 XChaCha. */
+static int sodium_aead_seal(int x, uint8_t *out, size_t out_len, const uint8_t *in,
+                            size_t in_len)
+{
+    size_t nlen = x ? 24 : 12, len = in_len - AEAD_KEY - nlen;
+    unsigned long long tl = 0;
+    if (!g_sodium.sym_loaded || in_len < AEAD_KEY + nlen || out_len != len + AEAD_TAG)
+        return -1;
+    if (g_sodium.aead_enc[x](out, out + len, &tl, in + AEAD_KEY + nlen, len, NULL, 0, NULL,
+                             in + AEAD_KEY, in) != 0)
+        return -1;
+    return tl == AEAD_TAG ? 0 : -1;
+}
+
+static int sodium_aead_open(int x, uint8_t *out, size_t out_len, const uint8_t *in,
+                            size_t in_len)
+{
+    size_t nlen = x ? 24 : 12, len = in_len - AEAD_KEY - nlen - AEAD_TAG;
+    if (!g_sodium.sym_loaded || in_len < AEAD_KEY + nlen + AEAD_TAG || out_len != 1 + len)
+        return -1;
+    out[0] = g_sodium.aead_dec[x](out + 1, NULL, in + AEAD_KEY + nlen, len,
+                                  in + in_len - AEAD_TAG, NULL, 0, in + AEAD_KEY, in) == 0;
+    return 0;
+}
+
+int vg_peer_sodium_chacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                         size_t in_len)
+{
+    return sodium_aead_seal(0, out, out_len, in, in_len);
+}
+int vg_peer_sodium_chacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                         size_t in_len)
+{
+    return sodium_aead_open(0, out, out_len, in, in_len);
+}
+int vg_peer_sodium_xchacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len)
+{
+    return sodium_aead_seal(1, out, out_len, in, in_len);
+}
+int vg_peer_sodium_xchacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len)
+{
+    return sodium_aead_open(1, out, out_len, in, in_len);
+}
+
+int vg_peer_openssl_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    EVP_CIPHER_CTX *c = g_ossl_ci.ctx[CI_CHACHA20];
+    size_t len = in_len - AEAD_KEY - 12;
+    uint8_t iv[16] = {1, 0, 0, 0}; /* le32(block counter 1) || nonce */
+    int n = 0;
+    if (in_len < AEAD_KEY + 12 || out_len != len || len > 0x7fffffff ||
+        ossl_ci_key(CI_CHACHA20, g_ossl_ci.chacha20, in) != 0)
+        return -1;
+    memcpy(iv + 4, in + AEAD_KEY, 12);
+    if (g_ossl_ci.enc_init(c, NULL, NULL, NULL, iv) != 1 ||
+        g_ossl_ci.enc_update(c, out, &n, in + AEAD_KEY + 12, (int)len) != 1)
+        return -1;
+    return (size_t)n == len ? 0 : -1;
+}
+
+int vg_peer_sodium_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t len = in_len - AEAD_KEY - 12;
+    if (!g_sodium.sym_loaded || in_len < AEAD_KEY + 12 || out_len != len)
+        return -1;
+    return g_sodium.stream_xor_ic(out, in + AEAD_KEY + 12, len, in + AEAD_KEY, 1, in) == 0 ? 0
+                                                                                           : -1;
+}
+
+int vg_peer_openssl_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    EVP_MAC_CTX *c = g_ossl_mac.poly1305_ctx;
+    size_t n = 0;
+    if (!g_ossl_mac.loaded || !c || out_len != AEAD_TAG || in_len < AEAD_KEY)
+        return -1;
+    if (g_ossl_mac.init(c, in, AEAD_KEY, NULL) != 1 ||
+        g_ossl_mac.update(c, in + AEAD_KEY, in_len - AEAD_KEY) != 1 ||
+        g_ossl_mac.final(c, out, &n, AEAD_TAG) != 1)
+        return -1;
+    return n == AEAD_TAG ? 0 : -1;
+}
+
+int vg_peer_sodium_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_sodium.sym_loaded || out_len != AEAD_TAG || in_len < AEAD_KEY)
+        return -1;
+    return g_sodium.onetimeauth(out, in + AEAD_KEY, in_len - AEAD_KEY, in) == 0 ? 0 : -1;
 }

@@ -84,4 +84,40 @@ int vg_peer_sodium_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in,
 int vg_peer_sodium_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in,
                                   size_t in_len);
 
+/* ChaCha20-Poly1305 (RFC 8439 2.8) and XChaCha20-Poly1305, empty AD:
+ *   seal: in = key (32) || nonce (12; 24 for XChaCha) || pt, out = ct || tag
+ *         (out_len = in_len - 44 + 16, resp. - 56 + 16);
+ *   open: in = key || nonce || ct || tag, out = verdict (1 byte: 1 when the
+ *         tag verified) || pt, so that a rejection is a MISMATCH, not "-".
+ * OpenSSL: EVP_CIPHER "ChaCha20-Poly1305" fetched once, one EVP_CIPHER_CTX
+ * per direction made once, the key set once per key (a 32-byte compare per
+ * call detects a new one); per call EVP_{En,De}cryptInit_ex with the nonce
+ * only, Update, Final and the tag through EVP_CIPHER_CTX_ctrl.
+ * libsodium: crypto_aead_[x]chacha20poly1305_ietf_{en,de}crypt_detached. */
+int vg_peer_openssl_chacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+int vg_peer_openssl_chacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+int vg_peer_sodium_chacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                         size_t in_len);
+int vg_peer_sodium_chacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                         size_t in_len);
+int vg_peer_sodium_xchacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+int vg_peer_sodium_xchacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+/* ChaCha20 (RFC 8439 2.4) from block counter 1: in = key (32) || nonce (12)
+ * || data, out = data XOR keystream. OpenSSL: EVP_CIPHER "ChaCha20" (16-byte
+ * IV = le32(counter) || nonce), context and key made once, per call
+ * EVP_EncryptInit_ex with the IV and one Update. libsodium:
+ * crypto_stream_chacha20_ietf_xor_ic. */
+int vg_peer_openssl_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* Poly1305 (RFC 8439 2.5): in = one-time key (32) || message, out = tag
+ * (16). OpenSSL: EVP_MAC "POLY1305", one EVP_MAC_CTX made once, per call
+ * EVP_MAC_init with the key (a one-time key: a new one per message),
+ * Update, Final. libsodium: crypto_onetimeauth (Poly1305). */
+int vg_peer_openssl_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
 #endif /* VG_BENCH_PEERS_H */
