@@ -16,6 +16,10 @@ typedef struct evp_md_ctx_st EVP_MD_CTX;
 typedef struct ossl_lib_ctx_st OSSL_LIB_CTX;
 typedef struct ossl_param_st OSSL_PARAM;
 
+enum ossl_md {
+    MD_SHA256, MD_SHA512, MD_SHA3_256, MD_SHA3_512, MD_SHAKE128, MD_SHAKE256, MD_SHA384, N_MD
+};
+
 static struct {
     int loaded;
     EVP_MD *(*md_fetch)(OSSL_LIB_CTX *, const char *, const char *);
@@ -28,12 +32,11 @@ static struct {
     int (*final_xof)(EVP_MD_CTX *, unsigned char *, size_t);
     const char *(*version)(int);
     EVP_MD_CTX *ctx;
-    EVP_MD *md[6]; /* indexed by enum ossl_md; NULL when the fetch failed */
+    EVP_MD *md[N_MD]; /* indexed by enum ossl_md; NULL when the fetch failed */
 } g_ossl;
 
-enum ossl_md { MD_SHA256, MD_SHA512, MD_SHA3_256, MD_SHA3_512, MD_SHAKE128, MD_SHAKE256 };
-static const char *const g_md_names[6] = {"SHA256",   "SHA512",   "SHA3-256",
-                                          "SHA3-512", "SHAKE128", "SHAKE256"};
+static const char *const g_md_names[N_MD] = {"SHA256",   "SHA512",   "SHA3-256", "SHA3-512",
+                                             "SHAKE128", "SHAKE256", "SHA384"};
 
 /* OpenSSL X25519 through EVP_PKEY (EVP_PKEY_new_raw_private_key(3),
  * EVP_PKEY_derive(3)); separate from the digests so that either can be
@@ -117,6 +120,22 @@ static struct {
     uint8_t key_for[N_CI][32];
 } g_ossl_ci;
 
+/* OSSL_PARAM(3): the public layout of a parameter; an array ends with an
+ * entry whose key is NULL. */
+struct ossl_param_st {
+    const char *key;
+    unsigned int data_type;
+    void *data;
+    size_t data_size;
+    size_t return_size;
+};
+#define OSSL_PARAM_UTF8_STRING 4
+#define OSSL_PARAM_OCTET_STRING 5
+#define OSSL_PARAM_UNMODIFIED ((size_t)-1)
+
+typedef struct evp_kdf_st EVP_KDF;
+typedef struct evp_kdf_ctx_st EVP_KDF_CTX;
+
 static struct {
     int loaded;
     EVP_MAC *(*fetch)(OSSL_LIB_CTX *, const char *, const char *);
@@ -126,9 +145,28 @@ static struct {
     int (*init)(EVP_MAC_CTX *, const unsigned char *, size_t, const OSSL_PARAM *);
     int (*update)(EVP_MAC_CTX *, const unsigned char *, size_t);
     int (*final)(EVP_MAC_CTX *, unsigned char *, size_t *, size_t);
-    EVP_MAC *poly1305;
-    EVP_MAC_CTX *poly1305_ctx;
+    EVP_MAC *poly1305, *hmac;
+    EVP_MAC_CTX *poly1305_ctx, *hmac_ctx;
+    /* The HMAC context keyed (with SHA-256) for hmac_key_for, once. */
+    int hmac_keyed;
+    uint8_t hmac_key_for[32];
 } g_ossl_mac;
+
+/* EVP_KDF(3) "HKDF": one context, its parameters (digest, key, salt, info)
+ * set once per input. */
+static struct {
+    int loaded;
+    EVP_KDF *(*fetch)(OSSL_LIB_CTX *, const char *, const char *);
+    void (*kdf_free)(EVP_KDF *);
+    EVP_KDF_CTX *(*ctx_new)(EVP_KDF *);
+    void (*ctx_free)(EVP_KDF_CTX *);
+    int (*set_params)(EVP_KDF_CTX *, const OSSL_PARAM *);
+    int (*derive)(EVP_KDF_CTX *, unsigned char *, size_t, const OSSL_PARAM *);
+    EVP_KDF *hkdf;
+    EVP_KDF_CTX *ctx;
+    int prepared;
+    uint8_t prepared_for[96]; /* ikm || salt || info of the row input */
+} g_ossl_kdf;
 
 /* ---- libsodium (libsodium.so.23) ---------------------------------------- */
 static struct {
@@ -157,6 +195,9 @@ static struct {
     int (*stream_xor_ic)(unsigned char *, const unsigned char *, unsigned long long,
                          const unsigned char *, uint32_t, const unsigned char *);
     int (*onetimeauth)(unsigned char *, const unsigned char *, unsigned long long,
+                       const unsigned char *);
+    /* crypto_auth_hmacsha256 (32-byte key), on its own. */
+    int (*hmac_sha256)(unsigned char *, const unsigned char *, unsigned long long,
                        const unsigned char *);
 } g_sodium;
 
@@ -206,7 +247,21 @@ static void load_openssl_symmetric(void *lib)
         g_ossl_mac.poly1305 = g_ossl_mac.fetch(NULL, "POLY1305", NULL);
         if (g_ossl_mac.poly1305)
             g_ossl_mac.poly1305_ctx = g_ossl_mac.ctx_new(g_ossl_mac.poly1305);
+        g_ossl_mac.hmac = g_ossl_mac.fetch(NULL, "HMAC", NULL);
+        if (g_ossl_mac.hmac)
+            g_ossl_mac.hmac_ctx = g_ossl_mac.ctx_new(g_ossl_mac.hmac);
         g_ossl_mac.loaded = 1;
+    }
+    if (!SYM(lib, "EVP_KDF_fetch", g_ossl_kdf.fetch) &&
+        !SYM(lib, "EVP_KDF_free", g_ossl_kdf.kdf_free) &&
+        !SYM(lib, "EVP_KDF_CTX_new", g_ossl_kdf.ctx_new) &&
+        !SYM(lib, "EVP_KDF_CTX_free", g_ossl_kdf.ctx_free) &&
+        !SYM(lib, "EVP_KDF_CTX_set_params", g_ossl_kdf.set_params) &&
+        !SYM(lib, "EVP_KDF_derive", g_ossl_kdf.derive)) {
+        g_ossl_kdf.hkdf = g_ossl_kdf.fetch(NULL, "HKDF", NULL);
+        if (g_ossl_kdf.hkdf)
+            g_ossl_kdf.ctx = g_ossl_kdf.ctx_new(g_ossl_kdf.hkdf);
+        g_ossl_kdf.loaded = g_ossl_kdf.ctx != NULL;
     }
 }
 
@@ -246,7 +301,7 @@ static void load_openssl(void)
     g_ossl.ctx = g_ossl.ctx_new();
     if (!g_ossl.ctx)
         return;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < N_MD; i++)
         g_ossl.md[i] = g_ossl.md_fetch(NULL, g_md_names[i], NULL);
     g_ossl.loaded = 1;
 }
@@ -278,6 +333,7 @@ static void load_sodium(void)
         !SYM(lib, "crypto_stream_chacha20_ietf_xor_ic", g_sodium.stream_xor_ic) &&
         !SYM(lib, "crypto_onetimeauth", g_sodium.onetimeauth))
         g_sodium.sym_loaded = 1;
+    (void)SYM(lib, "crypto_auth_hmacsha256", g_sodium.hmac_sha256); /* stays NULL if missing */
 }
 
 void vg_peers_load(int enable)
@@ -329,7 +385,16 @@ void vg_peers_release(void)
             g_ossl_mac.ctx_free(g_ossl_mac.poly1305_ctx);
         if (g_ossl_mac.poly1305)
             g_ossl_mac.mac_free(g_ossl_mac.poly1305);
+        if (g_ossl_mac.hmac_ctx)
+            g_ossl_mac.ctx_free(g_ossl_mac.hmac_ctx);
+        if (g_ossl_mac.hmac)
+            g_ossl_mac.mac_free(g_ossl_mac.hmac);
         memset(&g_ossl_mac, 0, sizeof g_ossl_mac);
+    }
+    if (g_ossl_kdf.loaded) {
+        g_ossl_kdf.ctx_free(g_ossl_kdf.ctx);
+        g_ossl_kdf.kdf_free(g_ossl_kdf.hkdf);
+        memset(&g_ossl_kdf, 0, sizeof g_ossl_kdf);
     }
     if (g_ossl_ed.loaded) {
         ossl_ed_unprepare();
@@ -343,7 +408,7 @@ void vg_peers_release(void)
     }
     if (!g_ossl.loaded)
         return;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < N_MD; i++)
         if (g_ossl.md[i])
             g_ossl.md_free(g_ossl.md[i]);
     g_ossl.ctx_free(g_ossl.ctx);
@@ -720,4 +785,65 @@ int vg_peer_sodium_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, siz
     if (!g_sodium.sym_loaded || out_len != AEAD_TAG || in_len < AEAD_KEY)
         return -1;
     return g_sodium.onetimeauth(out, in + AEAD_KEY, in_len - AEAD_KEY, in) == 0 ? 0 : -1;
+}
+
+/* ---- SHA-384, HMAC-SHA-256, HKDF-SHA-256 ------------------------------------ */
+
+int vg_peer_openssl_sha384(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    return ossl_digest(MD_SHA384, 0, out, out_len, in, in_len);
+}
+
+int vg_peer_openssl_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    EVP_MAC_CTX *c = g_ossl_mac.hmac_ctx;
+    size_t n = 0;
+    if (!g_ossl_mac.loaded || !c || out_len != 32 || in_len < 32)
+        return -1;
+    if (!g_ossl_mac.hmac_keyed || memcmp(g_ossl_mac.hmac_key_for, in, 32) != 0) {
+        char digest[] = "SHA256";
+        OSSL_PARAM params[2] = {
+            {"digest", OSSL_PARAM_UTF8_STRING, digest, sizeof digest - 1, OSSL_PARAM_UNMODIFIED},
+            {NULL, 0, NULL, 0, 0}};
+        g_ossl_mac.hmac_keyed = 0;
+        if (g_ossl_mac.init(c, in, 32, params) != 1)
+            return -1;
+        memcpy(g_ossl_mac.hmac_key_for, in, 32);
+        g_ossl_mac.hmac_keyed = 1;
+    } else if (g_ossl_mac.init(c, NULL, 0, NULL) != 1) {
+        /* EVP_MAC_init with no key: HMAC restarts with the key it has. */
+        return -1;
+    }
+    if (g_ossl_mac.update(c, in + 32, in_len - 32) != 1 || g_ossl_mac.final(c, out, &n, 32) != 1)
+        return -1;
+    return n == 32 ? 0 : -1;
+}
+
+int vg_peer_sodium_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_sodium.loaded || !g_sodium.hmac_sha256 || out_len != 32 || in_len < 32)
+        return -1;
+    return g_sodium.hmac_sha256(out, in + 32, in_len - 32, in) == 0 ? 0 : -1;
+}
+
+int vg_peer_openssl_hkdf_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_ossl_kdf.loaded || in_len != sizeof g_ossl_kdf.prepared_for)
+        return -1;
+    if (!g_ossl_kdf.prepared || memcmp(g_ossl_kdf.prepared_for, in, in_len) != 0) {
+        char digest[] = "SHA256";
+        uint8_t *p = g_ossl_kdf.prepared_for;
+        memcpy(p, in, in_len);
+        OSSL_PARAM params[5] = {
+            {"digest", OSSL_PARAM_UTF8_STRING, digest, sizeof digest - 1, OSSL_PARAM_UNMODIFIED},
+            {"key", OSSL_PARAM_OCTET_STRING, p, 32, OSSL_PARAM_UNMODIFIED},
+            {"salt", OSSL_PARAM_OCTET_STRING, p + 32, 32, OSSL_PARAM_UNMODIFIED},
+            {"info", OSSL_PARAM_OCTET_STRING, p + 64, 32, OSSL_PARAM_UNMODIFIED},
+            {NULL, 0, NULL, 0, 0}};
+        g_ossl_kdf.prepared = 0;
+        if (g_ossl_kdf.set_params(g_ossl_kdf.ctx, params) != 1)
+            return -1;
+        g_ossl_kdf.prepared = 1;
+    }
+    return g_ossl_kdf.derive(g_ossl_kdf.ctx, out, out_len, NULL) == 1 ? 0 : -1;
 }

@@ -120,4 +120,20 @@ int vg_peer_sodium_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, siz
 int vg_peer_openssl_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 int vg_peer_sodium_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 
+/* SHA-384 (FIPS 180-4) through the reused EVP_MD_CTX, as the other digests. */
+int vg_peer_openssl_sha384(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* HMAC-SHA-256 (RFC 2104): in = key (32) || message, out = 32 bytes.
+ * OpenSSL: EVP_MAC "HMAC", one EVP_MAC_CTX keyed once per key
+ * (EVP_MAC_init with the key and digest SHA256; a 32-byte compare per call
+ * detects a new key); per call EVP_MAC_init with no key (restart with the
+ * same key) + update + final. libsodium: crypto_auth_hmacsha256. */
+int vg_peer_openssl_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* HKDF-SHA-256 (RFC 5869), extract and expand: in = ikm (32) || salt (32)
+ * || info (32), out = out_len bytes of OKM. OpenSSL: EVP_KDF "HKDF", one
+ * EVP_KDF_CTX whose parameters (digest, key, salt, info) are set once per
+ * input (a 96-byte compare per call); per call EVP_KDF_derive. libsodium
+ * 1.0.18 has no HKDF. */
+int vg_peer_openssl_hkdf_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
 #endif /* VG_BENCH_PEERS_H */
