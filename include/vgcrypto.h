@@ -49,13 +49,144 @@ VG_API const char *vg_implementation(const char *primitive);
 /* Hashes: FIPS 180-4 (SHA-2) and FIPS 202 (SHA-3, SHAKE). `in` may be NULL
  * when len is 0, `out` of SHAKE when out_len is 0. Return VG_OK, or
  * VG_ERR_INPUT (out zeroed) for a NULL pointer as above and for a SHA-256
- * message of 2^61 bytes or more (FIPS 180-4: below 2^64 bits). */
+ * message of 2^61 bytes or more (FIPS 180-4: below 2^64 bits). SHA-384 is
+ * SHA-512 with its own initial value, truncated (FIPS 180-4 5.3.4, 6.5). */
 VG_API int vg_sha256(uint8_t out[32], const uint8_t *in, size_t len);
 VG_API int vg_sha512(uint8_t out[64], const uint8_t *in, size_t len);
 VG_API int vg_sha3_256(uint8_t out[32], const uint8_t *in, size_t len);
 VG_API int vg_sha3_512(uint8_t out[64], const uint8_t *in, size_t len);
 VG_API int vg_shake128(uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
 VG_API int vg_shake256(uint8_t *out, size_t out_len, const uint8_t *in, size_t len);
+VG_API int vg_sha384(uint8_t out[48], const uint8_t *in, size_t len);
+
+/* Incremental hashing: init, any number of updates (absorbs), final.
+ * final writes the digest and wipes the state. A state may be copied (plain
+ * assignment or memcpy) to fork a computation: both copies go on
+ * independently. The implementation (SHA-NI, AVX2, ...) is chosen at init
+ * and kept by the state.
+ *
+ * The structs are declared here so that callers can put them on the stack;
+ * their contents are private. Their sizes (bytes: SHA-256 192, SHA-384 and
+ * SHA-512 288, SHA3-256, SHA3-512 and SHAKE 288, HMAC-SHA-256 384,
+ * HMAC-SHA-384 and HMAC-SHA-512 576) and alignment (that of uint64_t) are
+ * part of the ABI; each leaves room beyond what the library uses today.
+ *
+ * Errors (VG_ERR_INPUT): a NULL state; a NULL `in` with len > 0; a NULL
+ * `out`; a state that init has not set up or that final (or an error) has
+ * already wiped (detected with a flag that init sets and the wipe clears;
+ * an uninitialised stack struct is refused with near certainty, but do not
+ * rely on it); SHA-256 and HMAC-SHA-256 input reaching 2^61 bytes in total
+ * (FIPS 180-4: under 2^64 bits). Every failure wipes the state (it must be
+ * initialised again) and zeroes the output, so an ignored error cannot
+ * become a digest of a different message. */
+typedef struct vg_sha256_state {
+    uint64_t opaque[24];
+} vg_sha256_state;
+typedef struct vg_sha384_state {
+    uint64_t opaque[36];
+} vg_sha384_state;
+typedef struct vg_sha512_state {
+    uint64_t opaque[36];
+} vg_sha512_state;
+typedef struct vg_sha3_256_state {
+    uint64_t opaque[36];
+} vg_sha3_256_state;
+typedef struct vg_sha3_512_state {
+    uint64_t opaque[36];
+} vg_sha3_512_state;
+VG_API int vg_sha256_init(vg_sha256_state *st);
+VG_API int vg_sha256_update(vg_sha256_state *st, const uint8_t *in, size_t len);
+VG_API int vg_sha256_final(vg_sha256_state *st, uint8_t out[32]);
+VG_API int vg_sha384_init(vg_sha384_state *st);
+VG_API int vg_sha384_update(vg_sha384_state *st, const uint8_t *in, size_t len);
+VG_API int vg_sha384_final(vg_sha384_state *st, uint8_t out[48]);
+VG_API int vg_sha512_init(vg_sha512_state *st);
+VG_API int vg_sha512_update(vg_sha512_state *st, const uint8_t *in, size_t len);
+VG_API int vg_sha512_final(vg_sha512_state *st, uint8_t out[64]);
+VG_API int vg_sha3_256_init(vg_sha3_256_state *st);
+VG_API int vg_sha3_256_update(vg_sha3_256_state *st, const uint8_t *in, size_t len);
+VG_API int vg_sha3_256_final(vg_sha3_256_state *st, uint8_t out[32]);
+VG_API int vg_sha3_512_init(vg_sha3_512_state *st);
+VG_API int vg_sha3_512_update(vg_sha3_512_state *st, const uint8_t *in, size_t len);
+VG_API int vg_sha3_512_final(vg_sha3_512_state *st, uint8_t out[64]);
+
+/* SHAKE128 / SHAKE256 (FIPS 202 6.2) as a stream: absorb any number of
+ * times, then squeeze any number of times (any lengths; the concatenation
+ * equals one squeeze of the total length). The first squeeze ends the
+ * input: absorb after squeeze gives VG_ERR_INPUT (the state wiped, as for
+ * every error above). `out` may be NULL when len is 0. vg_shake_wipe ends
+ * a computation (VG_ERR_INPUT only for a NULL state). */
+typedef struct vg_shake_state {
+    uint64_t opaque[36];
+} vg_shake_state;
+VG_API int vg_shake128_init(vg_shake_state *st);
+VG_API int vg_shake256_init(vg_shake_state *st);
+VG_API int vg_shake_absorb(vg_shake_state *st, const uint8_t *in, size_t len);
+VG_API int vg_shake_squeeze(vg_shake_state *st, uint8_t *out, size_t len);
+VG_API int vg_shake_wipe(vg_shake_state *st);
+
+/* HMAC (RFC 2104, FIPS 198-1) over SHA-256, SHA-384, SHA-512: keys of any
+ * length (longer than the hash block, 64 or 128 bytes, are hashed first);
+ * `key` may be NULL when key_len is 0, `msg` when msg_len is 0. The state
+ * holds the inner and outer hash states keyed at init, so copying a state
+ * right after init keys further messages at no cost. final writes the MAC
+ * and wipes the state; a state abandoned before final holds key material:
+ * wipe it (e.g. memset through a volatile pointer, or call final). Errors
+ * as for the hashes above (VG_ERR_INPUT, state wiped, out zeroed). */
+typedef struct vg_hmac_sha256_state {
+    uint64_t opaque[48];
+} vg_hmac_sha256_state;
+typedef struct vg_hmac_sha384_state {
+    uint64_t opaque[72];
+} vg_hmac_sha384_state;
+typedef struct vg_hmac_sha512_state {
+    uint64_t opaque[72];
+} vg_hmac_sha512_state;
+VG_API int vg_hmac_sha256(uint8_t out[32], const uint8_t *key, size_t key_len,
+                          const uint8_t *msg, size_t msg_len);
+VG_API int vg_hmac_sha384(uint8_t out[48], const uint8_t *key, size_t key_len,
+                          const uint8_t *msg, size_t msg_len);
+VG_API int vg_hmac_sha512(uint8_t out[64], const uint8_t *key, size_t key_len,
+                          const uint8_t *msg, size_t msg_len);
+VG_API int vg_hmac_sha256_init(vg_hmac_sha256_state *st, const uint8_t *key, size_t key_len);
+VG_API int vg_hmac_sha256_update(vg_hmac_sha256_state *st, const uint8_t *msg, size_t len);
+VG_API int vg_hmac_sha256_final(vg_hmac_sha256_state *st, uint8_t out[32]);
+VG_API int vg_hmac_sha384_init(vg_hmac_sha384_state *st, const uint8_t *key, size_t key_len);
+VG_API int vg_hmac_sha384_update(vg_hmac_sha384_state *st, const uint8_t *msg, size_t len);
+VG_API int vg_hmac_sha384_final(vg_hmac_sha384_state *st, uint8_t out[48]);
+VG_API int vg_hmac_sha512_init(vg_hmac_sha512_state *st, const uint8_t *key, size_t key_len);
+VG_API int vg_hmac_sha512_update(vg_hmac_sha512_state *st, const uint8_t *msg, size_t len);
+VG_API int vg_hmac_sha512_final(vg_hmac_sha512_state *st, uint8_t out[64]);
+
+/* HKDF (RFC 5869) over SHA-256, SHA-384, SHA-512 (HashLen 32, 48, 64).
+ * extract: PRK = HMAC(salt, IKM); an empty salt (NULL with salt_len 0)
+ * stands for HashLen zero bytes (RFC 5869 2.2), which HMAC treats alike.
+ * expand: out_len bytes of T(1) || T(2) || ... (RFC 5869 2.3); out_len
+ * above 255 * HashLen gives VG_ERR_INPUT with out zeroed. The one-shot
+ * function is extract then expand. `out` may be NULL when out_len is 0,
+ * salt, ikm and info when their lengths are 0. PRK and every intermediate
+ * secret are wiped before return; on any error out (and prk) are zeroed. */
+VG_API int vg_hkdf_sha256_extract(uint8_t prk[32], const uint8_t *salt, size_t salt_len,
+                                  const uint8_t *ikm, size_t ikm_len);
+VG_API int vg_hkdf_sha256_expand(uint8_t *out, size_t out_len, const uint8_t prk[32],
+                                 const uint8_t *info, size_t info_len);
+VG_API int vg_hkdf_sha256(uint8_t *out, size_t out_len, const uint8_t *salt, size_t salt_len,
+                          const uint8_t *ikm, size_t ikm_len, const uint8_t *info,
+                          size_t info_len);
+VG_API int vg_hkdf_sha384_extract(uint8_t prk[48], const uint8_t *salt, size_t salt_len,
+                                  const uint8_t *ikm, size_t ikm_len);
+VG_API int vg_hkdf_sha384_expand(uint8_t *out, size_t out_len, const uint8_t prk[48],
+                                 const uint8_t *info, size_t info_len);
+VG_API int vg_hkdf_sha384(uint8_t *out, size_t out_len, const uint8_t *salt, size_t salt_len,
+                          const uint8_t *ikm, size_t ikm_len, const uint8_t *info,
+                          size_t info_len);
+VG_API int vg_hkdf_sha512_extract(uint8_t prk[64], const uint8_t *salt, size_t salt_len,
+                                  const uint8_t *ikm, size_t ikm_len);
+VG_API int vg_hkdf_sha512_expand(uint8_t *out, size_t out_len, const uint8_t prk[64],
+                                 const uint8_t *info, size_t info_len);
+VG_API int vg_hkdf_sha512(uint8_t *out, size_t out_len, const uint8_t *salt, size_t salt_len,
+                          const uint8_t *ikm, size_t ikm_len, const uint8_t *info,
+                          size_t info_len);
 
 /* X25519, RFC 7748. */
 #define VG_X25519_BYTES 32

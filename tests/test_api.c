@@ -6,7 +6,12 @@
  *     non-NULL output buffer is then zeroed;
  *   - a length over what the standard allows gives VG_ERR_INPUT (outputs
  *     zeroed): an ML-DSA context over 255 bytes (FIPS 204 Algorithms 2, 3),
- *     a SHA-256 message of 2^61 bytes or more (FIPS 180-4: under 2^64 bits).
+ *     a SHA-256 message of 2^61 bytes or more (FIPS 180-4: under 2^64 bits),
+ *     also through the incremental API and HMAC-SHA-256, and HKDF output
+ *     over 255 * HashLen (RFC 5869 2.3);
+ *   - the incremental states: a failure wipes the state (its storage is an
+ *     output here), a state used after final or of another type is refused,
+ *     SHAKE refuses to absorb after it squeezed.
  *
  * One table row per public function: its pointer arguments in order (input
  * or output, and the buffer size) and a thunk that calls it with nonzero
@@ -69,6 +74,104 @@ static int t_sha3_256(uint8_t *const p[]) { return vg_sha3_256(p[0], p[1], MSG_L
 static int t_sha3_512(uint8_t *const p[]) { return vg_sha3_512(p[0], p[1], MSG_LEN); }
 static int t_shake128(uint8_t *const p[]) { return vg_shake128(p[0], XOF_LEN, p[1], MSG_LEN); }
 static int t_shake256(uint8_t *const p[]) { return vg_shake256(p[0], XOF_LEN, p[1], MSG_LEN); }
+
+/* The incremental hashes: each thunk sets the state up first when its
+ * storage is given, so that the NULL under test is the only thing wrong
+ * (and a wiped state is then visible as zeroed storage). */
+static const uint8_t g_key[MSG_LEN] = {1, 2, 3};
+#define HASH_STATE_THUNKS(name)                                                            \
+    static int t_##name##_init(uint8_t *const p[])                                         \
+    {                                                                                      \
+        return vg_##name##_init((vg_##name##_state *)p[0]);                                \
+    }                                                                                      \
+    static int t_##name##_update(uint8_t *const p[])                                       \
+    {                                                                                      \
+        if (p[0])                                                                          \
+            vg_##name##_init((vg_##name##_state *)p[0]);                                   \
+        return vg_##name##_update((vg_##name##_state *)p[0], p[1], MSG_LEN);               \
+    }                                                                                      \
+    static int t_##name##_final(uint8_t *const p[])                                        \
+    {                                                                                      \
+        if (p[0]) {                                                                        \
+            vg_##name##_init((vg_##name##_state *)p[0]);                                   \
+            vg_##name##_update((vg_##name##_state *)p[0], g_key, MSG_LEN);                 \
+        }                                                                                  \
+        return vg_##name##_final((vg_##name##_state *)p[0], p[1]);                         \
+    }
+HASH_STATE_THUNKS(sha256)
+HASH_STATE_THUNKS(sha384)
+HASH_STATE_THUNKS(sha512)
+HASH_STATE_THUNKS(sha3_256)
+HASH_STATE_THUNKS(sha3_512)
+static int t_sha384(uint8_t *const p[]) { return vg_sha384(p[0], p[1], MSG_LEN); }
+static int t_shake128_init(uint8_t *const p[]) { return vg_shake128_init((vg_shake_state *)p[0]); }
+static int t_shake256_init(uint8_t *const p[]) { return vg_shake256_init((vg_shake_state *)p[0]); }
+static int t_shake_absorb(uint8_t *const p[])
+{
+    if (p[0])
+        vg_shake128_init((vg_shake_state *)p[0]);
+    return vg_shake_absorb((vg_shake_state *)p[0], p[1], MSG_LEN);
+}
+static int t_shake_squeeze(uint8_t *const p[])
+{
+    if (p[0]) {
+        vg_shake256_init((vg_shake_state *)p[0]);
+        vg_shake_absorb((vg_shake_state *)p[0], g_key, MSG_LEN);
+    }
+    return vg_shake_squeeze((vg_shake_state *)p[0], p[1], XOF_LEN);
+}
+static int t_shake_wipe(uint8_t *const p[]) { return vg_shake_wipe((vg_shake_state *)p[0]); }
+
+/* HMAC and HKDF. */
+#define HMAC_THUNKS(n)                                                                     \
+    static int t_hmac_sha##n(uint8_t *const p[])                                           \
+    {                                                                                      \
+        return vg_hmac_sha##n(p[0], p[1], MSG_LEN, p[2], MSG_LEN);                         \
+    }                                                                                      \
+    static int t_hmac_sha##n##_init(uint8_t *const p[])                                    \
+    {                                                                                      \
+        return vg_hmac_sha##n##_init((vg_hmac_sha##n##_state *)p[0], p[1], MSG_LEN);       \
+    }                                                                                      \
+    static int t_hmac_sha##n##_update(uint8_t *const p[])                                  \
+    {                                                                                      \
+        if (p[0])                                                                          \
+            vg_hmac_sha##n##_init((vg_hmac_sha##n##_state *)p[0], g_key, MSG_LEN);         \
+        return vg_hmac_sha##n##_update((vg_hmac_sha##n##_state *)p[0], p[1], MSG_LEN);     \
+    }                                                                                      \
+    static int t_hmac_sha##n##_final(uint8_t *const p[])                                   \
+    {                                                                                      \
+        if (p[0]) {                                                                        \
+            vg_hmac_sha##n##_init((vg_hmac_sha##n##_state *)p[0], g_key, MSG_LEN);         \
+            vg_hmac_sha##n##_update((vg_hmac_sha##n##_state *)p[0], g_key, MSG_LEN);       \
+        }                                                                                  \
+        return vg_hmac_sha##n##_final((vg_hmac_sha##n##_state *)p[0], p[1]);               \
+    }                                                                                      \
+    static int t_hkdf_sha##n##_extract(uint8_t *const p[])                                 \
+    {                                                                                      \
+        return vg_hkdf_sha##n##_extract(p[0], p[1], MSG_LEN, p[2], MSG_LEN);               \
+    }                                                                                      \
+    static int t_hkdf_sha##n##_expand(uint8_t *const p[])                                  \
+    {                                                                                      \
+        return vg_hkdf_sha##n##_expand(p[0], XOF_LEN, p[1], p[2], MSG_LEN);                \
+    }                                                                                      \
+    static int t_hkdf_sha##n(uint8_t *const p[])                                           \
+    {                                                                                      \
+        return vg_hkdf_sha##n(p[0], XOF_LEN, p[1], MSG_LEN, p[2], MSG_LEN, p[3], MSG_LEN); \
+    }                                                                                      \
+    /* One byte over RFC 5869's 255 * HashLen (the buffer holds it all). */                \
+    static int t_hkdf_sha##n##_expand_long(uint8_t *const p[])                             \
+    {                                                                                      \
+        return vg_hkdf_sha##n##_expand(p[0], 255 * (n / 8) + 1, p[1], p[2], MSG_LEN);      \
+    }                                                                                      \
+    static int t_hkdf_sha##n##_long(uint8_t *const p[])                                    \
+    {                                                                                      \
+        return vg_hkdf_sha##n(p[0], 255 * (n / 8) + 1, p[1], MSG_LEN, p[2], MSG_LEN, p[3], \
+                              MSG_LEN);                                                    \
+    }
+HMAC_THUNKS(256)
+HMAC_THUNKS(384)
+HMAC_THUNKS(512)
+
 static int t_x25519(uint8_t *const p[]) { return vg_x25519(p[0], p[1], p[2]); }
 static int t_x25519_public_key(uint8_t *const p[]) { return vg_x25519_public_key(p[0], p[1]); }
 static int t_x25519_keypair(uint8_t *const p[]) { return vg_x25519_keypair(p[0], p[1]); }
@@ -199,6 +302,54 @@ static int t_implementation(uint8_t *const p[])
 /* A SHA-256 message of 2^61 bytes (only 16 are there: the function must
  * reject the length before reading). */
 static int t_sha256_len61(uint8_t *const p[]) { return vg_sha256(p[0], p[1], (size_t)1 << 61); }
+/* The same through the incremental API (the state then wiped), and HMAC's
+ * inner hash: the 64-byte key block plus the message reach 2^61 bytes. */
+static int t_sha256_update_len61(uint8_t *const p[])
+{
+    vg_sha256_init((vg_sha256_state *)p[0]);
+    return vg_sha256_update((vg_sha256_state *)p[0], p[1], (size_t)1 << 61);
+}
+static int t_hmac_sha256_len61(uint8_t *const p[])
+{
+    return vg_hmac_sha256(p[0], p[1], MSG_LEN, p[2], ((size_t)1 << 61) - 64);
+}
+static int t_hmac_sha256_update_len61(uint8_t *const p[])
+{
+    vg_hmac_sha256_init((vg_hmac_sha256_state *)p[0], g_key, MSG_LEN);
+    return vg_hmac_sha256_update((vg_hmac_sha256_state *)p[0], p[1], ((size_t)1 << 61) - 64);
+}
+/* States used after final, and SHAKE absorbing after it squeezed: refused,
+ * the state wiped (and final's output zeroed). */
+static int t_sha256_final_twice(uint8_t *const p[])
+{
+    vg_sha256_init((vg_sha256_state *)p[0]);
+    vg_sha256_final((vg_sha256_state *)p[0], p[1]);
+    return vg_sha256_final((vg_sha256_state *)p[0], p[1]);
+}
+static int t_sha3_512_update_after_final(uint8_t *const p[])
+{
+    vg_sha3_512_init((vg_sha3_512_state *)p[0]);
+    vg_sha3_512_final((vg_sha3_512_state *)p[0], p[1]);
+    return vg_sha3_512_update((vg_sha3_512_state *)p[0], p[1], MSG_LEN);
+}
+static int t_hmac_sha384_final_twice(uint8_t *const p[])
+{
+    vg_hmac_sha384_init((vg_hmac_sha384_state *)p[0], g_key, MSG_LEN);
+    vg_hmac_sha384_final((vg_hmac_sha384_state *)p[0], p[1]);
+    return vg_hmac_sha384_final((vg_hmac_sha384_state *)p[0], p[1]);
+}
+static int t_shake_absorb_after_squeeze(uint8_t *const p[])
+{
+    vg_shake128_init((vg_shake_state *)p[0]);
+    vg_shake_squeeze((vg_shake_state *)p[0], p[1], MSG_LEN);
+    return vg_shake_absorb((vg_shake_state *)p[0], p[1], MSG_LEN);
+}
+/* A SHA-512 state given to SHA-384's final (same size, other type). */
+static int t_sha384_final_of_sha512(uint8_t *const p[])
+{
+    vg_sha512_init((vg_sha512_state *)p[0]);
+    return vg_sha384_final((vg_sha384_state *)p[0], p[1]);
+}
 
 /* ---- the table ---------------------------------------------------------- */
 
@@ -245,6 +396,21 @@ static int t_sha256_len61(uint8_t *const p[]) { return vg_sha256(p[0], p[1], (si
     ROW(mldsa##n##_verify_internal, EV, I(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN),             \
         I(VG_MLDSA##n##_PUBLICKEYBYTES))
 
+/* State storage is an output: a failure wipes it. */
+#define HASH_STATE_ROWS(name, outlen)                                                       \
+    ROW(name##_init, EI, O(sizeof(vg_##name##_state))),                                    \
+    ROW(name##_update, EI, O(sizeof(vg_##name##_state)), I(MSG_LEN)),                      \
+    ROW(name##_final, EI, O(sizeof(vg_##name##_state)), O(outlen))
+
+#define HMAC_ROWS(n)                                                                        \
+    ROW(hmac_sha##n, EI, O(n / 8), I(MSG_LEN), I(MSG_LEN)),                                \
+    ROW(hmac_sha##n##_init, EI, O(sizeof(vg_hmac_sha##n##_state)), I(MSG_LEN)),            \
+    ROW(hmac_sha##n##_update, EI, O(sizeof(vg_hmac_sha##n##_state)), I(MSG_LEN)),          \
+    ROW(hmac_sha##n##_final, EI, O(sizeof(vg_hmac_sha##n##_state)), O(n / 8)),             \
+    ROW(hkdf_sha##n##_extract, EI, O(n / 8), I(MSG_LEN), I(MSG_LEN)),                      \
+    ROW(hkdf_sha##n##_expand, EI, O(XOF_LEN), I(n / 8), I(MSG_LEN)),                       \
+    ROW(hkdf_sha##n, EI, O(XOF_LEN), I(MSG_LEN), I(MSG_LEN), I(MSG_LEN))
+
 static const struct row g_rows[] = {
     ROW0(version, t_version),
     ROW0(cpu_features, t_cpu_features),
@@ -255,6 +421,20 @@ static const struct row g_rows[] = {
     ROW(sha3_512, EI, O(64), I(MSG_LEN)),
     ROW(shake128, EI, O(XOF_LEN), I(MSG_LEN)),
     ROW(shake256, EI, O(XOF_LEN), I(MSG_LEN)),
+    ROW(sha384, EI, O(48), I(MSG_LEN)),
+    HASH_STATE_ROWS(sha256, 32),
+    HASH_STATE_ROWS(sha384, 48),
+    HASH_STATE_ROWS(sha512, 64),
+    HASH_STATE_ROWS(sha3_256, 32),
+    HASH_STATE_ROWS(sha3_512, 64),
+    ROW(shake128_init, EI, O(sizeof(vg_shake_state))),
+    ROW(shake256_init, EI, O(sizeof(vg_shake_state))),
+    ROW(shake_absorb, EI, O(sizeof(vg_shake_state)), I(MSG_LEN)),
+    ROW(shake_squeeze, EI, O(sizeof(vg_shake_state)), O(XOF_LEN)),
+    ROW(shake_wipe, EI, O(sizeof(vg_shake_state))),
+    HMAC_ROWS(256),
+    HMAC_ROWS(384),
+    HMAC_ROWS(512),
     ROW(x25519, EI, O(32), I(32), I(32)),
     ROW(x25519_public_key, EI, O(32), I(32)),
     ROW(x25519_keypair, EI, O(32), O(32)),
@@ -288,6 +468,20 @@ static const struct row g_rows[] = {
         I(VG_MLDSA##n##_PUBLICKEYBYTES))
 static const struct row g_limit_rows[] = {
     ROW(sha256_len61, EI, O(32), I(16)),
+    ROW(sha256_update_len61, EI, O(sizeof(vg_sha256_state)), I(16)),
+    ROW(hmac_sha256_len61, EI, O(32), I(MSG_LEN), I(16)),
+    ROW(hmac_sha256_update_len61, EI, O(sizeof(vg_hmac_sha256_state)), I(16)),
+    ROW(sha256_final_twice, EI, O(sizeof(vg_sha256_state)), O(32)),
+    ROW(sha3_512_update_after_final, EI, O(sizeof(vg_sha3_512_state)), I(64)),
+    ROW(hmac_sha384_final_twice, EI, O(sizeof(vg_hmac_sha384_state)), O(48)),
+    ROW(shake_absorb_after_squeeze, EI, O(sizeof(vg_shake_state)), I(MSG_LEN)),
+    ROW(sha384_final_of_sha512, EI, O(sizeof(vg_sha384_state)), O(48)),
+    ROW(hkdf_sha256_expand_long, EI, O(255 * 32 + 1), I(32), I(MSG_LEN)),
+    ROW(hkdf_sha384_expand_long, EI, O(255 * 48 + 1), I(48), I(MSG_LEN)),
+    ROW(hkdf_sha512_expand_long, EI, O(255 * 64 + 1), I(64), I(MSG_LEN)),
+    ROW(hkdf_sha256_long, EI, O(255 * 32 + 1), I(MSG_LEN), I(MSG_LEN), I(MSG_LEN)),
+    ROW(hkdf_sha384_long, EI, O(255 * 48 + 1), I(MSG_LEN), I(MSG_LEN), I(MSG_LEN)),
+    ROW(hkdf_sha512_long, EI, O(255 * 64 + 1), I(MSG_LEN), I(MSG_LEN), I(MSG_LEN)),
     MLDSA_LIMIT_ROWS(44),
     MLDSA_LIMIT_ROWS(65),
     MLDSA_LIMIT_ROWS(87),

@@ -1,14 +1,19 @@
 /*
- * SHA-256 / SHA-512 tests (FIPS 180-4), run for every implementation this
- * build and CPU offer (portable, shani; portable, avx2):
+ * SHA-256 / SHA-384 / SHA-512 tests (FIPS 180-4), run for every
+ * implementation this build and CPU offer (portable, shani; portable, avx2;
+ * SHA-384 runs on the SHA-512 ones):
  *  - the NIST example known answers ("abc", the 448- and 896-bit messages,
- *    the empty string, one million 'a');
+ *    the empty string, one million 'a'), SHA-384 included;
  *  - OpenSSL libcrypto as an independent implementation, every length
  *    0..4096 and 30 random lengths up to 1 MiB;
  *  - streaming in random pieces (empty ones, ones straddling blocks);
  *  - every variant equals the portable one;
  *  - the public API (NULL handling) and the dispatch vg_implementation
- *    reports (portable under VG_CPU_FEATURES=none).
+ *    reports (portable under VG_CPU_FEATURES=none);
+ *  - the public incremental states (vg_sha256_init/update/final, SHA-384,
+ *    SHA-512) against the one-shot functions over random splits (empty
+ *    updates, splits inside a block) and forks by copying, once per variant
+ *    the dispatch can pick (steered with the vg_cpu_force test hook).
  */
 #include <openssl/evp.h>
 
@@ -38,6 +43,15 @@ static void ours512(const struct vg_sha512_impl *impl, const uint8_t *in, size_t
     vg_sha512_ctx_init_impl(&ctx, impl);
     vg_sha512_ctx_update(&ctx, in, len);
     vg_sha512_ctx_final(&ctx, out);
+}
+
+static void ours384(const struct vg_sha512_impl *impl, const uint8_t *in, size_t len,
+                    uint8_t out[48])
+{
+    vg_sha512_ctx ctx;
+    vg_sha384_ctx_init_impl(&ctx, impl);
+    vg_sha512_ctx_update(&ctx, in, len);
+    vg_sha384_ctx_final(&ctx, out);
 }
 
 static int ossl(const EVP_MD *md, const uint8_t *in, size_t len, uint8_t *out)
@@ -85,6 +99,50 @@ static const char *const g_896_256 =
 static const char *const g_448_512 =
     "204a8fc6dda82f0a0ced7beb8e08a41657c16ef468b228a8279be331a703c335"
     "96fd15c13b1b07f9aa1d3bea57789ca031ad85c7a71dd70354ec631238ca3445";
+
+/* SHA-384 (FIPS 180-4 6.5): NIST's examples ("abc" and the 896-bit message)
+ * and the widely published digests of the empty string, the 448-bit message
+ * and one million 'a' (OpenSSL agrees, see diff384). */
+static const struct {
+    const char *msg; /* NULL: one million 'a' */
+    const char *d384;
+} g_kat384[] = {
+    {"abc", "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+            "8086072ba1e7cc2358baeca134c825a7"},
+    {"", "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da"
+         "274edebfe76f65fbd51ad2f14898b95b"},
+    {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+     "3391fdddfc8dc7393707a65b1b4709397cf8b1d162af05abfe8f450de5f36bc6"
+     "b0455a8520bc4e6f5fe95b1fe3c8452b"},
+    {"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+     "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+     "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712"
+     "fcc7c71a557e2db966c3e9fa91746039"},
+    {NULL, "9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b"
+           "07b8b3dc38ecc4ebae97ddd87f3d8985"},
+};
+
+static void kat384(const struct vg_sha512_impl *impl)
+{
+    uint8_t out[48];
+    for (size_t i = 0; i < sizeof g_kat384 / sizeof g_kat384[0]; i++) {
+        if (g_kat384[i].msg) {
+            ours384(impl, (const uint8_t *)g_kat384[i].msg, strlen(g_kat384[i].msg), out);
+        } else {
+            uint8_t a[1000];
+            vg_sha512_ctx ctx;
+            memset(a, 'a', sizeof a);
+            vg_sha384_ctx_init_impl(&ctx, impl);
+            for (size_t done = 0, step = 1; done < 1000000; done += step, step = step % 997 + 3) {
+                if (step > 1000000 - done)
+                    step = 1000000 - done;
+                vg_sha512_ctx_update(&ctx, a, step);
+            }
+            vg_sha384_ctx_final(&ctx, out);
+        }
+        CHECK_MSG(eq_hex(out, 48, g_kat384[i].d384), "%s: SHA-384 KAT %zu", impl->name, i);
+    }
+}
 
 static void kat256(const struct vg_sha256_impl *impl)
 {
@@ -190,6 +248,28 @@ static void diff512(const struct vg_sha512_impl *impl)
            n, bad_ossl, bad_port);
 }
 
+static void diff384(const struct vg_sha512_impl *impl)
+{
+    uint64_t rng = 0x5a5a0384;
+    unsigned long bad_ossl = 0, bad_port = 0, n = 0;
+    for (size_t i = 0; i < 4097 + 30; i++) {
+        size_t len = diff_len(i, &rng);
+        const uint8_t *in = g_msg + (len < MAXLEN ? i % (MAXLEN - len + 1) % 64 : 0);
+        uint8_t got[48], want[48], port[48];
+        ours384(impl, in, len, got);
+        ours384(vg_sha512_portable_get(), in, len, port);
+        CHECK(ossl(EVP_sha384(), in, len, want) == 48);
+        bad_ossl += memcmp(got, want, 48) != 0;
+        bad_port += memcmp(got, port, 48) != 0;
+        n++;
+        CHECK_MSG(memcmp(got, want, 48) == 0, "%s: SHA-384 vs OpenSSL, len %zu", impl->name, len);
+        CHECK_MSG(memcmp(got, port, 48) == 0, "%s: SHA-384 vs portable, len %zu", impl->name,
+                  len);
+    }
+    printf("sha384 %-8s: %lu lengths, %lu differ from OpenSSL, %lu from portable\n", impl->name,
+           n, bad_ossl, bad_port);
+}
+
 /* ---- streaming ------------------------------------------------------------ */
 
 /* A piece size: often 0, often small, sometimes a block or more, so pieces
@@ -255,6 +335,125 @@ static void stream512(const struct vg_sha512_impl *impl)
     }
 }
 
+/* ---- the public incremental states ---------------------------------------- */
+
+/* One table row per public state: the one-shot function and the three
+ * incremental ones, through void * so that one loop serves all. */
+struct pub {
+    const char *name;
+    size_t out_len, block, st_size;
+    int (*oneshot)(uint8_t *out, const uint8_t *in, size_t len);
+    int (*init)(void *st);
+    int (*update)(void *st, const uint8_t *in, size_t len);
+    int (*final)(void *st, uint8_t *out);
+};
+#define PUB_THUNKS(n)                                                                        \
+    static int p_init##n(void *st) { return vg_sha##n##_init(st); }                          \
+    static int p_update##n(void *st, const uint8_t *in, size_t len)                          \
+    {                                                                                        \
+        return vg_sha##n##_update(st, in, len);                                              \
+    }                                                                                        \
+    static int p_final##n(void *st, uint8_t *out) { return vg_sha##n##_final(st, out); }
+PUB_THUNKS(256)
+PUB_THUNKS(384)
+PUB_THUNKS(512)
+static const struct pub g_pub[3] = {
+    {"sha256", 32, 64, sizeof(vg_sha256_state), vg_sha256, p_init256, p_update256, p_final256},
+    {"sha384", 48, 128, sizeof(vg_sha384_state), vg_sha384, p_init384, p_update384, p_final384},
+    {"sha512", 64, 128, sizeof(vg_sha512_state), vg_sha512, p_init512, p_update512, p_final512},
+};
+typedef union {
+    vg_sha256_state a;
+    vg_sha384_state b;
+    vg_sha512_state c;
+} any_state;
+
+/* For each state: random lengths, random splits; a copy taken at a random
+ * split point finishes the same message to the same digest; a copy given
+ * a different tail gives that message's digest. */
+static void public_stream(const char *variant)
+{
+    uint64_t rng = 0x9b11c;
+    unsigned long n = 0;
+    for (int a = 0; a < 3; a++) {
+        const struct pub *h = &g_pub[a];
+        for (int trial = 0; trial < 300; trial++) {
+            size_t len = (size_t)(vgtest_rand64(&rng) % (trial < 200 ? 700 : 20000));
+            size_t fork_at = len ? (size_t)(vgtest_rand64(&rng) % (len + 1)) : 0;
+            uint8_t one[64], many[64], other[64], want_other[64];
+            any_state st, copy;
+            int copied = 0;
+            CHECK(h->oneshot(one, g_msg, len) == VG_OK);
+            CHECK(h->init(&st) == VG_OK);
+            for (size_t done = 0; done < len || !copied;) {
+                size_t p = piece(&rng, h->block);
+                if (!copied && done + p >= fork_at) {
+                    p = fork_at - done; /* split exactly at fork_at */
+                    CHECK(h->update(&st, g_msg + done, p) == VG_OK);
+                    done += p;
+                    memcpy(&copy, &st, h->st_size);
+                    copied = 1;
+                    continue;
+                }
+                if (p > len - done)
+                    p = len - done;
+                CHECK(h->update(&st, g_msg + done, p) == VG_OK);
+                done += p;
+            }
+            CHECK(h->update(&st, NULL, 0) == VG_OK);
+            CHECK(h->final(&st, many) == VG_OK);
+            CHECK_MSG(memcmp(one, many, h->out_len) == 0, "%s %s: incremental, len %zu",
+                      variant, h->name, len);
+            /* The fork: the copy continues with another tail (offset by one
+             * byte in g_msg), and must equal the one-shot of that message. */
+            {
+                static uint8_t msg2[20001];
+                memcpy(msg2, g_msg, fork_at);
+                memcpy(msg2 + fork_at, g_msg + fork_at + 1, len - fork_at);
+                CHECK(h->oneshot(want_other, msg2, len) == VG_OK);
+                CHECK(h->update(&copy, g_msg + fork_at + 1, len - fork_at) == VG_OK);
+                CHECK(h->final(&copy, other) == VG_OK);
+                CHECK_MSG(memcmp(other, want_other, h->out_len) == 0,
+                          "%s %s: fork at %zu of %zu", variant, h->name, fork_at, len);
+            }
+            n++;
+        }
+        /* After final the state is refused, and its output zeroed. */
+        {
+            any_state st;
+            uint8_t out[64];
+            CHECK(h->init(&st) == VG_OK);
+            CHECK(h->final(&st, out) == VG_OK);
+            memset(out, 0xee, sizeof out);
+            CHECK(h->final(&st, out) == VG_ERR_INPUT);
+            CHECK(out[0] == 0 && out[h->out_len - 1] == 0);
+            CHECK(h->update(&st, g_msg, 1) == VG_ERR_INPUT);
+        }
+    }
+    printf("%s: public incremental SHA-256/384/512 vs one-shot: %lu messages\n", variant, n);
+}
+
+/* Run public_stream once per distinct dispatch choice. */
+static void public_stream_variants(void)
+{
+    uint32_t saved = vg_cpu_active();
+    const uint32_t masks[4] = {saved, saved & ~VG_CPU_SHA, saved & ~VG_CPU_AVX2, 0};
+    char seen[4][64];
+    int nseen = 0;
+    for (int m = 0; m < 4; m++) {
+        int dup = 0;
+        vg_cpu_force(masks[m]);
+        snprintf(seen[nseen], sizeof seen[nseen], "sha256 %s, sha512 %s",
+                 vg_sha256_active()->name, vg_sha512_active()->name);
+        for (int i = 0; i < nseen; i++)
+            dup |= strcmp(seen[i], seen[nseen]) == 0;
+        if (dup)
+            continue;
+        public_stream(seen[nseen++]);
+    }
+    vg_cpu_force(saved);
+}
+
 /* ---- public API and dispatch -------------------------------------------- */
 
 static void public_api(void)
@@ -266,6 +465,8 @@ static void public_api(void)
         CHECK(ossl(EVP_sha256(), g_msg, lens[i], want) == 32 && memcmp(out, want, 32) == 0);
         CHECK(vg_sha512(out, g_msg, lens[i]) == VG_OK);
         CHECK(ossl(EVP_sha512(), g_msg, lens[i], want) == 64 && memcmp(out, want, 64) == 0);
+        CHECK(vg_sha384(out, g_msg, lens[i]) == VG_OK);
+        CHECK(ossl(EVP_sha384(), g_msg, lens[i], want) == 48 && memcmp(out, want, 48) == 0);
     }
     /* in == NULL with len == 0 is the empty message. */
     memset(out, 0xee, sizeof out);
@@ -347,8 +548,11 @@ int main(void)
         kat512(i512[k]);
         diff512(i512[k]);
         stream512(i512[k]);
+        kat384(i512[k]);
+        diff384(i512[k]);
     }
     public_api();
+    public_stream_variants();
     dispatch();
     free(g_msg);
     return vgtest_done("test_sha2");

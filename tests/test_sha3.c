@@ -3,7 +3,11 @@
  * x86-64 BMI2 and AVX-512VL variants when the CPU has them) against NIST's
  * example values, against OpenSSL's libcrypto, incrementally, streaming
  * against the portable code, and permutation against permutation; then the
- * public API and the dispatch.
+ * public API and the dispatch, and the public incremental states
+ * (vg_sha3_256_*, vg_sha3_512_*, vg_shake_*) against the one-shot functions
+ * over random splits (empty updates, splits inside a block), random squeeze
+ * lengths and forks by copying, once per Keccak variant the dispatch can
+ * pick (steered with the vg_cpu_force test hook).
  *
  * Run also with VG_CPU_FEATURES=none (second ctest entry): the active
  * implementation must then be the portable one.
@@ -326,6 +330,147 @@ static void test_public_api(const uint8_t *msg)
     }
 }
 
+/* A piece length: 0 (an empty call), a few bytes, about a block, or more. */
+static size_t piece(uint64_t *rng, size_t rate, size_t left)
+{
+    uint64_t r = vgtest_rand64(rng);
+    size_t p;
+    switch (r % 5) {
+    case 0: p = 0; break;
+    case 1: p = (size_t)(r >> 8) % 8 + 1; break;
+    case 2: p = rate - 1 + (size_t)(r >> 8) % 3; break;
+    case 3: p = (size_t)(r >> 8) % (3 * rate); break;
+    default: p = (size_t)(r >> 8) % 1500; break;
+    }
+    return p < left ? p : left;
+}
+
+static void test_public_stream_fixed(const char *variant, const uint8_t *msg, uint64_t *rng)
+{
+    for (int which = 0; which < 2; which++) {
+        size_t n = which ? 64 : 32, rate = which ? 72 : 136;
+        for (int trial = 0; trial < 200; trial++) {
+            size_t len = (size_t)(vgtest_rand64(rng) % (trial < 150 ? 600 : 9000));
+            size_t fork_at = (size_t)(vgtest_rand64(rng) % (len + 1));
+            uint8_t one[64], many[64], forked[64];
+            union {
+                vg_sha3_256_state a;
+                vg_sha3_512_state b;
+            } st, copy;
+            int copied = 0;
+            if (which) {
+                CHECK(vg_sha3_512(one, msg, len) == VG_OK);
+                CHECK(vg_sha3_512_init(&st.b) == VG_OK);
+            } else {
+                CHECK(vg_sha3_256(one, msg, len) == VG_OK);
+                CHECK(vg_sha3_256_init(&st.a) == VG_OK);
+            }
+            for (size_t done = 0; done < len || !copied;) {
+                size_t p = piece(rng, rate, len - done);
+                if (!copied && done + p >= fork_at) {
+                    p = fork_at - done;
+                    copied = 1;
+                }
+                CHECK((which ? vg_sha3_512_update(&st.b, msg + done, p)
+                             : vg_sha3_256_update(&st.a, msg + done, p)) == VG_OK);
+                done += p;
+                if (copied == 1) {
+                    copy = st; /* fork: the copy finishes the same message */
+                    copied = 2;
+                }
+            }
+            CHECK((which ? vg_sha3_512_final(&st.b, many) : vg_sha3_256_final(&st.a, many)) ==
+                  VG_OK);
+            CHECK((which ? vg_sha3_512_update(&copy.b, msg + fork_at, len - fork_at)
+                         : vg_sha3_256_update(&copy.a, msg + fork_at, len - fork_at)) == VG_OK);
+            CHECK((which ? vg_sha3_512_final(&copy.b, forked)
+                         : vg_sha3_256_final(&copy.a, forked)) == VG_OK);
+            CHECK_MSG(memcmp(one, many, n) == 0, "%s SHA3-%d incremental len %zu", variant,
+                      which ? 512 : 256, len);
+            CHECK_MSG(memcmp(one, forked, n) == 0, "%s SHA3-%d fork at %zu of %zu", variant,
+                      which ? 512 : 256, fork_at, len);
+        }
+    }
+}
+
+static void test_public_stream_shake(const char *variant, const uint8_t *msg, uint64_t *rng)
+{
+    static uint8_t want[5000], got[5000], got2[5000];
+    for (int which = 0; which < 2; which++) {
+        size_t rate = which ? 136 : 168;
+        for (int trial = 0; trial < 200; trial++) {
+            size_t len = (size_t)(vgtest_rand64(rng) % (trial < 150 ? 600 : 9000));
+            size_t out_len = (size_t)(vgtest_rand64(rng) % sizeof want);
+            size_t fork_at = (size_t)(vgtest_rand64(rng) % (out_len + 1));
+            vg_shake_state st, copy;
+            int copied = 0;
+            CHECK((which ? vg_shake256(want, out_len, msg, len)
+                         : vg_shake128(want, out_len, msg, len)) == VG_OK);
+            CHECK((which ? vg_shake256_init(&st) : vg_shake128_init(&st)) == VG_OK);
+            for (size_t done = 0; done < len;) {
+                size_t p = piece(rng, rate, len - done);
+                CHECK(vg_shake_absorb(&st, msg + done, p) == VG_OK);
+                done += p;
+            }
+            CHECK(vg_shake_absorb(&st, NULL, 0) == VG_OK);
+            memset(got, 0, out_len);
+            /* Squeeze in random pieces; fork by copying at fork_at (the copy
+             * must go on with the same stream). */
+            for (size_t done = 0; done < out_len || !copied;) {
+                size_t p = piece(rng, rate, out_len - done);
+                if (!copied && done + p >= fork_at) {
+                    p = fork_at - done;
+                    copied = 1;
+                }
+                CHECK(vg_shake_squeeze(&st, p ? got + done : NULL, p) == VG_OK);
+                done += p;
+                if (copied == 1) {
+                    copy = st;
+                    copied = 2;
+                }
+            }
+            CHECK_MSG(memcmp(got, want, out_len) == 0, "%s SHAKE%d len %zu out %zu", variant,
+                      which ? 256 : 128, len, out_len);
+            memset(got2, 0, out_len);
+            CHECK(vg_shake_squeeze(&copy, got2 + fork_at, out_len - fork_at) == VG_OK);
+            CHECK_MSG(memcmp(got2 + fork_at, want + fork_at, out_len - fork_at) == 0,
+                      "%s SHAKE%d fork at %zu of %zu", variant, which ? 256 : 128, fork_at,
+                      out_len);
+            /* Absorb after squeeze: refused, the state wiped (so a squeeze
+             * after it is refused too, with its output zeroed). */
+            CHECK(vg_shake_absorb(&st, msg, 1) == VG_ERR_INPUT);
+            memset(got2, 0xee, 8);
+            CHECK(vg_shake_squeeze(&st, got2, 8) == VG_ERR_INPUT);
+            CHECK(got2[0] == 0 && got2[7] == 0);
+            CHECK(vg_shake_wipe(&copy) == VG_OK);
+            CHECK(vg_shake_squeeze(&copy, got2, 8) == VG_ERR_INPUT);
+        }
+    }
+    CHECK(vg_shake_wipe(NULL) == VG_ERR_INPUT);
+}
+
+/* Once per distinct Keccak dispatch choice. */
+static void test_public_stream(const uint8_t *msg, uint64_t *rng)
+{
+    uint32_t saved = vg_cpu_active();
+    const uint32_t masks[3] = {saved, saved & ~(VG_CPU_AVX512F | VG_CPU_AVX512VL), 0};
+    const struct vg_keccak_impl *seen[3];
+    int nseen = 0;
+    for (int m = 0; m < 3; m++) {
+        int dup = 0;
+        vg_cpu_force(masks[m]);
+        for (int i = 0; i < nseen; i++)
+            dup |= seen[i] == vg_keccak_active();
+        if (dup)
+            continue;
+        seen[nseen++] = vg_keccak_active();
+        test_public_stream_fixed(vg_keccak_active()->name, msg, rng);
+        test_public_stream_shake(vg_keccak_active()->name, msg, rng);
+        printf("public incremental SHA-3/SHAKE vs one-shot: %s\n", vg_keccak_active()->name);
+    }
+    vg_cpu_force(saved);
+}
+
 static void test_dispatch(void)
 {
     const char *env = getenv("VG_CPU_FEATURES");
@@ -405,6 +550,7 @@ int main(void)
         test_stream_vs_portable(g_impls[i], big, &seed);
     }
     test_public_api(big);
+    test_public_stream(big, &seed);
     test_dispatch();
 
     for (int a = 0; a < NUM_ALGS; a++)

@@ -64,4 +64,19 @@ void vg_sha512_ctx_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *im
 void vg_sha512_ctx_update(vg_sha512_ctx *ctx, const uint8_t *in, size_t len);
 void vg_sha512_ctx_final(vg_sha512_ctx *ctx, uint8_t out[64]); /* wipes ctx */
 
+/* SHA-384 (FIPS 180-4 5.3.4, 6.5): the SHA-512 context and compression with
+ * SHA-384's initial value; final writes the first 48 bytes of the SHA-512
+ * output and wipes ctx. */
+void vg_sha384_ctx_init(vg_sha512_ctx *ctx);
+void vg_sha384_ctx_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *impl);
+void vg_sha384_ctx_final(vg_sha512_ctx *ctx, uint8_t out[48]); /* wipes ctx */
+
+/* SHA-256 takes messages under 2^64 bits (FIPS 180-4 1), i.e. at most
+ * VG_SHA256_MAX_BYTES bytes; 1 when len more bytes still fit. */
+#define VG_SHA256_MAX_BYTES (((uint64_t)1 << 61) - 1)
+static inline int vg_sha256_ctx_room(const vg_sha256_ctx *ctx, size_t len)
+{
+    return (uint64_t)len <= VG_SHA256_MAX_BYTES - ctx->nbytes;
+}
+
 #endif

@@ -43,6 +43,12 @@ static const uint64_t g_iv512[8] = {
     0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
 };
 
+/* FIPS 180-4 5.3.4: SHA-384's H(0). */
+static const uint64_t g_iv384[8] = {
+    0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL, 0x9159015a3070dd17ULL, 0x152fecd8f70e5939ULL,
+    0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL, 0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL,
+};
+
 static inline uint64_t rotr64(uint64_t x, unsigned n) { return (x >> n) | (x << (64 - n)); }
 
 /* FIPS 180-4 (4.10)-(4.13). */
@@ -130,6 +136,16 @@ void vg_sha512_ctx_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *im
 
 void vg_sha512_ctx_init(vg_sha512_ctx *ctx) { vg_sha512_ctx_init_impl(ctx, vg_sha512_active()); }
 
+/* SHA-384 differs from SHA-512 only in H(0) and the truncation (FIPS 180-4
+ * 6.5), so it shares the context, update and padding. */
+void vg_sha384_ctx_init_impl(vg_sha512_ctx *ctx, const struct vg_sha512_impl *impl)
+{
+    vg_sha512_ctx_init_impl(ctx, impl);
+    memcpy(ctx->h, g_iv384, sizeof ctx->h);
+}
+
+void vg_sha384_ctx_init(vg_sha512_ctx *ctx) { vg_sha384_ctx_init_impl(ctx, vg_sha512_active()); }
+
 /* Precondition: in holds len readable bytes (in may be NULL when len == 0).
  * Invariant: buflen < 128 between calls. */
 void vg_sha512_ctx_update(vg_sha512_ctx *ctx, const uint8_t *in, size_t len)
@@ -182,4 +198,14 @@ void vg_sha512_ctx_final(vg_sha512_ctx *ctx, uint8_t out[64])
     for (int i = 0; i < 8; i++)
         vg_store64_be(out + 8 * i, ctx->h[i]);
     vg_wipe(ctx, sizeof *ctx);
+}
+
+/* Postcondition: out is the 48-byte digest (the leftmost 384 bits of the
+ * final H, FIPS 180-4 6.5); ctx and the full-width scratch are wiped. */
+void vg_sha384_ctx_final(vg_sha512_ctx *ctx, uint8_t out[48])
+{
+    uint8_t full[64];
+    vg_sha512_ctx_final(ctx, full); /* wipes ctx */
+    memcpy(out, full, 48);
+    vg_wipe(full, sizeof full);
 }
