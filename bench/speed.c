@@ -46,6 +46,7 @@
 #include "curve25519/ge25519.h"
 #include "curve25519/ge25519_vartime.h"
 #include "curve25519/x25519_ifma.h"
+#include "hash/sha2.h"
 #include "peers.h"
 #include "speed.h"
 #include "tsc.h"
@@ -407,6 +408,55 @@ MLDSA_FORCED_SET(87)
     "key, 500 fixed pseudo-random messages and rnd, sample j signs number j mod 500; no "  \
     "peer has ML-DSA here; /portable and /avx2 as for ML-KEM"
 
+/* ---- SHA-384, HMAC-SHA-256, HKDF-SHA-256 (DESIGN 2b) ------------------- */
+
+static int ours_sha384(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_sha384(out, in, in_len);
+}
+/* SHA-384 on one SHA-512 core variant (FIPS 180-4 5.3.4: the SHA-512
+ * compression with its own IV, truncated). */
+#define SHA384_VARIANT(tag, get)                                                           \
+    static int present_sha384_##tag(void) { return get() != NULL; }                        \
+    static int ours_sha384_##tag(uint8_t *out, size_t out_len, const uint8_t *in,          \
+                                 size_t in_len)                                            \
+    {                                                                                      \
+        vg_sha512_ctx c;                                                                   \
+        (void)out_len;                                                                     \
+        if (!get())                                                                        \
+            return -1;                                                                     \
+        vg_sha384_ctx_init_impl(&c, get());                                                \
+        vg_sha512_ctx_update(&c, in, in_len);                                              \
+        vg_sha384_ctx_final(&c, out); /* wipes c */                                        \
+        return 0;                                                                          \
+    }
+SHA384_VARIANT(portable, vg_sha512_portable_get)
+SHA384_VARIANT(avx2, vg_sha512_avx2_get)
+
+/* HMAC-SHA-256: in = key (32) || message (64), out = 32 bytes. */
+static int ours_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_hmac_sha256(out, in, 32, in + 32, in_len - 32);
+}
+
+/* HKDF-SHA-256 (RFC 5869, extract then expand): in = ikm (32) || salt (32)
+ * || info (32), out = 32 bytes of OKM. */
+static int ours_hkdf_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)in_len;
+    return vg_hkdf_sha256(out, out_len, in + 32, 32, in, 32, in + 64, 32);
+}
+
+#define NOTE_HMAC                                                                         \
+    "32-byte key, 64-byte message; openssl = EVP_MAC HMAC keyed once, per call "          \
+    "EVP_MAC_init without a key + update + final; libsodium = crypto_auth_hmacsha256"
+#define NOTE_HKDF                                                                         \
+    "ikm, salt and info 32 bytes each, 32 bytes out (extract + expand); openssl = "       \
+    "EVP_KDF HKDF, parameters set once, per call EVP_KDF_derive; no HKDF in libsodium "   \
+    "1.0.18"
+
 /* ---- ChaCha20, Poly1305 and the AEADs (RFC 8439) ------------------------ */
 
 /* Row layouts (bench/peers.h), empty AD:
@@ -657,6 +707,17 @@ static const struct speed_row g_rows[] = {
     {"sha3-256-16k", KIB16, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL, 0},
     {"shake128-16k", KIB16, 32, ours_shake128, vg_peer_openssl_shake128, NULL, NULL, 1, NULL, NULL, 0},
     {"shake256-16k", KIB16, 32, ours_shake256, vg_peer_openssl_shake256, NULL, NULL, 1, NULL, NULL, 0},
+    /* SHA-384 on the SHA-512 core (with its variants), HMAC-SHA-256 and
+     * HKDF-SHA-256 (DESIGN 2b). */
+    {"sha384-16k", KIB16, 48, ours_sha384, vg_peer_openssl_sha384, NULL, NULL, 1, NULL, NULL, 0},
+    {"sha384-16k/portable", KIB16, 48, ours_sha384_portable, vg_peer_openssl_sha384, NULL, NULL,
+     1, present_sha384_portable, NULL, 0},
+    {"sha384-16k/avx2", KIB16, 48, ours_sha384_avx2, vg_peer_openssl_sha384, NULL, NULL, 1,
+     present_sha384_avx2, NULL, 0},
+    {"hmac-sha256-64", 32 + 64, 32, ours_hmac_sha256, vg_peer_openssl_hmac_sha256,
+     vg_peer_sodium_hmac_sha256, NULL, 1, NULL, NOTE_HMAC, 0},
+    {"hkdf-sha256-32", 96, 32, ours_hkdf_sha256, vg_peer_openssl_hkdf_sha256, NULL, NULL, 1,
+     NULL, NOTE_HKDF, 0},
     /* X25519: also the yardstick the later issues compare against (the
      * libsodium column is crypto_scalarmult). openssl = EVP_PKEY_derive on a
      * prepared context (bench/peers.h). */
