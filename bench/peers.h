@@ -84,4 +84,56 @@ int vg_peer_sodium_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in,
 int vg_peer_sodium_ed25519_verify(uint8_t *out, size_t out_len, const uint8_t *in,
                                   size_t in_len);
 
+/* ChaCha20-Poly1305 (RFC 8439 2.8) and XChaCha20-Poly1305, empty AD:
+ *   seal: in = key (32) || nonce (12; 24 for XChaCha) || pt, out = ct || tag
+ *         (out_len = in_len - 44 + 16, resp. - 56 + 16);
+ *   open: in = key || nonce || ct || tag, out = verdict (1 byte: 1 when the
+ *         tag verified) || pt, so that a rejection is a MISMATCH, not "-".
+ * OpenSSL: EVP_CIPHER "ChaCha20-Poly1305" fetched once, one EVP_CIPHER_CTX
+ * per direction made once, the key set once per key (a 32-byte compare per
+ * call detects a new one); per call EVP_{En,De}cryptInit_ex with the nonce
+ * only, Update, Final and the tag through EVP_CIPHER_CTX_ctrl.
+ * libsodium: crypto_aead_[x]chacha20poly1305_ietf_{en,de}crypt_detached. */
+int vg_peer_openssl_chacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+int vg_peer_openssl_chacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+int vg_peer_sodium_chacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                         size_t in_len);
+int vg_peer_sodium_chacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                         size_t in_len);
+int vg_peer_sodium_xchacha20poly1305_seal(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+int vg_peer_sodium_xchacha20poly1305_open(uint8_t *out, size_t out_len, const uint8_t *in,
+                                          size_t in_len);
+/* ChaCha20 (RFC 8439 2.4) from block counter 1: in = key (32) || nonce (12)
+ * || data, out = data XOR keystream. OpenSSL: EVP_CIPHER "ChaCha20" (16-byte
+ * IV = le32(counter) || nonce), context and key made once, per call
+ * EVP_EncryptInit_ex with the IV and one Update. libsodium:
+ * crypto_stream_chacha20_ietf_xor_ic. */
+int vg_peer_openssl_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* Poly1305 (RFC 8439 2.5): in = one-time key (32) || message, out = tag
+ * (16). OpenSSL: EVP_MAC "POLY1305", one EVP_MAC_CTX made once, per call
+ * EVP_MAC_init with the key (a one-time key: a new one per message),
+ * Update, Final. libsodium: crypto_onetimeauth (Poly1305). */
+int vg_peer_openssl_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
+/* SHA-384 (FIPS 180-4) through the reused EVP_MD_CTX, as the other digests. */
+int vg_peer_openssl_sha384(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* HMAC-SHA-256 (RFC 2104): in = key (32) || message, out = 32 bytes.
+ * OpenSSL: EVP_MAC "HMAC", one EVP_MAC_CTX keyed once per key
+ * (EVP_MAC_init with the key and digest SHA256; a 32-byte compare per call
+ * detects a new key); per call EVP_MAC_init with no key (restart with the
+ * same key) + update + final. libsodium: crypto_auth_hmacsha256. */
+int vg_peer_openssl_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+/* HKDF-SHA-256 (RFC 5869), extract and expand: in = ikm (32) || salt (32)
+ * || info (32), out = out_len bytes of OKM. OpenSSL: EVP_KDF "HKDF", one
+ * EVP_KDF_CTX whose parameters (digest, key, salt, info) are set once per
+ * input (a 96-byte compare per call); per call EVP_KDF_derive. libsodium
+ * 1.0.18 has no HKDF. */
+int vg_peer_openssl_hkdf_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
 #endif /* VG_BENCH_PEERS_H */

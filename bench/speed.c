@@ -39,12 +39,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aead/aead.h"
 #include "cli.h"
 #include "common.h"
 #include "curve25519/fe25519.h"
 #include "curve25519/ge25519.h"
 #include "curve25519/ge25519_vartime.h"
 #include "curve25519/x25519_ifma.h"
+#include "hash/sha2.h"
 #include "peers.h"
 #include "speed.h"
 #include "tsc.h"
@@ -406,6 +408,264 @@ MLDSA_FORCED_SET(87)
     "key, 500 fixed pseudo-random messages and rnd, sample j signs number j mod 500; no "  \
     "peer has ML-DSA here; /portable and /avx2 as for ML-KEM"
 
+/* ---- SHA-384, HMAC-SHA-256, HKDF-SHA-256 (DESIGN 2b) ------------------- */
+
+static int ours_sha384(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_sha384(out, in, in_len);
+}
+/* SHA-384 on one SHA-512 core variant (FIPS 180-4 5.3.4: the SHA-512
+ * compression with its own IV, truncated). */
+#define SHA384_VARIANT(tag, get)                                                           \
+    static int present_sha384_##tag(void) { return get() != NULL; }                        \
+    static int ours_sha384_##tag(uint8_t *out, size_t out_len, const uint8_t *in,          \
+                                 size_t in_len)                                            \
+    {                                                                                      \
+        vg_sha512_ctx c;                                                                   \
+        (void)out_len;                                                                     \
+        if (!get())                                                                        \
+            return -1;                                                                     \
+        vg_sha384_ctx_init_impl(&c, get());                                                \
+        vg_sha512_ctx_update(&c, in, in_len);                                              \
+        vg_sha384_ctx_final(&c, out); /* wipes c */                                        \
+        return 0;                                                                          \
+    }
+SHA384_VARIANT(portable, vg_sha512_portable_get)
+SHA384_VARIANT(avx2, vg_sha512_avx2_get)
+
+/* HMAC-SHA-256: in = key (32) || message (64), out = 32 bytes. */
+static int ours_hmac_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_hmac_sha256(out, in, 32, in + 32, in_len - 32);
+}
+
+/* HKDF-SHA-256 (RFC 5869, extract then expand): in = ikm (32) || salt (32)
+ * || info (32), out = 32 bytes of OKM. */
+static int ours_hkdf_sha256(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)in_len;
+    return vg_hkdf_sha256(out, out_len, in + 32, 32, in, 32, in + 64, 32);
+}
+
+#define NOTE_HMAC                                                                         \
+    "32-byte key, 64-byte message; openssl = EVP_MAC HMAC keyed once, per call "          \
+    "EVP_MAC_init without a key + update + final; libsodium = crypto_auth_hmacsha256"
+#define NOTE_HKDF                                                                         \
+    "ikm, salt and info 32 bytes each, 32 bytes out (extract + expand); openssl = "       \
+    "EVP_KDF HKDF, parameters set once, per call EVP_KDF_derive; no HKDF in libsodium "   \
+    "1.0.18"
+
+/* ---- ChaCha20, Poly1305 and the AEADs (RFC 8439) ------------------------ */
+
+/* Row layouts (bench/peers.h), empty AD:
+ *   seal:     in = key (32) || nonce (12, XChaCha 24) || pt, out = ct || tag;
+ *   open:     in = key || nonce || ct || tag (setup_*_open seals the
+ *             pseudo-random pt in place), out = verdict (1) || pt;
+ *   chacha20: in = key || nonce (12) || data, out = data XOR the keystream
+ *             from block counter 1;
+ *   poly1305: in = one-time key (32) || message, out = tag.
+ * The plain rows call the public functions (the dispatch); "/variant" rows
+ * call vg_aead_seal_impl / vg_aead_open_impl (or the primitive) with the
+ * implementations from the `_get` functions named in g_aead_pairs. */
+#define AEAD_KEY 32
+#define AEAD_TAG 16
+#define AEAD_NONCE(x) ((x) ? 24u : 12u)
+
+static int ours_aead_seal_with(const struct vg_chacha20_impl *c, const struct vg_poly1305_impl *p,
+                               int x, uint8_t *out, size_t out_len, const uint8_t *in,
+                               size_t in_len)
+{
+    size_t len = in_len - AEAD_KEY - AEAD_NONCE(x);
+    (void)out_len;
+    if (!c || !p)
+        return -1;
+    return vg_aead_seal_impl(c, p, x, out, out + len, in + AEAD_KEY + AEAD_NONCE(x), len, NULL,
+                             0, in + AEAD_KEY, in);
+}
+
+static int ours_aead_open_with(const struct vg_chacha20_impl *c, const struct vg_poly1305_impl *p,
+                               int x, uint8_t *out, size_t out_len, const uint8_t *in,
+                               size_t in_len)
+{
+    size_t len = in_len - AEAD_KEY - AEAD_NONCE(x) - AEAD_TAG;
+    (void)out_len;
+    if (!c || !p)
+        return -1;
+    out[0] = vg_aead_open_impl(c, p, x, out + 1, in + AEAD_KEY + AEAD_NONCE(x), len,
+                               in + in_len - AEAD_TAG, NULL, 0, in + AEAD_KEY, in) == VG_OK;
+    return 0;
+}
+
+static int ours_c20p_seal(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t len = in_len - AEAD_KEY - 12;
+    (void)out_len;
+    return vg_chacha20poly1305_seal(out, out + len, in + AEAD_KEY + 12, len, NULL, 0,
+                                    in + AEAD_KEY, in);
+}
+static int ours_c20p_open(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t len = in_len - AEAD_KEY - 12 - AEAD_TAG;
+    (void)out_len;
+    out[0] = vg_chacha20poly1305_open(out + 1, in + AEAD_KEY + 12, len, in + in_len - AEAD_TAG,
+                                      NULL, 0, in + AEAD_KEY, in) == VG_OK;
+    return 0;
+}
+static int ours_xc20p_seal(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t len = in_len - AEAD_KEY - 24;
+    (void)out_len;
+    return vg_xchacha20poly1305_seal(out, out + len, in + AEAD_KEY + 24, len, NULL, 0,
+                                     in + AEAD_KEY, in);
+}
+static int ours_xc20p_open(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t len = in_len - AEAD_KEY - 24 - AEAD_TAG;
+    (void)out_len;
+    out[0] = vg_xchacha20poly1305_open(out + 1, in + AEAD_KEY + 24, len, in + in_len - AEAD_TAG,
+                                       NULL, 0, in + AEAD_KEY, in) == VG_OK;
+    return 0;
+}
+
+/* The open rows' input: the pseudo-random bytes after key || nonce become
+ * their own sealing (in place) followed by its tag, so every column opens
+ * a valid message; 0, or -1 when sealing failed. */
+static int setup_aead_open(int x, uint8_t *in, size_t in_len)
+{
+    size_t off = AEAD_KEY + AEAD_NONCE(x);
+    if (in_len < off + AEAD_TAG)
+        return -1;
+    size_t len = in_len - off - AEAD_TAG;
+    int rc = x ? vg_xchacha20poly1305_seal(in + off, in + off + len, in + off, len, NULL, 0,
+                                           in + AEAD_KEY, in)
+               : vg_chacha20poly1305_seal(in + off, in + off + len, in + off, len, NULL, 0,
+                                          in + AEAD_KEY, in);
+    return rc == VG_OK ? 0 : -1;
+}
+static int setup_c20p_open(uint8_t *in, size_t in_len) { return setup_aead_open(0, in, in_len); }
+static int setup_xc20p_open(uint8_t *in, size_t in_len) { return setup_aead_open(1, in, in_len); }
+
+/* The portable Poly1305 the dispatch falls back to: r44 where the compiler
+ * has __int128, else r26 (src/aead/poly1305.c). */
+static const struct vg_poly1305_impl *poly1305_portable_best(void)
+{
+    const struct vg_poly1305_impl *p = vg_poly1305_r44_get();
+    return p ? p : vg_poly1305_r26_get();
+}
+
+/* One AEAD variant: a ChaCha20 and a Poly1305 implementation. The pairs
+ * are those the dispatch picks under some feature set (portable, avx2,
+ * avx512) and, beside them, the pairs that isolate one kernel: the row
+ * code alone (avx2-rows: the short-message path on long inputs too), the
+ * scalar MULX Poly1305 under the vector ChaCha20 (avx2-mulx), and the
+ * AVX2 Poly1305 under the AVX-512 ChaCha20 (avx512-avx2; DESIGN 2b keeps
+ * whichever vector Poly1305 measures faster). */
+#define AEAD_VARIANT(tag, cget, pget)                                                      \
+    static int present_aead_##tag(void) { return cget() != NULL && pget() != NULL; }       \
+    static int ours_c20p_seal_##tag(uint8_t *out, size_t out_len, const uint8_t *in,       \
+                                    size_t in_len)                                         \
+    {                                                                                      \
+        return ours_aead_seal_with(cget(), pget(), 0, out, out_len, in, in_len);           \
+    }                                                                                      \
+    static int ours_c20p_open_##tag(uint8_t *out, size_t out_len, const uint8_t *in,       \
+                                    size_t in_len)                                         \
+    {                                                                                      \
+        return ours_aead_open_with(cget(), pget(), 0, out, out_len, in, in_len);           \
+    }                                                                                      \
+    static int ours_xc20p_seal_##tag(uint8_t *out, size_t out_len, const uint8_t *in,      \
+                                     size_t in_len)                                        \
+    {                                                                                      \
+        return ours_aead_seal_with(cget(), pget(), 1, out, out_len, in, in_len);           \
+    }                                                                                      \
+    static int ours_xc20p_open_##tag(uint8_t *out, size_t out_len, const uint8_t *in,      \
+                                     size_t in_len)                                        \
+    {                                                                                      \
+        return ours_aead_open_with(cget(), pget(), 1, out, out_len, in, in_len);           \
+    }
+AEAD_VARIANT(portable, vg_chacha20_portable_get, poly1305_portable_best)
+AEAD_VARIANT(avx2_rows, vg_chacha20_avx2_rows_get, vg_poly1305_mulx_get)
+AEAD_VARIANT(avx2_mulx, vg_chacha20_avx2_get, vg_poly1305_mulx_get)
+AEAD_VARIANT(avx2, vg_chacha20_avx2_get, vg_poly1305_avx2_get)
+AEAD_VARIANT(avx512_avx2, vg_chacha20_avx512_get, vg_poly1305_avx2_get)
+AEAD_VARIANT(avx512, vg_chacha20_avx512_get, vg_poly1305_ifma_get)
+
+static int ours_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_chacha20(out, in + AEAD_KEY + 12, in_len - AEAD_KEY - 12, in + AEAD_KEY, 1, in);
+}
+static int ours_chacha20_with(const struct vg_chacha20_impl *c, uint8_t *out, const uint8_t *in,
+                              size_t in_len)
+{
+    uint32_t k[8], n[3];
+    if (!c)
+        return -1;
+    vg_chacha20_load_key(k, in);
+    vg_chacha20_load_nonce(n, in + AEAD_KEY);
+    vg_chacha20_xor(c, out, in + AEAD_KEY + 12, in_len - AEAD_KEY - 12, k, n, 1);
+    vg_wipe(k, sizeof k);
+    return 0;
+}
+#define CHACHA20_VARIANT(tag, get)                                                         \
+    static int present_chacha20_##tag(void) { return get() != NULL; }                      \
+    static int ours_chacha20_##tag(uint8_t *out, size_t out_len, const uint8_t *in,        \
+                                   size_t in_len)                                          \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        return ours_chacha20_with(get(), out, in, in_len);                                 \
+    }
+CHACHA20_VARIANT(portable, vg_chacha20_portable_get)
+CHACHA20_VARIANT(avx2_rows, vg_chacha20_avx2_rows_get)
+CHACHA20_VARIANT(avx2, vg_chacha20_avx2_get)
+CHACHA20_VARIANT(avx512, vg_chacha20_avx512_get)
+
+static int ours_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_poly1305(out, in + AEAD_KEY, in_len - AEAD_KEY, in);
+}
+static int ours_poly1305_with(const struct vg_poly1305_impl *p, uint8_t *out, const uint8_t *in,
+                              size_t in_len)
+{
+    vg_poly1305_ctx ctx;
+    if (!p)
+        return -1;
+    vg_poly1305_init(&ctx, p, in);
+    vg_poly1305_update(&ctx, in + AEAD_KEY, in_len - AEAD_KEY);
+    vg_poly1305_final(&ctx, out); /* wipes ctx */
+    return 0;
+}
+#define POLY1305_VARIANT(tag, get)                                                         \
+    static int present_poly1305_##tag(void) { return get() != NULL; }                      \
+    static int ours_poly1305_##tag(uint8_t *out, size_t out_len, const uint8_t *in,        \
+                                   size_t in_len)                                          \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        return ours_poly1305_with(get(), out, in, in_len);                                 \
+    }
+POLY1305_VARIANT(r44, vg_poly1305_r44_get)
+POLY1305_VARIANT(r26, vg_poly1305_r26_get)
+POLY1305_VARIANT(mulx, vg_poly1305_mulx_get)
+POLY1305_VARIANT(avx2, vg_poly1305_avx2_get)
+POLY1305_VARIANT(avx512ifma, vg_poly1305_ifma_get)
+
+#define NOTE_AEAD                                                                         \
+    "empty AD; openssl = one EVP_CIPHER_CTX per direction, key set once, per call "      \
+    "EVP_*cryptInit_ex(nonce) + Update + Final + tag ctrl; open rows open a valid "       \
+    "message; /X = ChaCha20 and Poly1305 implementations: portable = portable + r44 (r26 " \
+    "without __int128), avx2-rows = avx2_rows + mulx, avx2-mulx = avx2 + mulx, avx2 = "   \
+    "avx2 + avx2, avx512-avx2 = avx512 + avx2, avx512 = avx512 + avx512ifma"
+#define NOTE_XAEAD                                                                        \
+    "empty AD; no OpenSSL XChaCha20-Poly1305; /X as for chacha20-poly1305"
+#define NOTE_CHACHA20                                                                     \
+    "block counter 1; openssl = EVP ChaCha20, context and key made once, per call "       \
+    "EVP_EncryptInit_ex(iv) + one Update"
+#define NOTE_POLY1305                                                                     \
+    "openssl = EVP_MAC POLY1305, context made once, per call EVP_MAC_init(key) + "        \
+    "update + final; libsodium = crypto_onetimeauth"
+
 /* ---- the rows ------------------------------------------------------------ */
 
 struct speed_row {
@@ -447,6 +707,17 @@ static const struct speed_row g_rows[] = {
     {"sha3-256-16k", KIB16, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL, 0},
     {"shake128-16k", KIB16, 32, ours_shake128, vg_peer_openssl_shake128, NULL, NULL, 1, NULL, NULL, 0},
     {"shake256-16k", KIB16, 32, ours_shake256, vg_peer_openssl_shake256, NULL, NULL, 1, NULL, NULL, 0},
+    /* SHA-384 on the SHA-512 core (with its variants), HMAC-SHA-256 and
+     * HKDF-SHA-256 (DESIGN 2b). */
+    {"sha384-16k", KIB16, 48, ours_sha384, vg_peer_openssl_sha384, NULL, NULL, 1, NULL, NULL, 0},
+    {"sha384-16k/portable", KIB16, 48, ours_sha384_portable, vg_peer_openssl_sha384, NULL, NULL,
+     1, present_sha384_portable, NULL, 0},
+    {"sha384-16k/avx2", KIB16, 48, ours_sha384_avx2, vg_peer_openssl_sha384, NULL, NULL, 1,
+     present_sha384_avx2, NULL, 0},
+    {"hmac-sha256-64", 32 + 64, 32, ours_hmac_sha256, vg_peer_openssl_hmac_sha256,
+     vg_peer_sodium_hmac_sha256, NULL, 1, NULL, NOTE_HMAC, 0},
+    {"hkdf-sha256-32", 96, 32, ours_hkdf_sha256, vg_peer_openssl_hkdf_sha256, NULL, NULL, 1,
+     NULL, NOTE_HKDF, 0},
     /* X25519: also the yardstick the later issues compare against (the
      * libsodium column is crypto_scalarmult). openssl = EVP_PKEY_derive on a
      * prepared context (bench/peers.h). */
@@ -480,6 +751,60 @@ static const struct speed_row g_rows[] = {
     {"ed25519-verify/adx", 96 + ED_MSG, 1, ours_ed25519_verify_adx,
      vg_peer_openssl_ed25519_verify, vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1,
      present_ed25519_verify_adx, NOTE_OSSL_ED_VERIFY, 0},
+    /* ChaCha20-Poly1305 and XChaCha20-Poly1305 (RFC 8439 2.8,
+     * draft-irtf-cfrg-xchacha): seal and open at 64 B, 1 KiB, 16 KiB, each
+     * followed by its variants; then ChaCha20 and Poly1305 alone. */
+#define C20P_SEAL(sz, L, fn, present)                                                      \
+    {"chacha20-poly1305-seal-" sz, AEAD_KEY + 12 + (L), (L) + AEAD_TAG, fn,                \
+     vg_peer_openssl_chacha20poly1305_seal, vg_peer_sodium_chacha20poly1305_seal, NULL, 1, \
+     present, NOTE_AEAD, 0}
+#define C20P_OPEN(sz, L, fn, present)                                                      \
+    {"chacha20-poly1305-open-" sz, AEAD_KEY + 12 + (L) + AEAD_TAG, 1 + (L), fn,            \
+     vg_peer_openssl_chacha20poly1305_open, vg_peer_sodium_chacha20poly1305_open,          \
+     setup_c20p_open, 1, present, NOTE_AEAD, 0}
+#define XC20P_SEAL(sz, L, fn, present)                                                     \
+    {"xchacha20-poly1305-seal-" sz, AEAD_KEY + 24 + (L), (L) + AEAD_TAG, fn, NULL,         \
+     vg_peer_sodium_xchacha20poly1305_seal, NULL, 1, present, NOTE_XAEAD, 0}
+#define XC20P_OPEN(sz, L, fn, present)                                                     \
+    {"xchacha20-poly1305-open-" sz, AEAD_KEY + 24 + (L) + AEAD_TAG, 1 + (L), fn, NULL,     \
+     vg_peer_sodium_xchacha20poly1305_open, setup_xc20p_open, 1, present, NOTE_XAEAD, 0}
+#define AEAD_SIZE(ROW, sz, L, base)                                                        \
+    ROW(sz, L, ours_##base, NULL),                                                         \
+    ROW(sz "/portable", L, ours_##base##_portable, present_aead_portable),                 \
+    ROW(sz "/avx2-rows", L, ours_##base##_avx2_rows, present_aead_avx2_rows),              \
+    ROW(sz "/avx2-mulx", L, ours_##base##_avx2_mulx, present_aead_avx2_mulx),              \
+    ROW(sz "/avx2", L, ours_##base##_avx2, present_aead_avx2),                             \
+    ROW(sz "/avx512-avx2", L, ours_##base##_avx512_avx2, present_aead_avx512_avx2),        \
+    ROW(sz "/avx512", L, ours_##base##_avx512, present_aead_avx512)
+    AEAD_SIZE(C20P_SEAL, "64", 64, c20p_seal),
+    AEAD_SIZE(C20P_SEAL, "1k", 1024, c20p_seal),
+    AEAD_SIZE(C20P_SEAL, "16k", KIB16, c20p_seal),
+    AEAD_SIZE(C20P_OPEN, "64", 64, c20p_open),
+    AEAD_SIZE(C20P_OPEN, "1k", 1024, c20p_open),
+    AEAD_SIZE(C20P_OPEN, "16k", KIB16, c20p_open),
+    AEAD_SIZE(XC20P_SEAL, "64", 64, xc20p_seal),
+    AEAD_SIZE(XC20P_SEAL, "1k", 1024, xc20p_seal),
+    AEAD_SIZE(XC20P_SEAL, "16k", KIB16, xc20p_seal),
+    AEAD_SIZE(XC20P_OPEN, "64", 64, xc20p_open),
+    AEAD_SIZE(XC20P_OPEN, "1k", 1024, xc20p_open),
+    AEAD_SIZE(XC20P_OPEN, "16k", KIB16, xc20p_open),
+#define CHACHA20_ROW(sfx, fn, present)                                                     \
+    {"chacha20-16k" sfx, AEAD_KEY + 12 + KIB16, KIB16, fn, vg_peer_openssl_chacha20,       \
+     vg_peer_sodium_chacha20, NULL, 1, present, NOTE_CHACHA20, 0}
+    CHACHA20_ROW("", ours_chacha20, NULL),
+    CHACHA20_ROW("/portable", ours_chacha20_portable, present_chacha20_portable),
+    CHACHA20_ROW("/avx2-rows", ours_chacha20_avx2_rows, present_chacha20_avx2_rows),
+    CHACHA20_ROW("/avx2", ours_chacha20_avx2, present_chacha20_avx2),
+    CHACHA20_ROW("/avx512", ours_chacha20_avx512, present_chacha20_avx512),
+#define POLY1305_ROW(sfx, fn, present)                                                     \
+    {"poly1305-16k" sfx, AEAD_KEY + KIB16, AEAD_TAG, fn, vg_peer_openssl_poly1305,         \
+     vg_peer_sodium_poly1305, NULL, 1, present, NOTE_POLY1305, 0}
+    POLY1305_ROW("", ours_poly1305, NULL),
+    POLY1305_ROW("/r44", ours_poly1305_r44, present_poly1305_r44),
+    POLY1305_ROW("/r26", ours_poly1305_r26, present_poly1305_r26),
+    POLY1305_ROW("/mulx", ours_poly1305_mulx, present_poly1305_mulx),
+    POLY1305_ROW("/avx2", ours_poly1305_avx2, present_poly1305_avx2),
+    POLY1305_ROW("/avx512ifma", ours_poly1305_avx512ifma, present_poly1305_avx512ifma),
     /* ML-KEM (FIPS 203): three rows per set, each set followed by its forced
      * variants. */
 #define MLKEM_ROWS(n)                                                                      \
@@ -776,6 +1101,11 @@ static void json_num(const struct result *r, int c, int ratio)
         printf("null");
 }
 
+/* The operation column: as wide as the longest row name (at least 30), so
+ * that the variant rows ("chacha20-poly1305-seal-16k/avx512-avx2") keep
+ * the columns aligned. */
+static int g_name_width = 30;
+
 static void print_header(size_t samples)
 {
     const char *feat = vg_cpu_features();
@@ -784,8 +1114,8 @@ static void print_header(size_t samples)
            vg_version(), vg_tsc_unit(), samples);
     printf("# vg_cpu_features() = \"%s\"; openssl: %s; libsodium: %s\n", feat[0] ? feat : "none",
            ossl ? ossl : "not loaded", sod ? sod : "not loaded");
-    printf("%-30s %12s %12s %13s %12s %15s\n", "operation", "ours", "openssl", "ours/openssl",
-           "libsodium", "ours/libsodium");
+    printf("%-*s %12s %12s %13s %12s %15s\n", g_name_width, "operation", "ours", "openssl",
+           "ours/openssl", "libsodium", "ours/libsodium");
 }
 
 static void print_row(const char *name, const struct result *r)
@@ -796,7 +1126,7 @@ static void print_row(const char *name, const struct result *r)
     cell_ratio(c, sizeof c, r, COL_OPENSSL);
     cell_ticks(d, sizeof d, r, COL_SODIUM);
     cell_ratio(e, sizeof e, r, COL_SODIUM);
-    printf("%-30s %12s %12s %13s %12s %15s\n", name, a, b, c, d, e);
+    printf("%-*s %12s %12s %13s %12s %15s\n", g_name_width, name, a, b, c, d, e);
     fflush(stdout); /* rows appear as they are measured */
 }
 
@@ -930,6 +1260,9 @@ int vg_cli_cmd_speed(int argc, char **argv)
     memset(g_yardstick, 0, sizeof g_yardstick);
     memset(selected, 0, sizeof selected);
     memset(shown, 0, sizeof shown);
+    for (size_t r = 0; r < N_ROWS; r++)
+        if ((int)strlen(g_rows[r].name) > g_name_width)
+            g_name_width = (int)strlen(g_rows[r].name);
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "--json") == 0) {
