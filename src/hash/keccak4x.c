@@ -29,6 +29,13 @@ static void keccak4x_permute_x1(uint64_t st[100], void (*one)(uint64_t st[25]))
     vg_wipe(s, sizeof s);
 }
 
+/* The portable single-state permutation, named once so that both members of
+ * the portable variant use it. */
+static void keccak4x_permute_one_portable(uint64_t st[25])
+{
+    vg_keccak_portable_get()->permute(st);
+}
+
 static void keccak4x_permute_portable(uint64_t st[100])
 {
     keccak4x_permute_x1(st, vg_keccak_portable_get()->permute);
@@ -46,6 +53,7 @@ static const struct vg_keccak4x_impl g_keccak4x_portable = {
     .name = "portable",
     .permute = keccak4x_permute_portable,
     .extract = keccak4x_extract_portable,
+    .permute_one = keccak4x_permute_one_portable,
 };
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void) { return &g_keccak4x_portable; }
@@ -60,6 +68,7 @@ static const struct vg_keccak4x_impl g_keccak4x_bmi2 = {
     .name = "bmi2",
     .permute = keccak4x_permute_bmi2,
     .extract = keccak4x_extract_portable,
+    .permute_one = vg_keccak_permute_bmi2,
 };
 
 const struct vg_keccak4x_impl *vg_keccak4x_bmi2_get(void)

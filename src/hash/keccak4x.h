@@ -29,6 +29,12 @@ struct vg_keccak4x_impl {
      * alignment). Pre: words <= 25. Never NULL. Constant time (fixed
      * pattern of loads and stores, no dependence on the state's contents). */
     void (*extract)(uint8_t *const out[4], const uint64_t st[100], size_t words);
+    /* The serial variants (portable, bmi2), which permute the four states
+     * one after another: that single-state permutation, so that a caller
+     * with idle lanes (ML-KEM's XOF job scheduler) can permute only the busy
+     * ones. NULL for the SIMD variants, whose cost does not depend on how
+     * many lanes are in use. */
+    void (*permute_one)(uint64_t st[25]);
 };
 
 const struct vg_keccak4x_impl *vg_keccak4x_portable_get(void); /* never NULL */

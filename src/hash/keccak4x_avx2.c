@@ -43,7 +43,12 @@
 /* clang-format on */
 #include "keccak4x_impl.h"
 
-static const struct vg_keccak4x_impl g_keccak4x_avx2 = {"avx2", keccak4x_permute_avx2, keccak4x_extract_avx2};
+static const struct vg_keccak4x_impl g_keccak4x_avx2 = {
+    .name = "avx2",
+    .permute = keccak4x_permute_avx2,
+    .extract = keccak4x_extract_avx2,
+    .permute_one = NULL, /* SIMD: all four lanes at once */
+};
 
 const struct vg_keccak4x_impl *vg_keccak4x_avx2_get(void)
 {

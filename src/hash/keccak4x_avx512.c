@@ -71,7 +71,12 @@
 #define VG_K4_PROLOGUE
 #include "keccak4x_impl.h"
 
-static const struct vg_keccak4x_impl g_keccak4x_avx512 = {"avx512", keccak4x_permute_avx512, keccak4x_extract_avx512};
+static const struct vg_keccak4x_impl g_keccak4x_avx512 = {
+    .name = "avx512",
+    .permute = keccak4x_permute_avx512,
+    .extract = keccak4x_extract_avx512,
+    .permute_one = NULL, /* SIMD: all four lanes at once */
+};
 
 const struct vg_keccak4x_impl *vg_keccak4x_avx512_get(void)
 {

@@ -557,8 +557,9 @@ void vg_mlkem_xof_jobs(const struct vg_mlkem_backend *be, const struct vg_mlkem_
                        unsigned n)
 {
     const struct vg_keccak4x_impl *k4 = vg_keccak4x_active();
-    const struct vg_keccak_impl *k1 = vg_keccak_active();
-    const int parallel = k4 != vg_keccak4x_portable_get();
+    /* A SIMD four-way permutation costs the same however many lanes are
+     * busy; a serial one (permute_one set) is run on the busy lanes only. */
+    const int parallel = k4->permute_one == NULL;
     uint64_t st[100], one[25];
     uint8_t lbuf[4][3 * VG_SHAKE128_RATE]; /* see vg_mlkem_lane_dst */
     uint8_t blk[VG_SHAKE256_RATE];
@@ -583,15 +584,15 @@ void vg_mlkem_xof_jobs(const struct vg_mlkem_backend *be, const struct vg_mlkem_
         if (parallel) {
             k4->permute(st);
         } else {
-            /* Four single permutations in turn (the portable four-way
-             * Keccak): permute only the busy lanes, so that idle ones cost
+            /* Four single permutations in turn (the serial four-way
+             * variants): permute only the busy lanes, so that idle ones cost
              * nothing. */
             for (unsigned l = 0; l < 4; l++) {
                 if (!lanes[l].job)
                     continue;
                 for (unsigned i = 0; i < 25; i++)
                     one[i] = st[4 * i + l];
-                k1->permute(one);
+                k4->permute_one(one);
                 for (unsigned i = 0; i < 25; i++)
                     st[4 * i + l] = one[i];
             }
