@@ -1255,6 +1255,7 @@ int vg_cli_cmd_speed(int argc, char **argv)
 {
     int json = 0, selected[N_ROWS], shown[N_ROWS], any_name = 0, rc = VG_CLI_EXIT_OK, first = 1;
     size_t samples = 1001;
+    unsigned samples_given = 0;
     double ours_median[N_ROWS] = {0}, ours_mean[N_ROWS] = {0};
     unsigned ours_inputs[N_ROWS] = {0};
     memset(g_yardstick, 0, sizeof g_yardstick);
@@ -1266,8 +1267,12 @@ int vg_cli_cmd_speed(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "--json") == 0) {
+            if (json)
+                return vg_cli_usage_error("speed: option '--json' given twice");
             json = 1;
         } else if (strcmp(s, "--samples") == 0) {
+            if (samples_given++)
+                return vg_cli_usage_error("speed: option '--samples' given twice");
             if (i + 1 >= argc)
                 return vg_cli_usage_error("speed: option '--samples' needs a number");
             if (vg_cli_parse_size(argv[++i], 11, 1000000, &samples) != 0)

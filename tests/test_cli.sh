@@ -1544,6 +1544,8 @@ error_case "speed unknown option" "$V" speed --frob
 error_case "speed unknown name" "$V" speed nosuchop
 error_case "speed --samples missing" "$V" speed --samples
 error_case "speed --samples too small" "$V" speed --samples 3
+error_case "speed --samples twice" "$V" speed sha256 --samples 11 --samples 21
+error_case "speed --json twice" "$V" speed sha256 --json --json
 # A file that fails after others succeeded: one line on stderr, rc 2.
 "$V" hash sha256 "$T/abc" "$T/nonexistent" >"$T/out" 2>"$T/err"
 rc=$?

@@ -76,6 +76,16 @@ void vg_dudect_print_header(int width, const char *label_title);
 int vg_dudect_judge(const struct vg_dudect_routine *r, enum vg_dudect_role role, size_t samples,
                     uint64_t seed, int width, struct vg_dudect_result *res);
 
+/* A leaky control that stays under the threshold means the run cannot
+ * judge (the machine's noise hides a known leak): vg_dudect_judge then
+ * prints "INCONCLUSIVE", returns 1 and counts it here, so that the other
+ * rows still run and their verdicts still count.
+ * vg_dudect_exit(rc): the program's exit code: rc when it is not 0 (a
+ * failure), else 77 (ctest's skip: "inconclusive", neither a pass nor a
+ * fail) after a line saying why when a leaky control was not detected, else
+ * 0. */
+int vg_dudect_exit(int rc);
+
 /* Current time stamp, `lfence; rdtsc` on x86-64 (a clock_gettime fallback
  * elsewhere, in nanoseconds). */
 uint64_t vg_dudect_ticks(void);

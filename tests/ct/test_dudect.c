@@ -481,5 +481,5 @@ int main(int argc, char **argv)
                   e->role == ROLE_LEAKY ? "the leaky control was not detected"
                                         : "over the threshold in two runs");
     }
-    return vgtest_done("test_dudect");
+    return vg_dudect_exit(vgtest_done("test_dudect"));
 }

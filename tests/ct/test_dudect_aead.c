@@ -269,5 +269,5 @@ int main(int argc, char **argv)
                   e->role == VG_DUDECT_LEAKY ? "the leaky control was not detected"
                                              : "over the threshold in two runs");
     }
-    return vgtest_done("test_dudect_aead");
+    return vg_dudect_exit(vgtest_done("test_dudect_aead"));
 }

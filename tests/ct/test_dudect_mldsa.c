@@ -415,5 +415,5 @@ int main(int argc, char **argv)
     vg_cpu_force(det);
     for (int si = 0; si < 3; si++)
         free(g_sets[si].pool);
-    return vgtest_done("test_dudect_mldsa");
+    return vg_dudect_exit(vgtest_done("test_dudect_mldsa"));
 }

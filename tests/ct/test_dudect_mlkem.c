@@ -399,5 +399,5 @@ int main(int argc, char **argv)
                                         : "over the threshold in two runs");
     }
     vg_cpu_force(det);
-    return vgtest_done("test_dudect_mlkem");
+    return vg_dudect_exit(vgtest_done("test_dudect_mlkem"));
 }
