@@ -547,11 +547,13 @@ static int setup_aead_open(int x, uint8_t *in, size_t in_len)
 static int setup_c20p_open(uint8_t *in, size_t in_len) { return setup_aead_open(0, in, in_len); }
 static int setup_xc20p_open(uint8_t *in, size_t in_len) { return setup_aead_open(1, in, in_len); }
 
-/* The portable Poly1305 the dispatch falls back to: r44 where the compiler
+/* The portable Poly1305 the dispatch falls back to: r64 where the compiler
  * has __int128, else r26 (src/aead/poly1305.c). */
 static const struct vg_poly1305_impl *poly1305_portable_best(void)
 {
-    const struct vg_poly1305_impl *p = vg_poly1305_r44_get();
+    const struct vg_poly1305_impl *p = vg_poly1305_r64_get();
+    if (!p)
+        p = vg_poly1305_r44_get();
     return p ? p : vg_poly1305_r26_get();
 }
 
@@ -645,6 +647,7 @@ static int ours_poly1305_with(const struct vg_poly1305_impl *p, uint8_t *out, co
         (void)out_len;                                                                     \
         return ours_poly1305_with(get(), out, in, in_len);                                 \
     }
+POLY1305_VARIANT(r64, vg_poly1305_r64_get)
 POLY1305_VARIANT(r44, vg_poly1305_r44_get)
 POLY1305_VARIANT(r26, vg_poly1305_r26_get)
 POLY1305_VARIANT(mulx, vg_poly1305_mulx_get)
@@ -654,7 +657,7 @@ POLY1305_VARIANT(avx512ifma, vg_poly1305_ifma_get)
 #define NOTE_AEAD                                                                         \
     "empty AD; openssl = one EVP_CIPHER_CTX per direction, key set once, per call "      \
     "EVP_*cryptInit_ex(nonce) + Update + Final + tag ctrl; open rows open a valid "       \
-    "message; /X = ChaCha20 and Poly1305 implementations: portable = portable + r44 (r26 " \
+    "message; /X = ChaCha20 and Poly1305 implementations: portable = portable + r64 (r26 " \
     "without __int128), avx2-rows = avx2_rows + mulx, avx2-mulx = avx2 + mulx, avx2 = "   \
     "avx2 + avx2, avx512-avx2 = avx512 + avx2, avx512 = avx512 + avx512ifma"
 #define NOTE_XAEAD                                                                        \
@@ -800,6 +803,7 @@ static const struct speed_row g_rows[] = {
     {"poly1305-16k" sfx, AEAD_KEY + KIB16, AEAD_TAG, fn, vg_peer_openssl_poly1305,         \
      vg_peer_sodium_poly1305, NULL, 1, present, NOTE_POLY1305, 0}
     POLY1305_ROW("", ours_poly1305, NULL),
+    POLY1305_ROW("/r64", ours_poly1305_r64, present_poly1305_r64),
     POLY1305_ROW("/r44", ours_poly1305_r44, present_poly1305_r44),
     POLY1305_ROW("/r26", ours_poly1305_r26, present_poly1305_r26),
     POLY1305_ROW("/mulx", ours_poly1305_mulx, present_poly1305_mulx),

@@ -184,7 +184,7 @@ static void check_open(int x, int in_place, const uint8_t *key, const uint8_t *n
     const struct vg_chacha20_impl *cs[] = {vg_chacha20_portable_get(),
                                            vg_chacha20_avx2_rows_get(), vg_chacha20_avx2_get(),
                                            vg_chacha20_avx512_get()};
-    const struct vg_poly1305_impl *ps[] = {vg_poly1305_r44_get(), vg_poly1305_r26_get(),
+    const struct vg_poly1305_impl *ps[] = {vg_poly1305_r64_get(), vg_poly1305_r44_get(), vg_poly1305_r26_get(),
                                            vg_poly1305_mulx_get(), vg_poly1305_avx2_get(),
                                            vg_poly1305_ifma_get()};
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)

@@ -49,7 +49,7 @@ static void collect_impls(void)
 {
     const struct vg_chacha20_impl *c[] = {vg_chacha20_portable_get(), vg_chacha20_avx2_rows_get(),
                                           vg_chacha20_avx2_get(), vg_chacha20_avx512_get()};
-    const struct vg_poly1305_impl *p[] = {vg_poly1305_r44_get(), vg_poly1305_r26_get(),
+    const struct vg_poly1305_impl *p[] = {vg_poly1305_r64_get(), vg_poly1305_r44_get(), vg_poly1305_r26_get(),
                                           vg_poly1305_mulx_get(), vg_poly1305_avx2_get(),
                                           vg_poly1305_ifma_get()};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
@@ -61,7 +61,8 @@ static void collect_impls(void)
     CHECK(g_nchacha >= 1);
     CHECK(vg_poly1305_r26_get() != NULL);
 #if defined(__SIZEOF_INT128__)
-    CHECK(vg_poly1305_r44_get() != NULL); /* both portable paths on this compiler */
+    CHECK(vg_poly1305_r44_get() != NULL); /* every portable path on this compiler */
+    CHECK(vg_poly1305_r64_get() != NULL);
 #endif
     /* Each x86-64 variant is present exactly when the build has it and the
      * active features (VG_CPU_FEATURES included) allow it: none is skipped
@@ -98,6 +99,8 @@ static void collect_impls(void)
         pw = vg_poly1305_avx2_get();
     if (!pw)
         pw = vg_poly1305_mulx_get();
+    if (!pw)
+        pw = vg_poly1305_r64_get();
     if (!pw)
         pw = vg_poly1305_r44_get();
     CHECK(vg_poly1305_active() == (pw ? pw : vg_poly1305_r26_get()));

@@ -124,6 +124,53 @@ static void sha256_1k(void) { g_rc = vg_sha256(g_hout, g_msg, sizeof g_msg); }
 static void sha512_1k(void) { g_rc = vg_sha512(g_hout, g_msg, sizeof g_msg); }
 static void sha3_256_1k(void) { g_rc = vg_sha3_256(g_hout, g_msg, sizeof g_msg); }
 static void shake256_1k(void) { g_rc = vg_shake256(g_hout, 64, g_msg, sizeof g_msg); }
+static void sha384_1k(void) { g_rc = vg_sha384(g_hout, g_msg, sizeof g_msg); }
+static void hmac_sha256_1k(void)
+{
+    g_rc = vg_hmac_sha256(g_hout, g_seed32, 32, g_msg, sizeof g_msg);
+}
+static void hmac_sha512_1k(void)
+{
+    g_rc = vg_hmac_sha512(g_hout, g_seed32, 32, g_msg, sizeof g_msg);
+}
+static void hkdf_sha256_32(void)
+{
+    g_rc = vg_hkdf_sha256(g_hout, 32, g_m, 32, g_seed32, 32, g_msg, 16);
+}
+static void hkdf_sha384_255(void)
+{
+    static uint8_t okm[255];
+    g_rc = vg_hkdf_sha384(okm, sizeof okm, g_m, 32, g_seed32, 32, g_msg, 16);
+}
+/* AEAD rows: the short path (64 B) and the chunked one (16 KiB), in place
+ * on g_big; open opens what the matching seal row produced (prepare). */
+static uint8_t g_big[16384], g_tag[16];
+static void c20p_seal_64(void)
+{
+    g_rc = vg_chacha20poly1305_seal(g_big, g_tag, g_msg, 64, g_m, 13, g_m, g_seed32);
+}
+static void c20p_seal_16k(void)
+{
+    g_rc = vg_chacha20poly1305_seal(g_big, g_tag, g_big, sizeof g_big, g_m, 13, g_m, g_seed32);
+}
+static void xc20p_seal_1k(void)
+{
+    g_rc = vg_xchacha20poly1305_seal(g_big, g_tag, g_msg, sizeof g_msg, NULL, 0, g_seed64,
+                                     g_seed32);
+}
+static uint8_t g_openbuf[16384];
+static void c20p_open_16k(void)
+{
+    g_rc = vg_chacha20poly1305_open(g_openbuf, g_big, sizeof g_big, g_tag, g_m, 13, g_m,
+                                    g_seed32);
+}
+static int c20p_open_prepare(void)
+{
+    return vg_chacha20poly1305_seal(g_big, g_tag, g_big, sizeof g_big, g_m, 13, g_m,
+                                    g_seed32) == VG_OK;
+}
+static void chacha20_1k(void) { g_rc = vg_chacha20(g_big, g_msg, sizeof g_msg, g_m, 1, g_seed32); }
+static void poly1305_1k(void) { g_rc = vg_poly1305(g_hout, g_msg, sizeof g_msg, g_seed32); }
 /* One ML-DSA parameter set's operations (buffers sized for ML-DSA-87, the
  * largest). */
 #define MLDSA_OPS(n)                                                                     \
@@ -246,6 +293,17 @@ static const struct stack_op g_ops[] = {
     {"sha512 (1 KiB)", sha512_1k, NULL, GENEROUS_BOUND},
     {"sha3-256 (1 KiB)", sha3_256_1k, NULL, GENEROUS_BOUND},
     {"shake256 (1 KiB -> 64 B)", shake256_1k, NULL, GENEROUS_BOUND},
+    {"sha384 (1 KiB)", sha384_1k, NULL, GENEROUS_BOUND},
+    {"hmac-sha256 (1 KiB)", hmac_sha256_1k, NULL, GENEROUS_BOUND},
+    {"hmac-sha512 (1 KiB)", hmac_sha512_1k, NULL, GENEROUS_BOUND},
+    {"hkdf-sha256 (32 B)", hkdf_sha256_32, NULL, GENEROUS_BOUND},
+    {"hkdf-sha384 (255 B)", hkdf_sha384_255, NULL, GENEROUS_BOUND},
+    {"chacha20-poly1305 seal (64 B)", c20p_seal_64, NULL, GENEROUS_BOUND},
+    {"chacha20-poly1305 seal (16 KiB)", c20p_seal_16k, NULL, GENEROUS_BOUND},
+    {"chacha20-poly1305 open (16 KiB)", c20p_open_16k, c20p_open_prepare, GENEROUS_BOUND},
+    {"xchacha20-poly1305 seal (1 KiB)", xc20p_seal_1k, NULL, GENEROUS_BOUND},
+    {"chacha20 (1 KiB)", chacha20_1k, NULL, GENEROUS_BOUND},
+    {"poly1305 (1 KiB)", poly1305_1k, NULL, GENEROUS_BOUND},
     MLDSA_ROWS(44, GENEROUS_BOUND),
     MLDSA_ROWS(65, GENEROUS_BOUND),
     {"ml-dsa-87 keypair_derand", mldsa87_keypair, mldsa87_prepare, GENEROUS_BOUND},

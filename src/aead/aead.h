@@ -109,7 +109,7 @@ typedef union {
 } vg_poly1305_state;
 
 struct vg_poly1305_impl {
-    const char *name; /* "r44" (64-bit limbs, __int128 products), "r26" */
+    const char *name; /* "r64", "r44" (64-bit limbs, __int128 products), "r26" */
     /* h = 0; r = clamp(key[0..15]) (RFC 8439 2.5); s = key[16..31]. */
     void (*init)(vg_poly1305_state *st, const uint8_t key[32]);
     /* For each 16-byte block b of in: h = (h + b + hibit * 2^128) * r mod p,
@@ -123,6 +123,7 @@ struct vg_poly1305_impl {
     void (*finish)(vg_poly1305_state *st, uint8_t tag[16]);
 };
 
+const struct vg_poly1305_impl *vg_poly1305_r64_get(void); /* NULL without __int128 */
 const struct vg_poly1305_impl *vg_poly1305_r44_get(void); /* NULL without __int128 */
 const struct vg_poly1305_impl *vg_poly1305_r26_get(void); /* never NULL */
 /* x86-64: "mulx", radix 2^64 with MULX (BMI2); "avx512ifma", the same

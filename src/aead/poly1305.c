@@ -1,8 +1,10 @@
 /*
  * Poly1305 (RFC 8439 section 2.5): the streaming layer shared by every
  * implementation, the dispatch and the public vg_poly1305. The arithmetic
- * lives in poly1305_r44.c (64-bit limbs, unsigned __int128 products) and
- * poly1305_r26.c (32-bit limbs, 32x32->64 products, no __int128).
+ * lives in poly1305_r64.h (radix 2^64, unsigned __int128 products; the
+ * portable poly1305_r64_portable.c and the x86-64 variants), poly1305_r44.c
+ * (radix 2^44, __int128 products) and poly1305_r26.c (32-bit limbs,
+ * 32x32->64 products, no __int128).
  *
  * Constant time: branches and indices depend only on lengths.
  */
@@ -24,8 +26,9 @@ const struct vg_poly1305_impl *vg_poly1305_avx2_get(void) { return NULL; }
  * never does worse than MULX by more than one length test per blocks
  * call), then AVX2 (4 blocks per step at 25 VPMULUDQ, the same short
  * path), then MULX (4 wide multiplications a block in radix 2^64 against
- * 9 in radix 2^44), then the portable 64-bit-limb code where the compiler
- * has __int128, then radix 2^26. */
+ * 9 in radix 2^44), then the portable radix-2^64 code (the same
+ * arithmetic as MULX with MUL) and radix 2^44 where the compiler has
+ * __int128, then radix 2^26. r64 ahead of r44: see docs/benchmarks.md. */
 const struct vg_poly1305_impl *vg_poly1305_active(void)
 {
     const struct vg_poly1305_impl *impl = vg_poly1305_ifma_get();
@@ -33,6 +36,8 @@ const struct vg_poly1305_impl *vg_poly1305_active(void)
         impl = vg_poly1305_avx2_get();
     if (!impl)
         impl = vg_poly1305_mulx_get();
+    if (!impl)
+        impl = vg_poly1305_r64_get();
     if (!impl)
         impl = vg_poly1305_r44_get();
     return impl ? impl : vg_poly1305_r26_get();

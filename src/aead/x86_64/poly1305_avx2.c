@@ -32,7 +32,7 @@
  */
 #include <immintrin.h>
 
-#include "poly1305_r64.h"
+#include "../poly1305_r64.h"
 
 #define M26 ((((uint64_t)1) << 26) - 1)
 

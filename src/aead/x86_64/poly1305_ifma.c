@@ -36,7 +36,7 @@
  */
 #include <immintrin.h>
 
-#include "poly1305_r64.h"
+#include "../poly1305_r64.h"
 
 #define M44 ((((uint64_t)1) << 44) - 1)
 #define M42 ((((uint64_t)1) << 42) - 1)

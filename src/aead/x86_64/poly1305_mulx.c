@@ -8,7 +8,7 @@
  * IMULs by h2. Called only when vg_cpu_has(VG_CPU_BMI2).
  * Specification: RFC 8439, section 2.5.
  */
-#include "poly1305_r64.h"
+#include "../poly1305_r64.h"
 
 static void poly1305_init_mulx(vg_poly1305_state *st, const uint8_t key[32])
 {

@@ -162,7 +162,8 @@ int main(int argc, char **argv)
     const struct {
         const char *name;
         const struct vg_poly1305_impl *impl;
-    } pc[] = {{"r44", vg_poly1305_r44_get()},
+    } pc[] = {{"r64", vg_poly1305_r64_get()},
+              {"r44", vg_poly1305_r44_get()},
               {"r26", vg_poly1305_r26_get()},
               {"mulx", vg_poly1305_mulx_get()},
               {"avx2", vg_poly1305_avx2_get()},

@@ -1,5 +1,6 @@
 /*
- * Poly1305 (RFC 8439 2.5) in radix 2^64, the scalar core shared by
+ * Poly1305 (RFC 8439 2.5) in radix 2^64, the scalar core shared by the
+ * portable poly1305_r64_portable.c (baseline target: MUL) and
  * poly1305_mulx.c and poly1305_ifma.c (both compiled with -mbmi2, so the
  * 64x64->128 products of unsigned __int128 become MULX; checked in the
  * disassembly, see poly1305_mulx.c).
@@ -20,7 +21,7 @@
 #ifndef VG_AEAD_POLY1305_R64_H
 #define VG_AEAD_POLY1305_R64_H
 
-#include "../aead.h"
+#include "aead.h"
 #include "common.h"
 
 typedef unsigned __int128 vg_u128;
@@ -41,15 +42,19 @@ static inline void r64_init(vg_poly1305_state *st, const uint8_t key[32])
 static inline void r64_step(uint64_t h[3], uint64_t m0, uint64_t m1, uint64_t hibit,
                             uint64_t r0, uint64_t r1, uint64_t sr1)
 {
-    vg_u128 t;
     uint64_t h0, h1, h2, c;
 
-    /* h += m: h2 <= 4 + 1 (hibit) + 1 (carry) = 6. */
-    t = (vg_u128)h[0] + m0;
-    h0 = (uint64_t)t;
-    t = (vg_u128)h[1] + m1 + (uint64_t)(t >> 64);
-    h1 = (uint64_t)t;
-    h2 = h[2] + hibit + (uint64_t)(t >> 64);
+    /* h += m: h2 <= 4 + 1 (hibit) + 1 (carry) = 6. The carries are
+     * written as 64-bit comparisons rather than __int128 sums: gcc 12
+     * without -mbmi2 spilled those sums' zero-extended halves to the stack
+     * in this loop. */
+    h0 = h[0] + m0;
+    c = h0 < m0;           /* carry out of word 0 */
+    h1 = h[1] + c;
+    c = h1 < c;            /* 0 or 1 */
+    h1 += m1;
+    c += h1 < m1;          /* the two carries cannot both be 1: still 0 or 1 */
+    h2 = h[2] + hibit + c;
 
     /* d = h r mod p, with h1 r1 2^128 -> h1 sr1 and h2 r1 2^192 ->
      * h2 sr1 2^64 (see the top):
@@ -74,11 +79,10 @@ static inline void r64_step(uint64_t h[3], uint64_t m0, uint64_t m1, uint64_t hi
      * one carry out of h0 + 5c through h1: h2 <= 4, the invariant. */
     c = (d2 & ~(uint64_t)3) + (d2 >> 2);
     h2 = d2 & 3;
-    t = (vg_u128)h0 + c;
-    h0 = (uint64_t)t;
-    t = (vg_u128)h1 + (uint64_t)(t >> 64);
-    h1 = (uint64_t)t;
-    h2 += (uint64_t)(t >> 64);
+    h0 += c;
+    c = h0 < c;
+    h1 += c;
+    h2 += h1 < c;
 
     h[0] = h0;
     h[1] = h1;
