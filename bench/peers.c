@@ -196,6 +196,10 @@ static struct {
                          const unsigned char *, uint32_t, const unsigned char *);
     int (*onetimeauth)(unsigned char *, const unsigned char *, unsigned long long,
                        const unsigned char *);
+    /* crypto_core_hchacha20(out, in16, k, c): c NULL = the ChaCha constants. */
+    int (*hchacha20)(unsigned char *, const unsigned char *, const unsigned char *,
+                     const unsigned char *);
+    int hchacha_loaded;
     /* crypto_auth_hmacsha256 (32-byte key), on its own. */
     int (*hmac_sha256)(unsigned char *, const unsigned char *, unsigned long long,
                        const unsigned char *);
@@ -333,6 +337,8 @@ static void load_sodium(void)
         !SYM(lib, "crypto_stream_chacha20_ietf_xor_ic", g_sodium.stream_xor_ic) &&
         !SYM(lib, "crypto_onetimeauth", g_sodium.onetimeauth))
         g_sodium.sym_loaded = 1;
+    if (!SYM(lib, "crypto_core_hchacha20", g_sodium.hchacha20))
+        g_sodium.hchacha_loaded = 1;
     (void)SYM(lib, "crypto_auth_hmacsha256", g_sodium.hmac_sha256); /* stays NULL if missing */
 }
 
@@ -785,6 +791,14 @@ int vg_peer_sodium_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, siz
     if (!g_sodium.sym_loaded || out_len != AEAD_TAG || in_len < AEAD_KEY)
         return -1;
     return g_sodium.onetimeauth(out, in + AEAD_KEY, in_len - AEAD_KEY, in) == 0 ? 0 : -1;
+}
+
+/* in = key (32) || nonce (16), out = the 32-byte HChaCha20 subkey. */
+int vg_peer_sodium_hchacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    if (!g_sodium.hchacha_loaded || out_len != 32 || in_len != 48)
+        return -1;
+    return g_sodium.hchacha20(out, in + 32, in, NULL) == 0 ? 0 : -1;
 }
 
 /* ---- SHA-384, HMAC-SHA-256, HKDF-SHA-256 ------------------------------------ */

@@ -119,6 +119,7 @@ int vg_peer_sodium_chacha20(uint8_t *out, size_t out_len, const uint8_t *in, siz
  * Update, Final. libsodium: crypto_onetimeauth (Poly1305). */
 int vg_peer_openssl_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 int vg_peer_sodium_poly1305(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_sodium_hchacha20(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 
 /* SHA-384 (FIPS 180-4) through the reused EVP_MD_CTX, as the other digests. */
 int vg_peer_openssl_sha384(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
