@@ -9,6 +9,11 @@
 
 #include "peers.h"
 
+/* vg_peers_no_cache: every call makes its key objects afresh. */
+static int g_no_cache;
+
+void vg_peers_no_cache(int on) { g_no_cache = on != 0; }
+
 /* ---- OpenSSL 3 (libcrypto.so.3): opaque types and prototypes from its
  * documentation (EVP_MD_fetch(3), EVP_DigestInit(3), OpenSSL_version(3)). */
 typedef struct evp_md_st EVP_MD;
@@ -524,7 +529,7 @@ int vg_peer_openssl_x25519(uint8_t *out, size_t out_len, const uint8_t *in, size
         return -1;
     /* The benchmark calls with one input throughout: after the first call
      * only this 64-byte compare runs beside EVP_PKEY_derive. */
-    if ((!g_ossl_pk.dctx || memcmp(g_ossl_pk.prepared_for, in, 64) != 0) &&
+    if ((g_no_cache || !g_ossl_pk.dctx || memcmp(g_ossl_pk.prepared_for, in, 64) != 0) &&
         ossl_x25519_prepare(in) != 0)
         return -1;
     return g_ossl_pk.derive(g_ossl_pk.dctx, out, &n) == 1 && n == 32 ? 0 : -1;
@@ -605,7 +610,7 @@ int vg_peer_openssl_ed25519_sign(uint8_t *out, size_t out_len, const uint8_t *in
     if (!g_ossl_ed.loaded || out_len != 64 || in_len < 64)
         return -1;
     /* The key object for this seed (in[0..31]), made once. */
-    if (!g_ossl_ed.priv || memcmp(g_ossl_ed.priv_for, in, 32) != 0) {
+    if (g_no_cache || !g_ossl_ed.priv || memcmp(g_ossl_ed.priv_for, in, 32) != 0) {
         if (g_ossl_ed.priv)
             g_ossl_pk.pkey_free(g_ossl_ed.priv);
         g_ossl_ed.priv = g_ossl_pk.new_raw_private(OSSL_EVP_PKEY_ED25519, NULL, in, 32);
@@ -651,7 +656,7 @@ static int ossl_ci_key(enum ossl_ci i, const EVP_CIPHER *cipher, const uint8_t k
     int dec = i == CI_AEAD_DEC;
     if (!g_ossl_ci.loaded || !cipher)
         return -1;
-    if (g_ossl_ci.keyed[i] && memcmp(g_ossl_ci.key_for[i], key, 32) == 0)
+    if (!g_no_cache && g_ossl_ci.keyed[i] && memcmp(g_ossl_ci.key_for[i], key, 32) == 0)
         return 0;
     g_ossl_ci.keyed[i] = 0;
     if ((dec ? g_ossl_ci.dec_init : g_ossl_ci.enc_init)(g_ossl_ci.ctx[i], cipher, NULL, key,

@@ -25,6 +25,13 @@ void vg_peers_load(int enable);
  * an exit handler, so unloading it before exit is not safe. */
 void vg_peers_release(void);
 
+/* on = 1: the OpenSSL X25519, Ed25519 signing and AEAD calls make their key
+ * objects (or set their key) on every call instead of reusing them for a
+ * repeated input. The benchmark reuses (one input throughout); the
+ * statistical harness (tests/ct) must not, since one class repeats a fixed
+ * input and would be measured without the setup that the other class pays. */
+void vg_peers_no_cache(int on);
+
 /* Version strings, or NULL when the library is not loaded. */
 const char *vg_peers_openssl_version(void);
 const char *vg_peers_sodium_version(void);

@@ -30,8 +30,9 @@ if(VG_HAVE_MEMCHECK_H)
     LABELS "ct;valgrind" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
 
-add_executable(test_dudect_aead ct/test_dudect_aead.c)
-target_link_libraries(test_dudect_aead PRIVATE vg_ct_support)
+add_executable(test_dudect_aead ct/test_dudect_aead.c ${PROJECT_SOURCE_DIR}/bench/peers.c)
+target_include_directories(test_dudect_aead PRIVATE ${PROJECT_SOURCE_DIR}/bench)
+target_link_libraries(test_dudect_aead PRIVATE vg_ct_support ${CMAKE_DL_LIBS})
 add_test(NAME ct_dudect_aead COMMAND test_dudect_aead ${VG_CT_AEAD_SAMPLES})
 set_tests_properties(ct_dudect_aead PROPERTIES SKIP_RETURN_CODE 77 LABELS ct TIMEOUT 600 RUN_SERIAL TRUE)
 add_test(NAME ct_dudect_aead_long COMMAND test_dudect_aead ${VG_CT_LONG_SAMPLES}

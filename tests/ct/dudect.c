@@ -4,6 +4,7 @@
  * interleaved at random, percentile cropping, Welch's t-test.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* sysconf(_SC_NPROCESSORS_ONLN) */
 #include "dudect.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Crop percentiles: each test keeps the measurements at or below this
  * percentile of the pooled distribution. Low crops remove interrupts and
@@ -182,49 +184,250 @@ out:
     return ret;
 }
 
+/* ---- machine state ------------------------------------------------------ */
+
+static double read_load1(void)
+{
+    double l = -1.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = -1.0;
+        fclose(f);
+    }
+    return l;
+}
+
+/* procs_running of /proc/stat (runnable tasks, this one included); -1. */
+static long read_running(void)
+{
+    char line[256];
+    long r = -1;
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "procs_running ", 14) == 0) {
+            r = strtol(line + 14, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return r;
+}
+
+/* A fixed dependent chain of multiply-adds: the same work every time, so
+ * the spread of its timings is the machine's (preemption, a busy sibling,
+ * frequency changes), not the code's. */
+static uint64_t calib_once(void)
+{
+    static volatile uint64_t seed = 1;
+    uint64_t x = seed;
+    uint64_t t0 = vg_dudect_ticks();
+    for (int i = 0; i < 2000; i++)
+        x = x * 0x5851f42d4c957f2dULL + 0x14057b7ef767814fULL;
+    uint64_t t1 = vg_dudect_ticks();
+    seed = x | 1; /* keeps the chain alive */
+    return t1 - t0;
+}
+
+#define CALIB_RUNS 301
+#define RUNNING_READS 16
+
+void vg_dudect_machine(struct vg_dudect_machine *m)
+{
+    uint64_t t[CALIB_RUNS];
+    long sum = 0;
+    int reads = 0;
+    memset(m, 0, sizeof *m);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    m->ncpu = n > 0 ? (int)n : 1;
+    m->load1 = read_load1();
+    for (int i = 0; i < CALIB_RUNS; i++) {
+        if (i % (CALIB_RUNS / RUNNING_READS) == 0 && reads < RUNNING_READS) {
+            long r = read_running();
+            if (r >= 1) {
+                sum += r - 1; /* not counting this process */
+                reads++;
+            }
+        }
+        t[i] = calib_once();
+    }
+    m->others = reads ? (double)sum / reads : -1.0;
+    qsort(t, CALIB_RUNS, sizeof t[0], cmp_u64);
+    m->calib_median = t[CALIB_RUNS / 2];
+    m->calib_spread = m->calib_median
+                          ? (double)(t[CALIB_RUNS * 9 / 10] - t[CALIB_RUNS / 10]) / (double)m->calib_median
+                          : 0.0;
+    /* The rule (docs/constant-time.md, "Machine state"). */
+    if (m->load1 > 0.75 * m->ncpu)
+        snprintf(m->why, sizeof m->why, "load average %.2f > %.2f", m->load1, 0.75 * m->ncpu);
+    else if (m->others >= 0.5)
+        snprintf(m->why, sizeof m->why, "%.2f other runnable tasks", m->others);
+    else if (m->calib_spread > VG_DUDECT_SPREAD_MAX)
+        snprintf(m->why, sizeof m->why, "calibration spread %.1f%% > %.0f%%",
+                 100.0 * m->calib_spread, 100.0 * VG_DUDECT_SPREAD_MAX);
+    m->busy = m->why[0] != 0;
+}
+
+void vg_dudect_machine_print(const char *when, const struct vg_dudect_machine *m)
+{
+    printf("# machine (%s): %d CPUs, load average %.2f, other runnable tasks %.2f, calibration "
+           "median %llu ticks, spread %.1f%%: %s%s\n",
+           when, m->ncpu, m->load1, m->others, (unsigned long long)m->calib_median,
+           100.0 * m->calib_spread, m->busy ? "BUSY, " : "quiet", m->why);
+    fflush(stdout);
+}
+
+/* VG_DUDECT_BUSY=judge: judge even on a busy machine. */
+static int busy_ignored(void)
+{
+    const char *e = getenv("VG_DUDECT_BUSY");
+    return e && strcmp(e, "judge") == 0;
+}
+
 void vg_dudect_print_header(int width, const char *label_title)
 {
-    printf("%-*s %9s %9s %6s %8s %10s %10s  %s\n", width, label_title, "samples", "max|t|", "crop%",
-           "median", "mean0", "mean1", "verdict");
+    struct vg_dudect_machine m;
+    vg_dudect_machine(&m);
+    vg_dudect_machine_print("start", &m);
+    printf("%-*s %9s %9s %6s %8s %10s %10s %5s %6s %7s  %s\n", width, label_title, "samples",
+           "max|t|", "crop%", "median", "mean0", "mean1", "load", "others", "spread%", "verdict");
 }
+
+/* The current row's machine state (the worse of before and after). */
+static struct vg_dudect_machine g_row_state;
 
 static void print_row(int width, const char *label, const struct vg_dudect_result *res,
                       const char *verdict)
 {
-    printf("%-*s %9zu %9.2f %6.1f %8llu %10.1f %10.1f  %s\n", width, label, res->samples,
-           res->max_abs_t, res->worst_pct, (unsigned long long)res->median, res->mean[0],
-           res->mean[1], verdict);
+    const struct vg_dudect_machine *m = &g_row_state;
+    printf("%-*s %9zu %9.2f %6.1f %8llu %10.1f %10.1f %5.2f %6.2f %7.1f  %s\n", width, label,
+           res->samples, res->max_abs_t, res->worst_pct, (unsigned long long)res->median,
+           res->mean[0], res->mean[1], m->load1, m->others, 100.0 * m->calib_spread, verdict);
     fflush(stdout);
 }
 
-static unsigned g_blind; /* leaky controls not detected in this run */
+static unsigned g_blind;    /* leaky controls not detected in this run */
+static unsigned g_busy;     /* rows on a busy machine */
+static unsigned g_platform; /* targets left in platform periods */
 
 int vg_dudect_exit(int rc)
 {
-    if (rc != 0 || g_blind == 0)
+    struct vg_dudect_machine m;
+    vg_dudect_machine(&m);
+    vg_dudect_machine_print("end", &m);
+    if (rc != 0)
         return rc;
-    printf("inconclusive: %u leaky control(s) not detected: this machine's noise hides a known "
-           "leak, so the run cannot judge (rerun on a quiet machine; docs/constant-time.md)\n",
-           g_blind);
-    return 77;
+    if (g_busy)
+        printf("inconclusive: machine busy during %u row(s) (load, other runnable tasks or "
+               "calibration spread over the limits): neither a pass nor a fail; rerun on a "
+               "quiet machine (docs/constant-time.md, \"Machine state\")\n",
+               g_busy);
+    if (g_platform)
+        printf("inconclusive: %u row(s) separated only in platform periods (their peers "
+               "separated too): neither a pass nor a fail (docs/constant-time.md)\n",
+               g_platform);
+    if (g_blind)
+        printf("inconclusive: %u leaky control(s) not detected: this machine's noise hides a "
+               "known leak, so the run cannot judge (rerun on a quiet machine; "
+               "docs/constant-time.md)\n",
+               g_blind);
+    return g_busy || g_platform || g_blind ? 77 : 0;
 }
 
+/* Machine state before a row (into g_row_state) and after it (merged):
+ * 1 when either was busy and busy runs are not being judged. */
+static void state_before(void)
+{
+    vg_dudect_machine(&g_row_state);
+}
+
+static int state_after(void)
+{
+    struct vg_dudect_machine after;
+    vg_dudect_machine(&after);
+    if (after.load1 > g_row_state.load1)
+        g_row_state.load1 = after.load1;
+    if (after.others > g_row_state.others)
+        g_row_state.others = after.others;
+    if (after.calib_spread > g_row_state.calib_spread)
+        g_row_state.calib_spread = after.calib_spread;
+    if (after.busy && !g_row_state.busy) {
+        g_row_state.busy = 1;
+        memcpy(g_row_state.why, after.why, sizeof after.why);
+    }
+    return g_row_state.busy && !busy_ignored();
+}
+
+/* Run every peer of r once (same samples and seed); 1 when one of them
+ * separates (|t| >= threshold): the period is a platform period. */
+static int peers_separate(const struct vg_dudect_routine *r, size_t samples, uint64_t seed,
+                          int width)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->npeers; i++) {
+        struct vg_dudect_result pr;
+        char label[96];
+        if (vg_dudect_run(r->peers[i], samples, seed, &pr) != 0)
+            continue;
+        int sep = pr.max_abs_t >= VG_DUDECT_THRESHOLD;
+        snprintf(label, sizeof label, "  (peer %s)", r->peers[i]->name);
+        print_row(width, label, &pr, sep ? "peer separates too" : "peer quiet");
+        any |= sep;
+    }
+    return any;
+}
+
+#define PLATFORM_PERIODS 3
+static unsigned g_period_pause = 5;
+
+void vg_dudect_set_period_pause(unsigned seconds) { g_period_pause = seconds; }
+
+/* Long (about 80 lines): the two-strike rule, the peers' platform periods
+ * and the machine state are one decision, kept in one place. */
 int vg_dudect_judge(const struct vg_dudect_routine *r, enum vg_dudect_role role, size_t samples,
                     uint64_t seed, int width, struct vg_dudect_result *res)
 {
-    if (vg_dudect_run(r, samples, seed, res) != 0)
-        return -1;
-    int leak = res->max_abs_t >= VG_DUDECT_THRESHOLD;
-    int repeated = 0;
-    if (leak && (role == VG_DUDECT_NULL || role == VG_DUDECT_TARGET)) {
-        print_row(width, r->name, res, "over the threshold once: repeating");
-        if (vg_dudect_run(r, samples, seed + 0x8000u, res) != 0)
+    int leak = 0, repeated = 0, platform = 0;
+    state_before();
+    for (int period = 0; period < PLATFORM_PERIODS; period++) {
+        uint64_t s = seed + 0x10000u * (uint64_t)period;
+        if (vg_dudect_run(r, samples, s, res) != 0)
+            return -1;
+        leak = res->max_abs_t >= VG_DUDECT_THRESHOLD;
+        repeated = 0;
+        platform = 0;
+        if (!leak || !(role == VG_DUDECT_NULL || role == VG_DUDECT_TARGET))
+            break;
+        print_row(width, period ? "  (later period)" : r->name, res,
+                  "over the threshold once: repeating");
+        if (vg_dudect_run(r, samples, s + 0x8000u, res) != 0)
             return -1;
         leak = res->max_abs_t >= VG_DUDECT_THRESHOLD;
         repeated = 1;
+        if (!leak || r->npeers == 0)
+            break;
+        /* Twice over: do trusted peers separate in this same period? */
+        print_row(width, "  (repeat)", res, "over twice: running its peers now");
+        if (!peers_separate(r, samples, s, width))
+            break; /* a real separation: ours only */
+        platform = 1;
+        printf("# platform period %d of %d: a peer separates too; judging %s again later\n",
+               period + 1, PLATFORM_PERIODS, r->name);
+        fflush(stdout);
+        if (g_period_pause)
+            sleep(g_period_pause);
     }
     const char *verdict;
     int ok;
+    if (state_after()) {
+        static char busy_verdict[128];
+        snprintf(busy_verdict, sizeof busy_verdict, "INCONCLUSIVE (machine busy: %s)",
+                 g_row_state.why);
+        g_busy++;
+        print_row(width, repeated ? "  (repeat)" : r->name, res, busy_verdict);
+        return 1;
+    }
     switch (role) {
     case VG_DUDECT_LEAKY:
         ok = 1; /* not detected: the run is inconclusive (vg_dudect_exit) */
@@ -233,12 +436,21 @@ int vg_dudect_judge(const struct vg_dudect_routine *r, enum vg_dudect_role role,
                        : "INCONCLUSIVE (harness blind: noise hides the leak)";
         break;
     case VG_DUDECT_NULL:
-        ok = !leak;
-        verdict = leak ? "FAIL (false positive, twice)" : "ok";
+        ok = !leak || platform;
+        g_platform += leak && platform;
+        verdict = !leak ? "ok" : platform ? "INCONCLUSIVE (platform)" : "FAIL (false positive, twice)";
         break;
     case VG_DUDECT_TARGET:
-        ok = !leak;
-        verdict = leak ? "FAIL (LEAK, twice)" : "ok";
+        ok = !leak || platform;
+        g_platform += leak && platform;
+        verdict = !leak       ? "ok"
+                  : platform ? "INCONCLUSIVE (platform: peers separate too)"
+                  : r->npeers ? "FAIL (LEAK, twice, peers quiet)"
+                              : "FAIL (LEAK, twice)";
+        break;
+    case VG_DUDECT_PEER:
+        ok = 1;
+        verdict = leak ? "peer (info): separates" : "peer (info)";
         break;
     default:
         ok = 1;

@@ -32,6 +32,15 @@ struct vg_dudect_routine {
     /* Run the routine under test on `input` (timed). */
     void (*measure)(void *ctx, const uint8_t *input);
     void *ctx;
+    /* Peers (optional; NULL / 0: none): trusted implementations of the same
+     * operation with the same class design (another library, loaded with
+     * dlopen). vg_dudect_judge runs them in the same period as a target
+     * that separated twice: if a peer separates too, the period is a
+     * platform period and the target is judged again in a later one; it
+     * fails only when it separates twice while none of its peers does
+     * (docs/constant-time.md, "Verdicts"). */
+    const struct vg_dudect_routine *const *peers;
+    size_t npeers;
 };
 
 struct vg_dudect_result {
@@ -61,7 +70,36 @@ int vg_dudect_run(const struct vg_dudect_routine *r, size_t samples, uint64_t se
  * it is repeated with fresh samples and fails only if the repeat is over it
  * too (a real leak, whose |t| grows with the sample count, fails both; a
  * single excursion on a shared VM does not); an info row is printed only. */
-enum vg_dudect_role { VG_DUDECT_LEAKY, VG_DUDECT_NULL, VG_DUDECT_TARGET, VG_DUDECT_INFO };
+enum vg_dudect_role {
+    VG_DUDECT_LEAKY,
+    VG_DUDECT_NULL,
+    VG_DUDECT_TARGET,
+    VG_DUDECT_INFO,
+    VG_DUDECT_PEER /* another library's routine, printed beside ours: never a verdict */
+};
+
+/* The machine's state, sampled before and after every row (issue 19):
+ * a statistical run on a busy machine measures the machine. */
+struct vg_dudect_machine {
+    int ncpu;              /* online CPUs (sysconf) */
+    double load1;          /* 1-minute load average (/proc/loadavg); -1 unknown */
+    double others;         /* other runnable tasks: mean of procs_running - 1
+                              over 16 reads of /proc/stat; -1 unknown */
+    uint64_t calib_median; /* ticks of a fixed dependent arithmetic loop */
+    double calib_spread;   /* (p90 - p10) / median of 301 timings of it */
+    int busy;              /* the rule of docs/constant-time.md, "Machine state" */
+    char why[96];          /* what made it busy, "" when quiet */
+};
+
+/* Sample the machine now (about 10 ms). Busy when the load average passes
+ * 0.75 per CPU, when another task was runnable in at least half of the
+ * reads, or when the calibration spread passes VG_DUDECT_SPREAD_MAX. The
+ * environment variable VG_DUDECT_BUSY=judge keeps the verdicts of a busy
+ * run (the state is still printed): for experiments only. */
+#define VG_DUDECT_SPREAD_MAX 0.10
+void vg_dudect_machine(struct vg_dudect_machine *m);
+/* One line "# machine (when): ..." on stdout. */
+void vg_dudect_machine_print(const char *when, const struct vg_dudect_machine *m);
 
 /* Header line for the rows vg_dudect_judge prints, the label column `width`
  * characters wide. */
@@ -76,15 +114,22 @@ void vg_dudect_print_header(int width, const char *label_title);
 int vg_dudect_judge(const struct vg_dudect_routine *r, enum vg_dudect_role role, size_t samples,
                     uint64_t seed, int width, struct vg_dudect_result *res);
 
-/* A leaky control that stays under the threshold means the run cannot
+/* A row started or ended on a busy machine is printed "INCONCLUSIVE
+ * (machine busy: ...)" and neither passes nor fails; a target that
+ * separates twice in three platform periods (its peers separating too each
+ * time) is "INCONCLUSIVE (platform)". Both make the exit code 77 below.
+ * A leaky control that stays under the threshold means the run cannot
  * judge (the machine's noise hides a known leak): vg_dudect_judge then
  * prints "INCONCLUSIVE", returns 1 and counts it here, so that the other
  * rows still run and their verdicts still count.
  * vg_dudect_exit(rc): the program's exit code: rc when it is not 0 (a
  * failure), else 77 (ctest's skip: "inconclusive", neither a pass nor a
- * fail) after a line saying why when a leaky control was not detected, else
- * 0. */
+ * fail) after a line saying why when a leaky control was not detected or
+ * a row was inconclusive (machine busy, platform period), else 0. */
 int vg_dudect_exit(int rc);
+
+/* Seconds vg_dudect_judge waits between platform periods (default 5). */
+void vg_dudect_set_period_pause(unsigned seconds);
 
 /* Current time stamp, `lfence; rdtsc` on x86-64 (a clock_gettime fallback
  * elsewhere, in nanoseconds). */

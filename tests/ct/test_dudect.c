@@ -17,9 +17,14 @@
  *   random ones instead of a fixed random value (see prep_x25519).
  *
  * Verdicts: the leaky control must reach |t| >= 4.5 (else the harness is
- * blind and the test fails); the null control and every target must stay
- * below 4.5. Output: a table, then "N passed, N failed".
+ * blind and the run is inconclusive); the null control and every target
+ * must stay below 4.5 (two strikes; a target that separates twice while its
+ * peers, libsodium's and OpenSSL's rows on the same inputs, separate too is
+ * judged again in a later period); a row on a busy machine is
+ * inconclusive (dudect.h). Output: the machine state, a table with the
+ * peer rows beside ours, then "N passed, N failed".
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +35,7 @@
 #include "curve25519/ge25519.h"
 #include "curve25519/sc25519.h"
 #include "dudect.h"
+#include "peers.h"
 #include "hash/keccak.h"
 #include "hash/sha2.h"
 #include "vgtest.h"
@@ -270,12 +276,50 @@ static void prep_zero_random96(void *ctx, int cls, uint8_t *in)
         vg_dudect_randombytes(in, 96);
 }
 
+/* ---- peers ----------------------------------------------------------------
+ * libsodium and OpenSSL (bench/peers.c, dlopen) on exactly the inputs of our
+ * rows: the same prepare functions, the other operand the same fixed
+ * value, the same message. A peer call takes its operands as one buffer
+ * (in = k || u, sk || msg), assembled inside the timed region by a fixed
+ * copy. OpenSSL's X25519 and Ed25519 calls include making the key objects
+ * (EVP_PKEY_new_raw_*) from the new input: that work is on the secret too
+ * and constant-time in OpenSSL, so the class design is unchanged. */
+static void meas_peer_x25519_k(void *ctx, const uint8_t *in)
+{
+    uint8_t buf[64];
+    memcpy(buf, in, 32);
+    memcpy(buf + 32, g_xfixed, 32);
+    g_sink = ((vg_bench_fn)ctx)(g_out, 32, buf, 64);
+}
+
+static void meas_peer_x25519_u(void *ctx, const uint8_t *in)
+{
+    uint8_t buf[64];
+    memcpy(buf, g_xfixed, 32);
+    memcpy(buf + 32, in, 32);
+    g_sink = ((vg_bench_fn)ctx)(g_out, 32, buf, 64);
+}
+
+static void meas_peer_32(void *ctx, const uint8_t *in)
+{
+    g_sink = ((vg_bench_fn)ctx)(g_out, 32, in, 32);
+}
+
+static void meas_peer_ed25519_sign(void *ctx, const uint8_t *in)
+{
+    uint8_t buf[64 + sizeof g_ed_msg];
+    memcpy(buf, in, 64);
+    memcpy(buf + 64, g_ed_msg, sizeof g_ed_msg);
+    g_sink = ((vg_bench_fn)ctx)(g_out, 64, buf, sizeof buf);
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 enum role {
     ROLE_LEAKY = VG_DUDECT_LEAKY,
     ROLE_NULL = VG_DUDECT_NULL,
-    ROLE_TARGET = VG_DUDECT_TARGET
+    ROLE_TARGET = VG_DUDECT_TARGET,
+    ROLE_PEER = VG_DUDECT_PEER
 };
 
 struct entry {
@@ -284,13 +328,18 @@ struct entry {
     int heavy; /* measured with the --heavy sample count */
     int has_mask;  /* run with the CPU mask forced to `mask` (else all detected features) */
     uint32_t mask;
-    char label[64];
+    char label[96];
 };
 
-#define MAX_ENTRIES 64
+#define MAX_ENTRIES 80
 
 static size_t g_n;
 static struct entry g_entries[MAX_ENTRIES];
+
+/* The peer rows of each kind of target (pointers into g_entries). */
+enum peer_kind { PEERS_K, PEERS_U, PEERS_PK, PEERS_SIGN, PEERS_KEYGEN, PEER_KINDS };
+static const struct vg_dudect_routine *g_peers[PEER_KINDS][2];
+static size_t g_npeers[PEER_KINDS];
 
 static void add_len(const char *name, enum role role, void (*prep)(void *, int, uint8_t *),
                     void (*meas)(void *, const uint8_t *), void *ctx, size_t len, int heavy)
@@ -318,6 +367,56 @@ static void add(const char *name, enum role role, void (*prep)(void *, int, uint
     add_len(name, role, prep, meas, ctx, INPUT_LEN, 0);
 }
 
+/* The last row added gets the peers of `kind`. */
+static void with_peers(enum peer_kind kind)
+{
+    g_entries[g_n - 1].r.peers = g_peers[kind];
+    g_entries[g_n - 1].r.npeers = g_npeers[kind];
+}
+
+/* One peer row, when the peer library is there (a trial call succeeds). */
+static void add_peer(enum peer_kind kind, const char *name, void (*prep)(void *, int, uint8_t *),
+                     void (*meas)(void *, const uint8_t *), vg_bench_fn fn, size_t len,
+                     size_t trial_out, size_t trial_in)
+{
+    uint8_t in[64 + 64] = {0}, out[64];
+    memcpy(in, g_ed_sk0, 64); /* a valid secret key for the signing trial */
+    if (fn(out, trial_out, in, trial_in) != 0)
+        return;
+    /* fn rides in ctx: a function pointer converted to void * and back,
+     * which POSIX (dlsym) guarantees. */
+    void *ctx;
+    memcpy(&ctx, &fn, sizeof ctx);
+    add_len(name, ROLE_PEER, prep, meas, ctx, len, 1);
+    g_peers[kind][g_npeers[kind]++] = &g_entries[g_n - 1].r;
+}
+
+static void add_peers(void)
+{
+    vg_peers_load(1);
+    vg_peers_no_cache(1); /* both classes pay the key-object setup */
+    add_peer(PEERS_K, "peer/libsodium x25519 k", prep_x25519, meas_peer_x25519_k,
+             vg_peer_sodium_x25519, 32, 32, 64);
+    add_peer(PEERS_K, "peer/openssl x25519 k", prep_x25519, meas_peer_x25519_k,
+             vg_peer_openssl_x25519, 32, 32, 64);
+    add_peer(PEERS_U, "peer/libsodium x25519 u", prep_x25519_u, meas_peer_x25519_u,
+             vg_peer_sodium_x25519, 32, 32, 64);
+    add_peer(PEERS_U, "peer/openssl x25519 u", prep_x25519_u, meas_peer_x25519_u,
+             vg_peer_openssl_x25519, 32, 32, 64);
+    add_peer(PEERS_PK, "peer/libsodium x25519 pk", prep_x25519, meas_peer_32,
+             vg_peer_sodium_x25519_base, 32, 32, 32);
+    add_peer(PEERS_PK, "peer/openssl x25519 pk", prep_x25519, meas_peer_32,
+             vg_peer_openssl_x25519_base, 32, 32, 32);
+    add_peer(PEERS_SIGN, "peer/libsodium ed25519 sign", prep_ed25519_sk, meas_peer_ed25519_sign,
+             vg_peer_sodium_ed25519_sign, 64, 64, 64 + 64);
+    add_peer(PEERS_SIGN, "peer/openssl ed25519 sign", prep_ed25519_sk, meas_peer_ed25519_sign,
+             vg_peer_openssl_ed25519_sign, 64, 64, 64 + 64);
+    add_peer(PEERS_KEYGEN, "peer/libsodium ed25519 keygen", prep_x25519, meas_peer_32,
+             vg_peer_sodium_ed25519_keypair, 32, 32, 32);
+    add_peer(PEERS_KEYGEN, "peer/openssl ed25519 keygen", prep_x25519, meas_peer_32,
+             vg_peer_openssl_ed25519_keypair, 32, 32, 32);
+}
+
 /* Ed25519 keygen and sign rows through the dispatch, with a CPU mask (a
  * subset of the detected features) that makes vg_x25519_base_active()
  * return `impl`. */
@@ -335,10 +434,12 @@ static void add_ed25519(const void *impl, const char *name)
         char l2[80];
         snprintf(l2, sizeof l2, "ed25519/%s sign", name);
         add_len(l2, ROLE_TARGET, prep_ed25519_sk, meas_ed25519_sign, NULL, 64, 1);
+        with_peers(PEERS_SIGN);
         g_entries[g_n - 1].has_mask = 1;
         g_entries[g_n - 1].mask = cand[i];
         snprintf(l2, sizeof l2, "ed25519/%s keygen", name);
         add_len(l2, ROLE_TARGET, prep_x25519, meas_ed25519_keypair, NULL, 32, 1);
+        with_peers(PEERS_KEYGEN);
         g_entries[g_n - 1].has_mask = 1;
         g_entries[g_n - 1].mask = cand[i];
         break;
@@ -362,14 +463,17 @@ static void add_variants(void)
             char l2[80];
             snprintf(l2, sizeof l2, "%s k", label);
             add_len(l2, ROLE_TARGET, prep_x25519, meas_x25519_k, impl, 32, 1);
+            with_peers(PEERS_K);
             snprintf(l2, sizeof l2, "%s u", label);
             add_len(l2, ROLE_TARGET, prep_x25519_u, meas_x25519_u, impl, 32, 1);
+            with_peers(PEERS_U);
             break;
         }
         case VG_CT_X25519_BASE: {
             char l2[80];
             snprintf(l2, sizeof l2, "%s pk", label);
             add_len(l2, ROLE_TARGET, prep_x25519, meas_base_pk, impl, 32, 1);
+            with_peers(PEERS_PK);
             snprintf(l2, sizeof l2, "%s ed", label);
             add_len(l2, ROLE_TARGET, prep_ed25519_scalar, meas_base_ed, impl, 32, 1);
             add_ed25519(v[i].impl, v[i].name);
@@ -379,13 +483,59 @@ static void add_variants(void)
     }
 }
 
+/* --rule-check: the verdict rule itself on rows whose outcome is known,
+ * the leaky compare (separates at any sample count) and the null control
+ * (cannot separate), judged even on a busy machine:
+ *   a target that separates twice with a peer that separates too is not a
+ *   failure (platform periods, then inconclusive);
+ *   a target that separates twice while its peer is quiet fails;
+ *   a quiet target passes without its peers being run. */
+static int rule_check(void)
+{
+    struct vg_dudect_routine leaky = {"rule/leaky", INPUT_LEN, prep_leaky, meas_leaky, NULL,
+                                      NULL, 0};
+    struct vg_dudect_routine quiet = {"rule/null", INPUT_LEN, prep_null, meas_leaky, NULL,
+                                      NULL, 0};
+    const struct vg_dudect_routine *leaky_peer[] = {&leaky}, *quiet_peer[] = {&quiet};
+    struct vg_dudect_result res;
+    setenv("VG_DUDECT_BUSY", "judge", 1);
+    vg_dudect_set_period_pause(0);
+    vg_dudect_print_header(30, "rule check");
+    struct vg_dudect_routine t = leaky;
+    t.name = "target leaky, peer leaky";
+    t.peers = leaky_peer;
+    t.npeers = 1;
+    CHECK_MSG(vg_dudect_judge(&t, VG_DUDECT_TARGET, 20000, 1, 30, &res) == 1,
+              "a separation its peer shares must not fail");
+    t.name = "target leaky, peer quiet";
+    t.peers = quiet_peer;
+    CHECK_MSG(vg_dudect_judge(&t, VG_DUDECT_TARGET, 20000, 2, 30, &res) == 0,
+              "a separation its peer does not share must fail");
+    t.name = "target leaky, no peers";
+    t.peers = NULL;
+    t.npeers = 0;
+    CHECK_MSG(vg_dudect_judge(&t, VG_DUDECT_TARGET, 20000, 3, 30, &res) == 0,
+              "a separation twice without peers must fail");
+    t = quiet;
+    t.name = "target quiet, peer leaky";
+    t.peers = leaky_peer;
+    t.npeers = 1;
+    CHECK_MSG(vg_dudect_judge(&t, VG_DUDECT_TARGET, 20000, 4, 30, &res) == 1,
+              "a quiet target passes");
+    return vgtest_done("test_dudect --rule-check");
+}
+
 int main(int argc, char **argv)
 {
     size_t samples = 100000, heavy = 0;
     const char *only = NULL, *skip = NULL;
     int no_heavy = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--rule-check") == 0) {
+            for (size_t k = 0; k < INPUT_LEN; k++)
+                g_secret[k] = (uint8_t)(0xa5 ^ (k * 29 + 1));
+            return rule_check();
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else if (strcmp(argv[i], "--skip") == 0 && i + 1 < argc) {
             skip = argv[++i];
@@ -438,6 +588,7 @@ int main(int argc, char **argv)
         vg_ed25519_keypair_from_seed(pk0, g_ed_sk0, g_kfixed);
         vg_dudect_randombytes(g_ed_msg, sizeof g_ed_msg);
     }
+    add_peers(); /* before the targets, which point at them */
     add_variants(); /* leaves every detected feature active */
     add_len("sc25519/reduce64", ROLE_TARGET, prep_fixed_random, meas_sc_reduce, NULL, 64, 0);
     add_len("sc25519/muladd", ROLE_TARGET, prep_zero_random96, meas_sc_muladd, NULL, 96, 0);
@@ -448,7 +599,9 @@ int main(int argc, char **argv)
     add("api/vg_shake128", ROLE_TARGET, prep_fixed_random, meas_api_shake128, NULL);
     add("api/vg_shake256", ROLE_TARGET, prep_fixed_random, meas_api_shake256, NULL);
     add_len("api/vg_x25519 k", ROLE_TARGET, prep_x25519, meas_api_x25519, NULL, 32, 1);
+    with_peers(PEERS_K);
     add_len("api/vg_x25519_public_key", ROLE_TARGET, prep_x25519, meas_api_x25519_pk, NULL, 32, 1);
+    with_peers(PEERS_PK);
 
     char feat[96];
     vg_cpu_format(vg_cpu_active(), feat, sizeof feat);
@@ -460,9 +613,9 @@ int main(int argc, char **argv)
 
     for (size_t i = 0; i < g_n; i++) {
         const struct entry *e = &g_entries[i];
-        if (only && e->role == ROLE_TARGET && !strstr(e->label, only))
+        if (only && (e->role == ROLE_TARGET || e->role == ROLE_PEER) && !strstr(e->label, only))
             continue;
-        if (skip && e->role == ROLE_TARGET && strstr(e->label, skip))
+        if (skip && (e->role == ROLE_TARGET || e->role == ROLE_PEER) && strstr(e->label, skip))
             continue;
         if (no_heavy && e->heavy)
             continue;

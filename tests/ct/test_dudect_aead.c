@@ -54,6 +54,7 @@
 #include "aead/aead.h"
 #include "common.h"
 #include "dudect.h"
+#include "peers.h"
 #include "vgtest.h"
 
 #define AD_LEN 13
@@ -153,6 +154,38 @@ static void meas_leaky(void *ctx, const uint8_t *in)
     g_sink = early_exit_compare(in, g_tag0, 16);
 }
 
+/* ---- peers ----------------------------------------------------------------
+ * libsodium's crypto_aead_chacha20poly1305_ietf_encrypt_detached and
+ * OpenSSL's EVP ChaCha20-Poly1305 (bench/peers.c, dlopen) sealing the same
+ * classes (fixed key and plaintext vs random ones, the same nonce), with
+ * the empty AD their peers.c entry points take (AD is public). OpenSSL sets
+ * its key on every call (vg_peers_no_cache), so both classes pay it. */
+struct peer {
+    vg_bench_fn fn;
+    size_t len;
+};
+
+static void prep_peer_seal(void *ctx, int cls, uint8_t *in)
+{
+    const struct peer *q = ctx;
+    if (cls == 0) {
+        memcpy(in, g_key0, 32);
+        memcpy(in + 32, g_pt0, q->len);
+    } else {
+        vg_dudect_randombytes(in, 32 + q->len);
+    }
+}
+
+static void meas_peer_seal(void *ctx, const uint8_t *in)
+{
+    const struct peer *q = ctx;
+    uint8_t buf[32 + 12 + MAX_MSG];
+    memcpy(buf, in, 32);
+    memcpy(buf + 32, g_nonce, 12);
+    memcpy(buf + 44, in + 32, q->len);
+    g_sink = q->fn(g_out, q->len + 16, buf, 44 + q->len);
+}
+
 /* ---- driver ------------------------------------------------------------- */
 
 struct entry {
@@ -217,6 +250,37 @@ int main(int argc, char **argv)
           VG_OK);
 
     const struct pair none = {NULL, NULL, 0, 0};
+    /* Peer rows first: the seal rows of the same length point at them. */
+    static struct peer peer_ctx[4];
+    static const struct vg_dudect_routine *peers64[2], *peers_max[2];
+    static size_t npeers64, npeers_max;
+    {
+        const struct {
+            const char *name;
+            vg_bench_fn fn;
+        } libs[] = {{"libsodium", vg_peer_sodium_chacha20poly1305_seal},
+                    {"openssl", vg_peer_openssl_chacha20poly1305_seal}};
+        const size_t lens[] = {64, MAX_MSG};
+        size_t k = 0;
+        vg_peers_load(1);
+        vg_peers_no_cache(1);
+        for (size_t l = 0; l < 2; l++)
+            for (size_t b = 0; b < 2; b++) {
+                uint8_t trial_in[44 + 64] = {0}, trial_out[64 + 16];
+                if (libs[b].fn(trial_out, sizeof trial_out, trial_in, sizeof trial_in) != 0)
+                    continue; /* that library is not installed */
+                char l2[72];
+                peer_ctx[k].fn = libs[b].fn;
+                peer_ctx[k].len = lens[l];
+                snprintf(l2, sizeof l2, "peer/%s seal %zu", libs[b].name, lens[l]);
+                add(l2, VG_DUDECT_PEER, 32 + lens[l], prep_peer_seal, meas_peer_seal, none);
+                g_entries[g_n - 1].r.ctx = &peer_ctx[k++];
+                if (l == 0)
+                    peers64[npeers64++] = &g_entries[g_n - 1].r;
+                else
+                    peers_max[npeers_max++] = &g_entries[g_n - 1].r;
+            }
+    }
     add("control/leaky-tag", VG_DUDECT_LEAKY, 16, prep_tag, meas_leaky, none);
     add("control/null (vg_ct_memcmp)", VG_DUDECT_NULL, 16, prep_null, meas_ct_memcmp, none);
     add("tag vg_ct_memcmp", VG_DUDECT_TARGET, 16, prep_tag, meas_ct_memcmp, none);
@@ -242,9 +306,13 @@ int main(int argc, char **argv)
                       "%s+%s: seal differs from the dispatch", cs[i]->name, ps[j]->name);
             snprintf(l, sizeof l, "%s+%s seal 64", cs[i]->name, ps[j]->name);
             add(l, VG_DUDECT_TARGET, 32 + 64, prep_seal, meas_seal, q);
+            g_entries[g_n - 1].r.peers = peers64;
+            g_entries[g_n - 1].r.npeers = npeers64;
             q.len = MAX_MSG;
             snprintf(l, sizeof l, "%s+%s seal %d", cs[i]->name, ps[j]->name, MAX_MSG);
             add(l, VG_DUDECT_TARGET, 32 + MAX_MSG, prep_seal, meas_seal, q);
+            g_entries[g_n - 1].r.peers = peers_max;
+            g_entries[g_n - 1].r.npeers = npeers_max;
             q.len = 64;
             snprintf(l, sizeof l, "%s+%s open reject 64", cs[i]->name, ps[j]->name);
             add(l, VG_DUDECT_TARGET, 16, prep_reject, meas_reject, q);
@@ -257,7 +325,8 @@ int main(int argc, char **argv)
     vg_dudect_print_header(40, "row (chacha20+poly1305 op)");
     for (size_t i = 0; i < g_n; i++) {
         const struct entry *e = &g_entries[i];
-        if (only && e->role == VG_DUDECT_TARGET && !strstr(e->label, only))
+        if (only && (e->role == VG_DUDECT_TARGET || e->role == VG_DUDECT_PEER) &&
+            !strstr(e->label, only))
             continue;
         struct vg_dudect_result res;
         int ok = vg_dudect_judge(&e->r, e->role, samples, 0x61656100u + i, 40, &res);
