@@ -86,11 +86,22 @@ static void chacha20_setup(uint32_t s[16], const uint32_t key[8], uint32_t count
 #define CHACHA20_VEC4 1
 typedef uint32_t vg_v4u32 __attribute__((vector_size(16)));
 
+typedef uint16_t vg_v8u16 __attribute__((vector_size(16)));
+
 #define VROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
+/* Rotation by 16 = swapping the 16-bit halves of each word: one shuffle
+ * of 16-bit lanes (two instructions on SSE2, PSHUFLW and PSHUFHW, instead
+ * of shift, shift, or and a copy). */
+#if defined(__clang__)
+#define VROTL16(x)                                                                                 \
+    ((vg_v4u32)__builtin_shufflevector((vg_v8u16)(x), (vg_v8u16)(x), 1, 0, 3, 2, 5, 4, 7, 6))
+#else
+#define VROTL16(x) ((vg_v4u32)__builtin_shuffle((vg_v8u16)(x), (vg_v8u16){1, 0, 3, 2, 5, 4, 7, 6}))
+#endif
 #define VQR(a, b, c, d)                                                                            \
     do {                                                                                           \
         a += b;                                                                                    \
-        d = VROTL(d ^ a, 16);                                                                      \
+        d = VROTL16(d ^ a);                                                                        \
         c += d;                                                                                    \
         b = VROTL(b ^ c, 12);                                                                      \
         a += b;                                                                                    \
