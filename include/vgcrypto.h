@@ -408,6 +408,62 @@ VG_API int vg_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_
  * for a NULL tag or key or a NULL msg with len > 0 (tag then zeroed). */
 VG_API int vg_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
 
+/* ---- Hybrid KEMs --------------------------------------------------------
+ * X-Wing: draft-connolly-cfrg-xwing-kem (the version whose decapsulation key
+ * is a 32-byte seed expanded with SHAKE256 to ML-KEM-768's d || z and the
+ * X25519 secret; = MLKEM768-X25519 of draft-irtf-cfrg-concrete-hybrid-kems).
+ * pk = ML-KEM-768 ek || X25519 public key; ct = ML-KEM-768 ct || X25519
+ * ephemeral public key; ss = SHA3-256(ss_M || ss_X || ct_X || pk_X ||
+ * XWingLabel), XWingLabel the 6 bytes 5c 2e 2f 2f 5e 5c.
+ * keypair_derand: sk = seed (seed and sk may be the same buffer).
+ * encaps_derand: eseed = ML-KEM's m (32) || the X25519 ephemeral secret (32).
+ * encaps: VG_ERR_INPUT (ct and ss zeroed) when the ML-KEM part of pk fails the
+ * FIPS 203 7.2 check. An all-zero X25519 value is not an error for X-Wing (the
+ * draft: the combiner binds ct_X and pk_X). decaps: VG_OK for any ciphertext
+ * (ML-KEM's implicit rejection). Random forms: VG_ERR_RANDOM, outputs zeroed,
+ * when the system's random source fails. */
+#define VG_XWING_PUBLICKEYBYTES 1216
+#define VG_XWING_SECRETKEYBYTES 32
+#define VG_XWING_CIPHERTEXTBYTES 1120
+#define VG_XWING_SHAREDSECRETBYTES 32
+#define VG_XWING_SEEDBYTES 32
+#define VG_XWING_ENCAPSSEEDBYTES 64
+VG_API int vg_xwing_keypair_derand(uint8_t pk[1216], uint8_t sk[32], const uint8_t seed[32]);
+VG_API int vg_xwing_keypair(uint8_t pk[1216], uint8_t sk[32]);
+VG_API int vg_xwing_encaps_derand(uint8_t ct[1120], uint8_t ss[32], const uint8_t pk[1216],
+                                  const uint8_t eseed[64]);
+VG_API int vg_xwing_encaps(uint8_t ct[1120], uint8_t ss[32], const uint8_t pk[1216]);
+VG_API int vg_xwing_decaps(uint8_t ss[32], const uint8_t ct[1120], const uint8_t sk[32]);
+/* X25519MLKEM768 (draft-ietf-tls-ecdhe-mlkem, TLS 1.3 group 0x11EC) as a
+ * KEM. pk = the client's key share = ML-KEM-768 ek (1184) || X25519 public
+ * key (32); ct = the server's key share = ML-KEM-768 ct (1088) || X25519
+ * ephemeral public key (32); ss = ML-KEM ss (32) || X25519 ss (32): ML-KEM
+ * first in all three (the draft). sk = ML-KEM-768 dk (2400, FIPS 203) ||
+ * X25519 secret (32). keypair_derand: seed = ML-KEM's d || z (64) || the
+ * X25519 secret (32). encaps_derand: eseed = ML-KEM's m (32) || the ephemeral
+ * X25519 secret (32). VG_ERR_INPUT, outputs zeroed: encaps when the ML-KEM
+ * part of pk fails the FIPS 203 7.2 check; encaps and decaps when the X25519
+ * value is all zero (a peer share of small order, RFC 8446 7.4.2); decaps
+ * when the dk fails the FIPS 203 7.3 check. A wrong ML-KEM ciphertext gives
+ * ML-KEM's implicit-rejection secret (VG_OK). SecP256r1MLKEM768 and
+ * SecP384r1MLKEM1024 (vg_p256mlkem768_*, vg_p384mlkem1024_*) come with the
+ * P-256/P-384 API. */
+#define VG_X25519MLKEM768_PUBLICKEYBYTES 1216
+#define VG_X25519MLKEM768_SECRETKEYBYTES 2432
+#define VG_X25519MLKEM768_CIPHERTEXTBYTES 1120
+#define VG_X25519MLKEM768_SHAREDSECRETBYTES 64
+#define VG_X25519MLKEM768_SEEDBYTES 96
+#define VG_X25519MLKEM768_ENCAPSSEEDBYTES 64
+VG_API int vg_x25519mlkem768_keypair_derand(uint8_t pk[1216], uint8_t sk[2432],
+                                            const uint8_t seed[96]);
+VG_API int vg_x25519mlkem768_keypair(uint8_t pk[1216], uint8_t sk[2432]);
+VG_API int vg_x25519mlkem768_encaps_derand(uint8_t ct[1120], uint8_t ss[64],
+                                           const uint8_t pk[1216], const uint8_t eseed[64]);
+VG_API int vg_x25519mlkem768_encaps(uint8_t ct[1120], uint8_t ss[64], const uint8_t pk[1216]);
+VG_API int vg_x25519mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1120],
+                                    const uint8_t sk[2432]);
+/* ---- end of Hybrid KEMs ---- */
+
 #ifdef __cplusplus
 }
 #endif
