@@ -464,6 +464,73 @@ VG_API int vg_x25519mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1120],
                                     const uint8_t sk[2432]);
 /* ---- end of Hybrid KEMs ---- */
 
+/* ---- Key encodings ------------------------------------------------------
+ * PKCS#8 OneAsymmetricKey (RFC 5958) and SubjectPublicKeyInfo (RFC 5280), in
+ * DER or PEM (RFC 7468 labels "PRIVATE KEY" and "PUBLIC KEY"), for X25519
+ * and Ed25519 (RFC 8410), ML-KEM-512/768/1024 (the LAMPS ML-KEM certificates
+ * document), ML-DSA-44/65/87 (RFC 9881) and X-Wing (its draft's "Use in
+ * X.509"); docs/encodings.md has the details. VG_KEY_P256 and VG_KEY_P384
+ * are reserved: encoding them, and decoding an id-ecPublicKey key, give
+ * VG_ERR_INPUT for now.
+ *
+ * The private key material ("key") is, per algorithm:
+ *   X25519: the 32-byte secret; X-Wing: the 32-byte decapsulation key;
+ *   Ed25519: the 32-byte seed (encode also takes the 64-byte seed || public
+ *     key, checked: its second half must be the seed's public key);
+ *   ML-KEM: the 64-byte seed d || z, or the expanded dk (1632/2400/3168);
+ *   ML-DSA: the 32-byte seed xi, or the expanded sk (2560/4032/4896).
+ * flags: VG_KEY_DER or VG_KEY_PEM, ORed (private keys of ML-KEM and ML-DSA)
+ * with the form of the CHOICE: VG_KEY_SEED (the default, 0) writes seed [0]
+ * when given a seed; VG_KEY_EXPANDED writes expandedKey, VG_KEY_BOTH writes
+ * both (computed from the seed: VG_KEY_BOTH with an expanded key is
+ * VG_ERR_INPUT); an expanded key given is always written as expandedKey.
+ *
+ * encode: writes *out_len bytes to out (out_cap bytes); out NULL with
+ * out_cap 0 only asks the size (*out_len, VG_OK). VG_ERR_INPUT (out zeroed,
+ * *out_len 0) for an unknown or reserved alg, unknown flags, a wrong key
+ * length, out_cap too small, an expanded key failing its checks (ML-KEM:
+ * FIPS 203 7.3 and a pairwise encapsulation check; ML-DSA: s1 and s2 within
+ * [-eta, eta]), an ML-KEM or X-Wing public key failing FIPS 203 7.2.
+ * decode: DER or PEM, told apart by content; strict DER (definite minimal
+ * lengths, exact sizes, no trailing data, parameters absent); writes the
+ * algorithm, the flags that re-encode the input (DER/PEM and the form
+ * found), and the key as encode takes it: the seed when the input has one,
+ * else the expanded key. Checks: "both" regenerated from the seed and
+ * compared (constant time); an expanded key as for encode; a publicKey
+ * field (version 1) equal to the key's own; X-Wing's publicKey absent.
+ * VG_ERR_INPUT (outputs zeroed, *alg VG_KEY_NONE) on any failure. */
+typedef enum vg_key_alg {
+    VG_KEY_NONE = 0,
+    VG_KEY_X25519 = 1,
+    VG_KEY_ED25519 = 2,
+    VG_KEY_MLKEM512 = 3,
+    VG_KEY_MLKEM768 = 4,
+    VG_KEY_MLKEM1024 = 5,
+    VG_KEY_MLDSA44 = 6,
+    VG_KEY_MLDSA65 = 7,
+    VG_KEY_MLDSA87 = 8,
+    VG_KEY_XWING = 9,
+    VG_KEY_P256 = 10, /* reserved */
+    VG_KEY_P384 = 11  /* reserved */
+} vg_key_alg;
+#define VG_KEY_DER 0x0u
+#define VG_KEY_PEM 0x1u
+#define VG_KEY_SEED 0x0u
+#define VG_KEY_EXPANDED 0x2u
+#define VG_KEY_BOTH 0x4u
+#define VG_KEY_ENCODED_MAXBYTES 8192 /* any encoding written or read, PEM included */
+#define VG_KEY_SECRET_MAXBYTES 4896  /* the longest "key" (ML-DSA-87's expanded sk) */
+#define VG_KEY_PUBLIC_MAXBYTES 2592  /* the longest public key (ML-DSA-87) */
+VG_API int vg_key_encode_private(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_alg alg,
+                                 unsigned flags, const uint8_t *key, size_t key_len);
+VG_API int vg_key_decode_private(vg_key_alg *alg, unsigned *flags, uint8_t *key, size_t key_cap,
+                                 size_t *key_len, const uint8_t *in, size_t in_len);
+VG_API int vg_key_encode_public(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_alg alg,
+                                unsigned flags, const uint8_t *pk, size_t pk_len);
+VG_API int vg_key_decode_public(vg_key_alg *alg, uint8_t *pk, size_t pk_cap, size_t *pk_len,
+                                const uint8_t *in, size_t in_len);
+/* ---- end of Key encodings ---- */
+
 #ifdef __cplusplus
 }
 #endif
