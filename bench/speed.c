@@ -673,7 +673,7 @@ POLY1305_VARIANT(avx512ifma, vg_poly1305_ifma_get)
  *   x-wing-encaps:   in = pk || eseed (64), out = ct || ss;
  *   x-wing-decaps:   in = sk || ct, out = ss (includes the key expansion
  *                    the seed-form key needs, as X-Wing's Decapsulate does);
- *   x25519mlkem768-*: likewise with the 96-byte seed, the 2432-byte sk, a
+ *   tls-x25519mlkem768-*: likewise (the prefix keeps them out of "speed x25519") with the 96-byte seed, the 2432-byte sk, a
  *                    64-byte ss;
  *   pkcs8-decode-*-seed: in = the DER PKCS#8 of a seed-form key, out = the
  *                    seed (to compare with the keypair rows: the issue asks
@@ -1005,13 +1005,13 @@ static const struct speed_row g_rows[] = {
      ours_xwing_encaps, NULL, NULL, setup_xwing_encaps, 1, NULL, NOTE_HYBRID, 0},
     {"x-wing-decaps", VG_XWING_SECRETKEYBYTES + VG_XWING_CIPHERTEXTBYTES, 32,
      ours_xwing_decaps, NULL, NULL, setup_xwing_decaps, 1, NULL, NOTE_HYBRID, 0},
-    {"x25519mlkem768-keypair", 96,
+    {"tls-x25519mlkem768-keypair", 96,
      VG_X25519MLKEM768_PUBLICKEYBYTES + VG_X25519MLKEM768_SECRETKEYBYTES, ours_hyb_keypair,
      NULL, NULL, NULL, 1, NULL, NOTE_HYBRID, 0},
-    {"x25519mlkem768-encaps", VG_X25519MLKEM768_PUBLICKEYBYTES + 64,
+    {"tls-x25519mlkem768-encaps", VG_X25519MLKEM768_PUBLICKEYBYTES + 64,
      VG_X25519MLKEM768_CIPHERTEXTBYTES + 64, ours_hyb_encaps, NULL, NULL, setup_hyb_encaps, 1,
      NULL, NOTE_HYBRID, 0},
-    {"x25519mlkem768-decaps",
+    {"tls-x25519mlkem768-decaps",
      VG_X25519MLKEM768_SECRETKEYBYTES + VG_X25519MLKEM768_CIPHERTEXTBYTES, 64, ours_hyb_decaps,
      NULL, NULL, setup_hyb_decaps, 1, NULL, NOTE_HYBRID, 0},
     {"pkcs8-decode-ml-kem-768-seed", 86, 64, ours_pkcs8_decode, NULL, NULL,
