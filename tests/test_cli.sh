@@ -1813,6 +1813,17 @@ reject_case "pkey of a file that is no key" "$V" pkey -i "$H/xw.ct" -o "$H/r.key
 error_case "pkey --pem --der" "$V" pkey -i "$H/xw.key" -o "$H/r.key" --pem --der
 error_case "pkey --form bad" "$V" pkey -i "$H/xw.key" -o "$H/r.key" --form bad
 check "pkey failures wrote nothing" [ ! -e "$H/r.key" ] && check "no public key either" [ ! -e "$H/r.pub" ]
+# ML-KEM with PEM and DER key files (seed-form PKCS#8, SPKI) and raw ones agree.
+"$V" keygen ml-kem-768 --pem -s "$H/k.key" -p "$H/k.pub" &&
+    "$V" encaps ml-kem-768 -p "$H/k.pub" -c "$H/k.ct" -k "$H/k.ss1" &&
+    "$V" decaps ml-kem-768 -s "$H/k.key" -c "$H/k.ct" -k "$H/k.ss2"
+check "ml-kem-768 with PEM key files" [ $? = 0 ] && check "ml-kem-768 PEM secrets equal" cmp -s "$H/k.ss1" "$H/k.ss2"
+"$V" pkey -i "$H/k.key" -o "$H/k.dk" --raw && "$V" decaps ml-kem-768 -s "$H/k.dk" -c "$H/k.ct" -k "$H/k.ss3"
+check "ml-kem-768 raw dk from pkey gives the same secret" cmp -s "$H/k.ss1" "$H/k.ss3"
+"$V" pkey -i "$H/k.key" -o "$H/k.der" --der --form both && "$V" decaps ml-kem-768 -s "$H/k.der" -c "$H/k.ct" -k "$H/k.ss4"
+check "ml-kem-768 with a DER (both) secret key" cmp -s "$H/k.ss1" "$H/k.ss4"
+reject_case "ml-kem-512 decaps with an ML-KEM-768 PEM key" \
+    "$V" decaps ml-kem-512 -s "$H/k.key" -c "$H/k.ct" -k "$H/r.ss"
 # The speed rows of issue 17 exist and run (11 samples, the least: a functional check, no
 # figure is looked at).
 VG_SPEED_NO_PEERS=1 "$V" speed x-wing tls-x25519mlkem768 pkcs8-decode --samples 11 >"$T/out" 2>"$T/err"

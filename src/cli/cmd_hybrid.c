@@ -7,7 +7,9 @@
  *       and ML-DSA) and an SPKI public key instead of the raw library forms.
  *   encaps x-wing|x25519-mlkem768 -p PUBLIC -c CIPHERTEXT -k SHARED [--hex]
  *   decaps x-wing|x25519-mlkem768 -s SECRET -c CIPHERTEXT -k SHARED [--hex]
- *       X-Wing key files may be raw, PEM or DER (told apart by content).
+ *       X-Wing key files may be raw, PEM or DER (told apart by content);
+ *       so may ML-KEM key files (a PEM or DER one is handled here, a seed-form
+ *       PKCS#8 secret key expanded by KeyGen).
  *   pkey [ALG] -i IN -o OUT [--pubin] [--pubout] [--pem | --der | --raw]
  *        [--form seed|expanded|both] [--hex]
  *       converts between raw keys and PKCS#8 / SPKI, DER or PEM.
@@ -108,6 +110,11 @@ static int has_arg(int argc, char **argv, int (*pred)(const char *))
             return 1;
     }
     return 0;
+}
+static int is_kem_name(const char *s)
+{
+    return is_hybrid_name(s) || strcmp(s, "ml-kem-512") == 0 || strcmp(s, "ml-kem-768") == 0 ||
+           strcmp(s, "ml-kem-1024") == 0;
 }
 static int is_format_flag(const char *s) { return strcmp(s, "--pem") == 0 || strcmp(s, "--der") == 0; }
 
@@ -234,6 +241,10 @@ static int load_any(const char *cmd, const char *what, const char *path, const s
         if (rc == VG_OK && got == a->key && kl == raw) {
             memcpy(out, key, kl);
             rc = VG_CLI_EXIT_OK;
+        } else if (rc == VG_OK && got == a->key && want_secret && kl == a->seed_len) {
+            /* a seed-form PKCS#8 key: the raw secret key is its KeyGen's */
+            static uint8_t pk[MAX_PK];
+            rc = keys_of_seed(a, key, out, pk) == VG_OK ? VG_CLI_EXIT_OK : VG_CLI_EXIT_REJECT;
         } else {
             vg_cli_error("%s: the %s in '%s' is not a valid %s %s of %s", cmd, what, path,
                          pem ? "PEM" : "DER", want_secret ? "PKCS#8 key" : "SPKI key", a->name);
@@ -253,6 +264,75 @@ static int load_any(const char *cmd, const char *what, const char *path, const s
 }
 
 /* ---- encaps / decaps ------------------------------------------------------ */
+
+/* The KEMs these commands run here: the two hybrids always, ML-KEM when its
+ * key file is PEM or DER (raw ML-KEM keys stay with cmd_keygen.c). */
+struct kem_ops {
+    size_t ct_len, ss_len;
+    int (*encaps)(uint8_t *ct, uint8_t *ss, const uint8_t *pk);
+    int (*decaps)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
+    int (*check_pk)(const uint8_t *pk);
+    int (*check_sk)(const uint8_t *sk);
+};
+
+static int xwing_check_sk(const uint8_t *sk)
+{
+    (void)sk;
+    return VG_OK;
+}
+
+static const struct kem_ops *ops_of(const struct hyb_alg *a)
+{
+    static const struct kem_ops xw = {1120, 32, vg_xwing_encaps, vg_xwing_decaps,
+                                      vg_mlkem768_check_public_key, xwing_check_sk};
+    static const struct kem_ops hy = {1120, 64, vg_x25519mlkem768_encaps, vg_x25519mlkem768_decaps,
+                                      vg_mlkem768_check_public_key, vg_mlkem768_check_secret_key};
+    static const struct kem_ops k512 = {768, 32, vg_mlkem512_encaps, vg_mlkem512_decaps,
+                                        vg_mlkem512_check_public_key, vg_mlkem512_check_secret_key};
+    static const struct kem_ops k768 = {1088, 32, vg_mlkem768_encaps, vg_mlkem768_decaps,
+                                        vg_mlkem768_check_public_key, vg_mlkem768_check_secret_key};
+    static const struct kem_ops k1024 = {1568, 32, vg_mlkem1024_encaps, vg_mlkem1024_decaps,
+                                         vg_mlkem1024_check_public_key,
+                                         vg_mlkem1024_check_secret_key};
+    switch (a->key) {
+    case VG_KEY_XWING: return &xw;
+    case VG_KEY_NONE: return &hy;
+    case VG_KEY_MLKEM512: return &k512;
+    case VG_KEY_MLKEM768: return &k768;
+    case VG_KEY_MLKEM1024: return &k1024;
+    default: return NULL;
+    }
+}
+
+/* 1 when the file at path (not standard input, which can be read once) is
+ * PEM text or a DER object of another length than raw_len. */
+static int file_is_encoded(const char *path, size_t raw_len)
+{
+    uint8_t *data = NULL;
+    size_t n = 0, i = 0;
+    int enc = 0;
+    if (!path || strcmp(path, "-") == 0 || vg_cli_read_all(path, MAX_FILE, &data, &n) != VG_CLI_IO_OK) {
+        free(data);
+        return 0;
+    }
+    while (i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+        i++;
+    enc = (n - i >= 11 && memcmp(data + i, "-----BEGIN ", 11) == 0) ||
+          (n != raw_len && n > 0 && data[0] == 0x30);
+    vg_wipe(data, n);
+    free(data);
+    return enc;
+}
+
+/* Ours: a hybrid, or ML-KEM with an encoded key file. */
+static int kem_is_ours(const struct hyb_alg *a, const char *key_path, int secret, int hex)
+{
+    if (!a || !ops_of(a))
+        return 0;
+    if (is_hybrid_name(a->name))
+        return 1;
+    return !hex && file_is_encoded(key_path, secret ? a->raw_sk : a->raw_pk);
+}
 
 static int kem_parse(const char *cmd, int decaps, int argc, char **argv,
                      const struct hyb_alg **alg, const char **key_path, const char **ct_path,
@@ -280,11 +360,12 @@ int vg_cli_encaps_ext(int argc, char **argv)
     const char *pk_path = NULL, *ct_path = NULL, *ss_path = NULL;
     const struct hyb_alg *alg = NULL;
     int hex = 0, rc, r;
-    uint8_t pk[1216], ct[1120], ss[64];
+    uint8_t pk[MAX_PK], ct[1568], ss[64];
     static const char *const whats[2] = {"ciphertext", "shared secret"};
     struct vg_cli_outputs outs;
+    const struct kem_ops *ops;
 
-    if (!has_arg(argc, argv, is_hybrid_name))
+    if (!has_arg(argc, argv, is_kem_name))
         return -1;
     outs.n = 0;
     memset(ss, 0, sizeof ss);
@@ -292,19 +373,19 @@ int vg_cli_encaps_ext(int argc, char **argv)
     rc = kem_parse("encaps", 0, argc, argv, &alg, &pk_path, &ct_path, &ss_path, &hex);
     if (rc != VG_CLI_EXIT_OK)
         return rc;
-    if (!alg || alg->raw_sk == 0 || !is_hybrid_name(alg->name))
-        return -1; /* not ours after all: cmd_keygen.c decides */
-    size_t ss_len = alg->key == VG_KEY_XWING ? 32 : 64;
+    if (!kem_is_ours(alg, pk_path, 0, hex))
+        return -1; /* not ours: cmd_keygen.c decides (and reports usage errors) */
+    ops = ops_of(alg);
     const char *paths[2] = {ct_path, ss_path};
     rc = vg_cli_outputs_open(&outs, "encaps", paths, whats, 2, &pk_path, 1);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
     if ((rc = load_any("encaps", "public key", pk_path, alg, 0, pk, hex)) != VG_CLI_EXIT_OK)
         goto out;
-    r = alg->key == VG_KEY_XWING ? vg_xwing_encaps(ct, ss, pk) : vg_x25519mlkem768_encaps(ct, ss, pk);
+    r = ops->encaps(ct, ss, pk);
     if (r == VG_ERR_INPUT) {
-        if (vg_mlkem768_check_public_key(pk) != VG_OK)
-            vg_cli_error("encaps: the ML-KEM-768 part of the %s public key in '%s' has a "
+        if (ops->check_pk(pk) != VG_OK)
+            vg_cli_error("encaps: the ML-KEM part of the %s public key in '%s' has a "
                          "coefficient >= q (FIPS 203 section 7.2); nothing written",
                          alg->name, pk_path);
         else
@@ -319,8 +400,8 @@ int vg_cli_encaps_ext(int argc, char **argv)
         rc = VG_CLI_EXIT_USAGE;
         goto out;
     }
-    if ((rc = vg_cli_output_write(&outs, 0, ct, sizeof ct, hex)) != 0 ||
-        (rc = vg_cli_output_write(&outs, 1, ss, ss_len, hex)) != 0)
+    if ((rc = vg_cli_output_write(&outs, 0, ct, ops->ct_len, hex)) != 0 ||
+        (rc = vg_cli_output_write(&outs, 1, ss, ops->ss_len, hex)) != 0)
         goto out;
     rc = vg_cli_outputs_commit(&outs);
 out:
@@ -335,11 +416,12 @@ int vg_cli_decaps_ext(int argc, char **argv)
     const char *sk_path = NULL, *ct_path = NULL, *ss_path = NULL;
     const struct hyb_alg *alg = NULL;
     int hex = 0, rc;
-    uint8_t sk[2432], ct[1120], ss[64];
+    uint8_t sk[3168], ct[1568], ss[64];
     static const char *const what = "shared secret";
     struct vg_cli_outputs outs;
+    const struct kem_ops *ops;
 
-    if (!has_arg(argc, argv, is_hybrid_name))
+    if (!has_arg(argc, argv, is_kem_name))
         return -1;
     outs.n = 0;
     memset(sk, 0, sizeof sk);
@@ -347,9 +429,9 @@ int vg_cli_decaps_ext(int argc, char **argv)
     rc = kem_parse("decaps", 1, argc, argv, &alg, &sk_path, &ct_path, &ss_path, &hex);
     if (rc != VG_CLI_EXIT_OK)
         return rc;
-    if (!alg || !is_hybrid_name(alg->name))
+    if (!kem_is_ours(alg, sk_path, 1, hex))
         return -1;
-    size_t ss_len = alg->key == VG_KEY_XWING ? 32 : 64;
+    ops = ops_of(alg);
     const char *inputs[2] = {sk_path, ct_path};
     if ((rc = vg_cli_one_stdin("decaps", inputs, 2)) != VG_CLI_EXIT_OK)
         return rc;
@@ -358,13 +440,13 @@ int vg_cli_decaps_ext(int argc, char **argv)
         goto out;
     if ((rc = load_any("decaps", "secret key", sk_path, alg, 1, sk, hex)) != VG_CLI_EXIT_OK)
         goto out;
-    if ((rc = vg_cli_load_key("ciphertext", ct_path, ct, sizeof ct, hex)) != VG_CLI_EXIT_OK)
+    if ((rc = vg_cli_load_key("ciphertext", ct_path, ct, ops->ct_len, hex)) != VG_CLI_EXIT_OK)
         goto out;
-    if ((alg->key == VG_KEY_XWING ? vg_xwing_decaps(ss, ct, sk)
-                                  : vg_x25519mlkem768_decaps(ss, ct, sk)) != VG_OK) {
-        /* X-Wing never fails here; X25519MLKEM768: the dk check or a small-order share */
-        if (vg_mlkem768_check_secret_key(sk) != VG_OK)
-            vg_cli_error("decaps: the ML-KEM-768 part of the %s secret key in '%s' fails the "
+    if (ops->decaps(ss, ct, sk) != VG_OK) {
+        /* X-Wing never fails here; ML-KEM: the dk check; X25519MLKEM768: that or a
+         * small-order share */
+        if (ops->check_sk(sk) != VG_OK)
+            vg_cli_error("decaps: the ML-KEM part of the %s secret key in '%s' fails the "
                          "FIPS 203 section 7.3 hash check; nothing written", alg->name, sk_path);
         else
             vg_cli_error("decaps: the X25519 part of the ciphertext in '%s' has small order "
@@ -372,7 +454,7 @@ int vg_cli_decaps_ext(int argc, char **argv)
         rc = VG_CLI_EXIT_REJECT;
         goto out;
     }
-    if ((rc = vg_cli_output_write(&outs, 0, ss, ss_len, hex)) == 0)
+    if ((rc = vg_cli_output_write(&outs, 0, ss, ops->ss_len, hex)) == 0)
         rc = vg_cli_outputs_commit(&outs);
 out:
     vg_cli_outputs_close(&outs);
