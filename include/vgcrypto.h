@@ -408,6 +408,129 @@ VG_API int vg_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_
  * for a NULL tag or key or a NULL msg with len > 0 (tag then zeroed). */
 VG_API int vg_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
 
+/* ---- Hybrid KEMs --------------------------------------------------------
+ * X-Wing: draft-connolly-cfrg-xwing-kem (the version whose decapsulation key
+ * is a 32-byte seed expanded with SHAKE256 to ML-KEM-768's d || z and the
+ * X25519 secret; = MLKEM768-X25519 of draft-irtf-cfrg-concrete-hybrid-kems).
+ * pk = ML-KEM-768 ek || X25519 public key; ct = ML-KEM-768 ct || X25519
+ * ephemeral public key; ss = SHA3-256(ss_M || ss_X || ct_X || pk_X ||
+ * XWingLabel), XWingLabel the 6 bytes 5c 2e 2f 2f 5e 5c.
+ * keypair_derand: sk = seed (seed and sk may be the same buffer).
+ * encaps_derand: eseed = ML-KEM's m (32) || the X25519 ephemeral secret (32).
+ * encaps: VG_ERR_INPUT (ct and ss zeroed) when the ML-KEM part of pk fails the
+ * FIPS 203 7.2 check. An all-zero X25519 value is not an error for X-Wing (the
+ * draft: the combiner binds ct_X and pk_X). decaps: VG_OK for any ciphertext
+ * (ML-KEM's implicit rejection). Random forms: VG_ERR_RANDOM, outputs zeroed,
+ * when the system's random source fails. */
+#define VG_XWING_PUBLICKEYBYTES 1216
+#define VG_XWING_SECRETKEYBYTES 32
+#define VG_XWING_CIPHERTEXTBYTES 1120
+#define VG_XWING_SHAREDSECRETBYTES 32
+#define VG_XWING_SEEDBYTES 32
+#define VG_XWING_ENCAPSSEEDBYTES 64
+VG_API int vg_xwing_keypair_derand(uint8_t pk[1216], uint8_t sk[32], const uint8_t seed[32]);
+VG_API int vg_xwing_keypair(uint8_t pk[1216], uint8_t sk[32]);
+VG_API int vg_xwing_encaps_derand(uint8_t ct[1120], uint8_t ss[32], const uint8_t pk[1216],
+                                  const uint8_t eseed[64]);
+VG_API int vg_xwing_encaps(uint8_t ct[1120], uint8_t ss[32], const uint8_t pk[1216]);
+VG_API int vg_xwing_decaps(uint8_t ss[32], const uint8_t ct[1120], const uint8_t sk[32]);
+/* X25519MLKEM768 (draft-ietf-tls-ecdhe-mlkem, TLS 1.3 group 0x11EC) as a
+ * KEM. pk = the client's key share = ML-KEM-768 ek (1184) || X25519 public
+ * key (32); ct = the server's key share = ML-KEM-768 ct (1088) || X25519
+ * ephemeral public key (32); ss = ML-KEM ss (32) || X25519 ss (32): ML-KEM
+ * first in all three (the draft). sk = ML-KEM-768 dk (2400, FIPS 203) ||
+ * X25519 secret (32). keypair_derand: seed = ML-KEM's d || z (64) || the
+ * X25519 secret (32). encaps_derand: eseed = ML-KEM's m (32) || the ephemeral
+ * X25519 secret (32). VG_ERR_INPUT, outputs zeroed: encaps when the ML-KEM
+ * part of pk fails the FIPS 203 7.2 check; encaps and decaps when the X25519
+ * value is all zero (a peer share of small order, RFC 8446 7.4.2); decaps
+ * when the dk fails the FIPS 203 7.3 check. A wrong ML-KEM ciphertext gives
+ * ML-KEM's implicit-rejection secret (VG_OK). SecP256r1MLKEM768 and
+ * SecP384r1MLKEM1024 (vg_p256mlkem768_*, vg_p384mlkem1024_*) come with the
+ * P-256/P-384 API. */
+#define VG_X25519MLKEM768_PUBLICKEYBYTES 1216
+#define VG_X25519MLKEM768_SECRETKEYBYTES 2432
+#define VG_X25519MLKEM768_CIPHERTEXTBYTES 1120
+#define VG_X25519MLKEM768_SHAREDSECRETBYTES 64
+#define VG_X25519MLKEM768_SEEDBYTES 96
+#define VG_X25519MLKEM768_ENCAPSSEEDBYTES 64
+VG_API int vg_x25519mlkem768_keypair_derand(uint8_t pk[1216], uint8_t sk[2432],
+                                            const uint8_t seed[96]);
+VG_API int vg_x25519mlkem768_keypair(uint8_t pk[1216], uint8_t sk[2432]);
+VG_API int vg_x25519mlkem768_encaps_derand(uint8_t ct[1120], uint8_t ss[64],
+                                           const uint8_t pk[1216], const uint8_t eseed[64]);
+VG_API int vg_x25519mlkem768_encaps(uint8_t ct[1120], uint8_t ss[64], const uint8_t pk[1216]);
+VG_API int vg_x25519mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1120],
+                                    const uint8_t sk[2432]);
+/* ---- end of Hybrid KEMs ---- */
+
+/* ---- Key encodings ------------------------------------------------------
+ * PKCS#8 OneAsymmetricKey (RFC 5958) and SubjectPublicKeyInfo (RFC 5280), in
+ * DER or PEM (RFC 7468 labels "PRIVATE KEY" and "PUBLIC KEY"), for X25519
+ * and Ed25519 (RFC 8410), ML-KEM-512/768/1024 (the LAMPS ML-KEM certificates
+ * document), ML-DSA-44/65/87 (RFC 9881) and X-Wing (its draft's "Use in
+ * X.509"); docs/encodings.md has the details. VG_KEY_P256 and VG_KEY_P384
+ * are reserved: encoding them, and decoding an id-ecPublicKey key, give
+ * VG_ERR_INPUT for now.
+ *
+ * The private key material ("key") is, per algorithm:
+ *   X25519: the 32-byte secret; X-Wing: the 32-byte decapsulation key;
+ *   Ed25519: the 32-byte seed (encode also takes the 64-byte seed || public
+ *     key, checked: its second half must be the seed's public key);
+ *   ML-KEM: the 64-byte seed d || z, or the expanded dk (1632/2400/3168);
+ *   ML-DSA: the 32-byte seed xi, or the expanded sk (2560/4032/4896).
+ * flags: VG_KEY_DER or VG_KEY_PEM, ORed (private keys of ML-KEM and ML-DSA)
+ * with the form of the CHOICE: VG_KEY_SEED (the default, 0) writes seed [0]
+ * when given a seed; VG_KEY_EXPANDED writes expandedKey, VG_KEY_BOTH writes
+ * both (computed from the seed: VG_KEY_BOTH with an expanded key is
+ * VG_ERR_INPUT); an expanded key given is always written as expandedKey.
+ *
+ * encode: writes *out_len bytes to out (out_cap bytes); out NULL with
+ * out_cap 0 only asks the size (*out_len, VG_OK). VG_ERR_INPUT (out zeroed,
+ * *out_len 0) for an unknown or reserved alg, unknown flags, a wrong key
+ * length, out_cap too small, an expanded key failing its checks (ML-KEM:
+ * FIPS 203 7.3 and a pairwise encapsulation check; ML-DSA: s1 and s2 within
+ * [-eta, eta]), an ML-KEM or X-Wing public key failing FIPS 203 7.2.
+ * decode: DER or PEM, told apart by content; strict DER (definite minimal
+ * lengths, exact sizes, no trailing data, parameters absent); writes the
+ * algorithm, the flags that re-encode the input (DER/PEM and the form
+ * found), and the key as encode takes it: the seed when the input has one,
+ * else the expanded key. Checks: "both" regenerated from the seed and
+ * compared (constant time); an expanded key as for encode; a publicKey
+ * field (version 1) equal to the key's own; X-Wing's publicKey absent.
+ * VG_ERR_INPUT (outputs zeroed, *alg VG_KEY_NONE) on any failure. */
+typedef enum vg_key_alg {
+    VG_KEY_NONE = 0,
+    VG_KEY_X25519 = 1,
+    VG_KEY_ED25519 = 2,
+    VG_KEY_MLKEM512 = 3,
+    VG_KEY_MLKEM768 = 4,
+    VG_KEY_MLKEM1024 = 5,
+    VG_KEY_MLDSA44 = 6,
+    VG_KEY_MLDSA65 = 7,
+    VG_KEY_MLDSA87 = 8,
+    VG_KEY_XWING = 9,
+    VG_KEY_P256 = 10, /* reserved */
+    VG_KEY_P384 = 11  /* reserved */
+} vg_key_alg;
+#define VG_KEY_DER 0x0u
+#define VG_KEY_PEM 0x1u
+#define VG_KEY_SEED 0x0u
+#define VG_KEY_EXPANDED 0x2u
+#define VG_KEY_BOTH 0x4u
+#define VG_KEY_ENCODED_MAXBYTES 8192 /* any encoding written or read, PEM included */
+#define VG_KEY_SECRET_MAXBYTES 4896  /* the longest "key" (ML-DSA-87's expanded sk) */
+#define VG_KEY_PUBLIC_MAXBYTES 2592  /* the longest public key (ML-DSA-87) */
+VG_API int vg_key_encode_private(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_alg alg,
+                                 unsigned flags, const uint8_t *key, size_t key_len);
+VG_API int vg_key_decode_private(vg_key_alg *alg, unsigned *flags, uint8_t *key, size_t key_cap,
+                                 size_t *key_len, const uint8_t *in, size_t in_len);
+VG_API int vg_key_encode_public(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_alg alg,
+                                unsigned flags, const uint8_t *pk, size_t pk_len);
+VG_API int vg_key_decode_public(vg_key_alg *alg, uint8_t *pk, size_t pk_cap, size_t *pk_len,
+                                const uint8_t *in, size_t in_len);
+/* ---- end of Key encodings ---- */
+
 #ifdef __cplusplus
 }
 #endif

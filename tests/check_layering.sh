@@ -46,6 +46,31 @@ mlkem   curve25519  ML-KEM uses hash and lattice only
 mlkem   aead    ML-KEM uses hash and lattice only
 mldsa   curve25519  ML-DSA uses hash and lattice only
 mldsa   aead    ML-DSA uses hash and lattice only
+hybrid  mldsa   the hybrid KEMs use mlkem, curve25519 and hash only (issue 17)
+hybrid  aead    the hybrid KEMs use mlkem, curve25519 and hash only
+hybrid  lattice the hybrid KEMs use mlkem, curve25519 and hash only
+hybrid  encoding    the hybrid KEMs use mlkem, curve25519 and hash only
+hybrid  cli     the hybrid KEMs use mlkem, curve25519 and hash only
+hash    hybrid  the hashes sit below every area that uses them
+curve25519  hybrid  Curve25519 uses the hashes only
+mlkem   hybrid  ML-KEM uses hash and lattice only
+mldsa   hybrid  ML-DSA uses hash and lattice only
+lattice hybrid  the NTT module depends on common only
+aead    hybrid  the AEAD area depends on common only
+encoding    hash    the key encodings use the public API only (issue 17)
+encoding    curve25519  the key encodings use the public API only
+encoding    mlkem   the key encodings use the public API only
+encoding    mldsa   the key encodings use the public API only
+encoding    lattice the key encodings use the public API only
+encoding    aead    the key encodings use the public API only
+encoding    hybrid  the key encodings use the public API only
+encoding    cli     the key encodings use the public API only
+hash    encoding    the hashes sit below every area that uses them
+curve25519  encoding    Curve25519 uses the hashes only
+mlkem   encoding    ML-KEM uses hash and lattice only
+mldsa   encoding    ML-DSA uses hash and lattice only
+lattice encoding    the NTT module depends on common only
+aead    encoding    the AEAD area depends on common only
 '
 set -uf # -f: no pathname expansion, the rules contain "*"
 src=${1:-$(dirname "$0")/../src}

@@ -104,6 +104,52 @@ HASH_STATE_THUNKS(sha512)
 HASH_STATE_THUNKS(sha3_256)
 HASH_STATE_THUNKS(sha3_512)
 static int t_sha384(uint8_t *const p[]) { return vg_sha384(p[0], p[1], MSG_LEN); }
+/* Key encodings (issue 17): an X25519 key into or out of KEY_CAP bytes. */
+#define KEY_CAP 200
+static int t_key_encode_private(uint8_t *const p[])
+{
+    return vg_key_encode_private(p[0], KEY_CAP, (size_t *)p[1], VG_KEY_X25519, VG_KEY_PEM, p[2],
+                                 32);
+}
+static int t_key_decode_private(uint8_t *const p[])
+{
+    return vg_key_decode_private((vg_key_alg *)p[0], (unsigned *)p[1], p[2], KEY_CAP,
+                                 (size_t *)p[3], p[4], MSG_LEN);
+}
+static int t_key_encode_public(uint8_t *const p[])
+{
+    return vg_key_encode_public(p[0], KEY_CAP, (size_t *)p[1], VG_KEY_X25519, VG_KEY_DER, p[2], 32);
+}
+static int t_key_decode_public(uint8_t *const p[])
+{
+    return vg_key_decode_public((vg_key_alg *)p[0], p[1], KEY_CAP, (size_t *)p[2], p[3], MSG_LEN);
+}
+/* Hybrid KEMs (issue 17): fixed sizes only. */
+static int t_xwing_keypair_derand(uint8_t *const p[]) { return vg_xwing_keypair_derand(p[0], p[1], p[2]); }
+static int t_xwing_keypair(uint8_t *const p[]) { return vg_xwing_keypair(p[0], p[1]); }
+static int t_xwing_encaps_derand(uint8_t *const p[])
+{
+    return vg_xwing_encaps_derand(p[0], p[1], p[2], p[3]);
+}
+static int t_xwing_encaps(uint8_t *const p[]) { return vg_xwing_encaps(p[0], p[1], p[2]); }
+static int t_xwing_decaps(uint8_t *const p[]) { return vg_xwing_decaps(p[0], p[1], p[2]); }
+static int t_x25519mlkem768_keypair_derand(uint8_t *const p[])
+{
+    return vg_x25519mlkem768_keypair_derand(p[0], p[1], p[2]);
+}
+static int t_x25519mlkem768_keypair(uint8_t *const p[]) { return vg_x25519mlkem768_keypair(p[0], p[1]); }
+static int t_x25519mlkem768_encaps_derand(uint8_t *const p[])
+{
+    return vg_x25519mlkem768_encaps_derand(p[0], p[1], p[2], p[3]);
+}
+static int t_x25519mlkem768_encaps(uint8_t *const p[])
+{
+    return vg_x25519mlkem768_encaps(p[0], p[1], p[2]);
+}
+static int t_x25519mlkem768_decaps(uint8_t *const p[])
+{
+    return vg_x25519mlkem768_decaps(p[0], p[1], p[2]);
+}
 static int t_shake128_init(uint8_t *const p[]) { return vg_shake128_init((vg_shake_state *)p[0]); }
 static int t_shake256_init(uint8_t *const p[]) { return vg_shake256_init((vg_shake_state *)p[0]); }
 static int t_shake_absorb(uint8_t *const p[])
@@ -455,6 +501,24 @@ static const struct row g_rows[] = {
     ROW(xchacha20poly1305_open, EV, O(MSG_LEN), I(MSG_LEN), I(16), I(MSG_LEN), I(24), I(32)),
     ROW(chacha20, EI, O(MSG_LEN), I(MSG_LEN), I(12), I(32)),
     ROW(poly1305, EI, O(16), I(MSG_LEN), I(32)),
+    /* Hybrid KEMs (issue 17) */
+    ROW(xwing_keypair_derand, EI, O(1216), O(32), I(32)),
+    ROW(xwing_keypair, EI, O(1216), O(32)),
+    ROW(xwing_encaps_derand, EI, O(1120), O(32), I(1216), I(64)),
+    ROW(xwing_encaps, EI, O(1120), O(32), I(1216)),
+    ROW(xwing_decaps, EI, O(32), I(1120), I(32)),
+    ROW(x25519mlkem768_keypair_derand, EI, O(1216), O(2432), I(96)),
+    ROW(x25519mlkem768_keypair, EI, O(1216), O(2432)),
+    ROW(x25519mlkem768_encaps_derand, EI, O(1120), O(64), I(1216), I(64)),
+    ROW(x25519mlkem768_encaps, EI, O(1120), O(64), I(1216)),
+    ROW(x25519mlkem768_decaps, EI, O(64), I(1120), I(2432)),
+    /* Key encodings (issue 17) */
+    ROW(key_encode_private, EI, O(KEY_CAP), O(sizeof(size_t)), I(32)),
+    ROW(key_decode_private, EI, O(sizeof(vg_key_alg)), O(sizeof(unsigned)), O(KEY_CAP),
+        O(sizeof(size_t)), I(MSG_LEN)),
+    ROW(key_encode_public, EI, O(KEY_CAP), O(sizeof(size_t)), I(32)),
+    ROW(key_decode_public, EI, O(sizeof(vg_key_alg)), O(KEY_CAP), O(sizeof(size_t)),
+        I(MSG_LEN)),
 };
 
 /* Lengths over the standard's limit, every pointer given: VG_ERR_INPUT and

@@ -36,6 +36,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_hybrid.h"
 #include "cli_io.h"
 #include "cli_out.h"
 #include "common.h"
@@ -108,6 +109,10 @@ int vg_cli_cmd_keygen(int argc, char **argv)
     static const char *const whats[2] = {"secret key", "public key"};
     struct vg_cli_outputs outs;
 
+    /* x-wing, x25519-mlkem768, --pem / --der: cmd_hybrid.c (issue 17) */
+    int ext = vg_cli_keygen_ext(argc, argv);
+    if (ext >= 0)
+        return ext;
     outs.n = 0;
     alg_list(names, sizeof names);
     if (argc < 2)
@@ -235,6 +240,10 @@ int vg_cli_cmd_encaps(int argc, char **argv)
     static const char *const whats[2] = {"ciphertext", "shared secret"};
     struct vg_cli_outputs outs;
 
+    /* x-wing, x25519-mlkem768: cmd_hybrid.c (issue 17) */
+    int ext = vg_cli_encaps_ext(argc, argv);
+    if (ext >= 0)
+        return ext;
     outs.n = 0;
     memset(ss, 0, sizeof ss);
     memset(ct, 0, sizeof ct);
@@ -280,6 +289,10 @@ int vg_cli_cmd_decaps(int argc, char **argv)
     static const char *const what = "shared secret";
     struct vg_cli_outputs outs;
 
+    /* x-wing, x25519-mlkem768: cmd_hybrid.c (issue 17) */
+    int ext = vg_cli_decaps_ext(argc, argv);
+    if (ext >= 0)
+        return ext;
     outs.n = 0;
     memset(sk, 0, sizeof sk);
     memset(ss, 0, sizeof ss);

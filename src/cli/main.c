@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_hybrid.h"
 #include "cli_io.h"
 #include "vgcrypto.h"
 
@@ -88,6 +89,21 @@ void vg_cli_print_usage(FILE *f)
             "        truncated file) exits 1 and writes nothing: OUT is renamed into\n"
             "        place only after the tag verified; to standard output, a FIFO or a\n"
             "        device the plaintext is held in memory (at most 64 MiB) until then\n"
+            "  keygen x-wing|x25519-mlkem768 -s SECRET -p PUBLIC [--hex]\n"
+            "        hybrid KEMs: x-wing (draft-connolly-cfrg-xwing-kem: secret = the\n"
+            "        32-byte seed, public 1216, ciphertext 1120, shared secret 32);\n"
+            "        x25519-mlkem768 (draft-ietf-tls-ecdhe-mlkem, group 0x11EC: secret\n"
+            "        2432 = ML-KEM-768 dk || X25519 secret, public 1216, ciphertext 1120,\n"
+            "        shared secret 64); encaps and decaps take them as for ml-kem\n"
+            "  keygen ALG -s SECRET -p PUBLIC --pem|--der\n"
+            "        PKCS#8 secret key (ML-KEM, ML-DSA: the seed form) and SPKI public\n"
+            "        key, PEM (RFC 7468) or DER, for every ALG but x25519-mlkem768;\n"
+            "        encaps/decaps x-wing read raw, PEM or DER key files (by content)\n"
+            "  pkey [ALG] -i IN -o OUT [--pubin] [--pubout] [--pem|--der|--raw]\n"
+            "       [--form seed|expanded|both] [--hex]\n"
+            "        converts keys: IN is PKCS#8, SPKI (PEM or DER) or a raw key of ALG\n"
+            "        (a secret key unless --pubin); writes PEM (default), DER or the raw\n"
+            "        library form; --pubout the public key (docs/encodings.md)\n"
             "  speed [NAME...] [--json] [--samples N]\n"
             "        median TSC ticks of our code beside OpenSSL (libcrypto.so.3) and\n"
             "        libsodium (libsodium.so.23), loaded with dlopen when present;\n"
@@ -173,6 +189,7 @@ static const struct command g_commands[] = {
     {"open", vg_cli_cmd_open},
     {"speed", vg_cli_cmd_speed},
     {"cpu", vg_cli_cmd_cpu},
+    {"pkey", vg_cli_cmd_pkey}, /* cmd_pkey.c (issue 17) */
 };
 
 /* Standard output must have reached its file: a full disk or a closed pipe

@@ -1,0 +1,575 @@
+/*
+ * Key encodings: PKCS#8 OneAsymmetricKey (RFC 5958) and SubjectPublicKeyInfo
+ * (RFC 5280 4.1.2.7), in DER and PEM (RFC 7468 labels "PRIVATE KEY" and
+ * "PUBLIC KEY"), for
+ *   X25519, Ed25519 (RFC 8410: the private key is the OCTET STRING
+ *     CurvePrivateKey inside privateKey, parameters absent);
+ *   ML-KEM-512/768/1024 (the LAMPS ML-KEM certificates document,
+ *     draft-ietf-lamps-kyber-certificates: privateKey holds the CHOICE
+ *     seed [0] IMPLICIT OCTET STRING (64) | expandedKey OCTET STRING |
+ *     both SEQUENCE { seed, expandedKey });
+ *   ML-DSA-44/65/87 (RFC 9881, draft-ietf-lamps-dilithium-certificates: the
+ *     same CHOICE with a 32-byte seed);
+ *   X-Wing (draft-connolly-cfrg-xwing-kem, "Use in X.509": privateKey holds
+ *     the 32-byte decapsulation key itself, publicKey absent).
+ * P-256 and P-384 (RFC 5480 / RFC 5915) have reserved enum values; their
+ * OIDs are refused with VG_ERR_INPUT until the NIST curves' API exists.
+ *
+ * The tags and lengths of a key's DER depend only on its algorithm and form,
+ * so they are public and may steer branches; the key bytes are only copied,
+ * hashed or compared with vg_ct_memcmp, and every check's verdict is
+ * declassified once, as a whole. Every temporary is in one work area, wiped
+ * at the single exit.
+ */
+#include <string.h>
+
+#include "common.h"
+#include "encoding.h"
+
+enum kind { K_CURVE, K_RAW, K_LATTICE };
+
+struct alg_info {
+    vg_key_alg alg;
+    enum kind kind;
+    uint8_t oid_len;
+    uint8_t oid[11];
+    size_t seed_len; /* the seed form (K_LATTICE) or the key (others) */
+    size_t exp_len;  /* the expanded key (K_LATTICE), else 0 */
+    size_t pk_len;
+};
+
+#define NIST_OID(arc, n) {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, arc, n}
+static const struct alg_info g_algs[] = {
+    {VG_KEY_X25519, K_CURVE, 3, {0x2b, 0x65, 0x6e}, 32, 0, 32},  /* 1.3.101.110 */
+    {VG_KEY_ED25519, K_CURVE, 3, {0x2b, 0x65, 0x70}, 32, 0, 32}, /* 1.3.101.112 */
+    /* 2.16.840.1.101.3.4.4.{1,2,3}: id-alg-ml-kem-512/768/1024 */
+    {VG_KEY_MLKEM512, K_LATTICE, 9, NIST_OID(0x04, 0x01), 64, 1632, 800},
+    {VG_KEY_MLKEM768, K_LATTICE, 9, NIST_OID(0x04, 0x02), 64, 2400, 1184},
+    {VG_KEY_MLKEM1024, K_LATTICE, 9, NIST_OID(0x04, 0x03), 64, 3168, 1568},
+    /* 2.16.840.1.101.3.4.3.{17,18,19}: id-ml-dsa-44/65/87 */
+    {VG_KEY_MLDSA44, K_LATTICE, 9, NIST_OID(0x03, 0x11), 32, 2560, 1312},
+    {VG_KEY_MLDSA65, K_LATTICE, 9, NIST_OID(0x03, 0x12), 32, 4032, 1952},
+    {VG_KEY_MLDSA87, K_LATTICE, 9, NIST_OID(0x03, 0x13), 32, 4896, 2592},
+    /* 1.3.6.1.4.1.62253.25722: id-XWing */
+    {VG_KEY_XWING, K_RAW, 11, {0x2b, 0x06, 0x01, 0x04, 0x01, 0x83, 0xe6, 0x2d, 0x81, 0xc8, 0x7a},
+     32, 0, 1216},
+};
+
+#define MAX_EXP 4896
+#define MAX_PK 2592
+#define MAX_CT 1568
+
+/* Everything secret or large of one call; wiped at the exit. */
+struct ws {
+    uint8_t der[VG_ENC_DER_MAX];
+    uint8_t inner[VG_ENC_DER_MAX];
+    uint8_t exp[MAX_EXP];
+    uint8_t pk[MAX_PK];
+    uint8_t ct[MAX_CT];
+    uint8_t ss[2][32];
+    uint8_t edsk[64];
+    uint8_t tr[64];
+};
+
+static const struct alg_info *info_of(vg_key_alg alg)
+{
+    for (size_t i = 0; i < sizeof g_algs / sizeof g_algs[0]; i++)
+        if (g_algs[i].alg == alg)
+            return &g_algs[i];
+    return NULL; /* VG_KEY_NONE, the reserved P-256/P-384 values, anything else */
+}
+
+static const struct alg_info *info_of_oid(const struct vg_der *oid)
+{
+    for (size_t i = 0; i < sizeof g_algs / sizeof g_algs[0]; i++)
+        if (oid->n == g_algs[i].oid_len && memcmp(oid->p, g_algs[i].oid, oid->n) == 0)
+            return &g_algs[i];
+    /* id-ecPublicKey (1.2.840.10045.2.1, RFC 5480) lands here too: P-256
+     * and P-384 keys are not supported yet. */
+    return NULL;
+}
+
+static int is_mlkem(vg_key_alg a)
+{
+    return a == VG_KEY_MLKEM512 || a == VG_KEY_MLKEM768 || a == VG_KEY_MLKEM1024;
+}
+
+/* A verdict computed from secrets (0 or -1 from vg_ct_memcmp and friends),
+ * made public: accepting or refusing a key is the outcome the caller sees. */
+static int verdict(int v)
+{
+    VG_CT_DECLASSIFY(&v, sizeof v);
+    return v;
+}
+
+/* ---- the algorithms' own key generation and checks ---------------------- */
+
+/* pk and expanded key of a lattice seed (KeyGen_internal). */
+static int lattice_derive(vg_key_alg a, uint8_t *pk, uint8_t *exp, const uint8_t *seed)
+{
+    switch (a) {
+    case VG_KEY_MLKEM512: return vg_mlkem512_keypair_derand(pk, exp, seed);
+    case VG_KEY_MLKEM768: return vg_mlkem768_keypair_derand(pk, exp, seed);
+    case VG_KEY_MLKEM1024: return vg_mlkem1024_keypair_derand(pk, exp, seed);
+    case VG_KEY_MLDSA44: return vg_mldsa44_keypair_derand(pk, exp, seed);
+    case VG_KEY_MLDSA65: return vg_mldsa65_keypair_derand(pk, exp, seed);
+    case VG_KEY_MLDSA87: return vg_mldsa87_keypair_derand(pk, exp, seed);
+    default: return VG_ERR_INPUT;
+    }
+}
+
+/* An ML-KEM dk: the FIPS 203 7.3 hash check, then a pairwise consistency
+ * check (encapsulate to the ek inside dk, decapsulate, compare), which also
+ * finds a changed s (the LAMPS document's second bad example, whose H(ek)
+ * is right). */
+static int mlkem_dk_check(struct ws *w, const struct alg_info *in, const uint8_t *dk)
+{
+    static const uint8_t m[32] = {0x6d}; /* any fixed m will do */
+    const uint8_t *ek = dk + (in->exp_len - in->pk_len - 64); /* dk = dk_pke || ek || H(ek) || z */
+    int rc;
+    switch (in->alg) {
+    case VG_KEY_MLKEM512:
+        rc = vg_mlkem512_check_secret_key(dk);
+        rc = rc ? rc : vg_mlkem512_encaps_derand(w->ct, w->ss[0], ek, m);
+        rc = rc ? rc : vg_mlkem512_decaps(w->ss[1], w->ct, dk);
+        break;
+    case VG_KEY_MLKEM768:
+        rc = vg_mlkem768_check_secret_key(dk);
+        rc = rc ? rc : vg_mlkem768_encaps_derand(w->ct, w->ss[0], ek, m);
+        rc = rc ? rc : vg_mlkem768_decaps(w->ss[1], w->ct, dk);
+        break;
+    default:
+        rc = vg_mlkem1024_check_secret_key(dk);
+        rc = rc ? rc : vg_mlkem1024_encaps_derand(w->ct, w->ss[0], ek, m);
+        rc = rc ? rc : vg_mlkem1024_decaps(w->ss[1], w->ct, dk);
+        break;
+    }
+    if (rc != VG_OK)
+        return VG_ERR_INPUT;
+    return verdict(vg_ct_memcmp(w->ss[0], w->ss[1], 32)) ? VG_ERR_INPUT : VG_OK;
+}
+
+/* An ML-DSA sk (FIPS 204 Algorithm 24 skEncode: rho, K, tr, s1, s2, t0):
+ * every coefficient of s1 and s2 must be one that skDecode (Algorithm 25)
+ * maps into [-eta, eta], i.e. its packed value eta - s in [0, 2 eta]. The
+ * packed values are secret: the test is arithmetic, accumulated. */
+static int mldsa_sk_check(vg_key_alg a, const uint8_t *sk)
+{
+    unsigned k = a == VG_KEY_MLDSA44 ? 4 : a == VG_KEY_MLDSA65 ? 6 : 8;
+    unsigned l = a == VG_KEY_MLDSA44 ? 4 : a == VG_KEY_MLDSA65 ? 5 : 7;
+    uint32_t eta2 = a == VG_KEY_MLDSA65 ? 8 : 4, bad = 0;
+    const uint8_t *p = sk + 128;
+    if (eta2 == 4) { /* eta 2: 3 bits a coefficient, 8 per 3 bytes */
+        for (size_t i = 0; i < (size_t)(k + l) * 96; i += 3) {
+            uint32_t w = p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16;
+            for (unsigned j = 0; j < 8; j++)
+                bad |= (eta2 - ((w >> (3 * j)) & 7)) >> 31;
+        }
+    } else { /* eta 4: 4 bits a coefficient */
+        for (size_t i = 0; i < (size_t)(k + l) * 128; i++)
+            bad |= (eta2 - (p[i] & 15u)) >> 31 | (eta2 - (uint32_t)(p[i] >> 4)) >> 31;
+    }
+    return verdict(-(int)(bad & 1)) ? VG_ERR_INPUT : VG_OK;
+}
+
+/* An expanded lattice key as the standards require before use. */
+static int expanded_check(struct ws *w, const struct alg_info *in, const uint8_t *exp)
+{
+    return is_mlkem(in->alg) ? mlkem_dk_check(w, in, exp) : mldsa_sk_check(in->alg, exp);
+}
+
+/* The public key of a curve or X-Wing secret. */
+static int small_public(struct ws *w, const struct alg_info *in, uint8_t *pk, const uint8_t *key)
+{
+    switch (in->alg) {
+    case VG_KEY_X25519: return vg_x25519_public_key(pk, key);
+    case VG_KEY_ED25519: return vg_ed25519_keypair_from_seed(pk, w->edsk, key);
+    default: return vg_xwing_keypair_derand(pk, w->ss[0], key);
+    }
+}
+
+/* ---- private keys -------------------------------------------------------- */
+
+static const char g_label_priv[] = "PRIVATE KEY";
+static const char g_label_pub[] = "PUBLIC KEY";
+
+/* Write the DER of the OneAsymmetricKey (version 0, no attributes, no
+ * publicKey) around the privateKey content inner[0..inner_len). */
+static size_t wrap_private(uint8_t *der, const struct alg_info *in, const uint8_t *inner,
+                           size_t inner_len)
+{
+    size_t alg_len = 2 + in->oid_len;
+    size_t body = 3 + 2 + alg_len + vg_der_hdr_len(inner_len) + inner_len;
+    size_t o = vg_der_put_hdr(der, DER_SEQUENCE, body);
+    der[o++] = DER_INTEGER;
+    der[o++] = 1;
+    der[o++] = 0; /* version v1 (0) */
+    o += vg_der_put_hdr(der + o, DER_SEQUENCE, alg_len);
+    o += vg_der_put_hdr(der + o, DER_OID, in->oid_len);
+    memcpy(der + o, in->oid, in->oid_len);
+    o += in->oid_len;
+    o += vg_der_put_hdr(der + o, DER_OCTET_STRING, inner_len);
+    memcpy(der + o, inner, inner_len);
+    return o + inner_len;
+}
+
+/* The DER or PEM of der[0..der_len) into out, or the size query. */
+static int emit(uint8_t *out, size_t out_cap, size_t *out_len, unsigned pem, const char *label,
+                const uint8_t *der, size_t der_len)
+{
+    size_t need = pem ? vg_pem_len(label, der_len) : der_len;
+    if (!out) { /* out NULL with out_cap 0: the size query */
+        *out_len = need;
+        return VG_OK;
+    }
+    if (need > out_cap)
+        return VG_ERR_INPUT;
+    if (pem)
+        vg_pem_encode(out, label, der, der_len);
+    else
+        memcpy(out, der, der_len);
+    *out_len = need;
+    return VG_OK;
+}
+
+/* The privateKey content for a lattice key in the requested form. */
+static int lattice_inner(struct ws *w, const struct alg_info *in, unsigned form,
+                         const uint8_t *key, size_t key_len, size_t *inner_len)
+{
+    int rc;
+    size_t o = 0;
+    if (key_len == in->exp_len) {
+        /* An expanded key can only be written as expandedKey. */
+        if (form == VG_KEY_BOTH)
+            return VG_ERR_INPUT;
+        if ((rc = expanded_check(w, in, key)) != VG_OK)
+            return rc;
+        o = vg_der_put_hdr(w->inner, DER_OCTET_STRING, in->exp_len);
+        memcpy(w->inner + o, key, in->exp_len);
+        *inner_len = o + in->exp_len;
+        return VG_OK;
+    }
+    if (key_len != in->seed_len)
+        return VG_ERR_INPUT;
+    if (form == VG_KEY_SEED) {
+        o = vg_der_put_hdr(w->inner, DER_CTX0_PRIM, in->seed_len);
+        memcpy(w->inner + o, key, in->seed_len);
+        *inner_len = o + in->seed_len;
+        return VG_OK;
+    }
+    if ((rc = lattice_derive(in->alg, w->pk, w->exp, key)) != VG_OK)
+        return rc;
+    if (form == VG_KEY_BOTH) {
+        size_t body = 2 + in->seed_len + vg_der_hdr_len(in->exp_len) + in->exp_len;
+        o = vg_der_put_hdr(w->inner, DER_SEQUENCE, body);
+        o += vg_der_put_hdr(w->inner + o, DER_OCTET_STRING, in->seed_len);
+        memcpy(w->inner + o, key, in->seed_len);
+        o += in->seed_len;
+    }
+    o += vg_der_put_hdr(w->inner + o, DER_OCTET_STRING, in->exp_len);
+    memcpy(w->inner + o, w->exp, in->exp_len);
+    *inner_len = o + in->exp_len;
+    return VG_OK;
+}
+
+int vg_key_encode_private(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_alg alg,
+                          unsigned flags, const uint8_t *key, size_t key_len)
+{
+    struct ws w;
+    const struct alg_info *in = info_of(alg);
+    unsigned form = flags & (VG_KEY_EXPANDED | VG_KEY_BOTH);
+    size_t inner_len = 0, der_len;
+    int rc = VG_ERR_INPUT;
+    if ((!out && out_cap) || !out_len || !key || !in)
+        goto out;
+    if ((flags & ~(VG_KEY_PEM | VG_KEY_EXPANDED | VG_KEY_BOTH)) != 0 ||
+        form == (VG_KEY_EXPANDED | VG_KEY_BOTH))
+        goto out;
+    if (in->kind == K_LATTICE) {
+        if ((rc = lattice_inner(&w, in, form, key, key_len, &inner_len)) != VG_OK)
+            goto out;
+    } else {
+        rc = VG_ERR_INPUT;
+        if (form != VG_KEY_SEED)
+            goto out;
+        /* Ed25519 also takes the library's 64-byte form seed || public key,
+         * whose second half must be the public key of the first. */
+        if (in->alg == VG_KEY_ED25519 && key_len == 64) {
+            if (small_public(&w, in, w.pk, key) != VG_OK ||
+                verdict(vg_ct_memcmp(w.pk, key + 32, 32)))
+                goto out;
+            key_len = 32;
+        }
+        if (key_len != in->seed_len)
+            goto out;
+        if (in->kind == K_CURVE) { /* CurvePrivateKey ::= OCTET STRING (RFC 8410 7) */
+            inner_len = vg_der_put_hdr(w.inner, DER_OCTET_STRING, 32);
+            memcpy(w.inner + inner_len, key, 32);
+            inner_len += 32;
+        } else {
+            memcpy(w.inner, key, 32);
+            inner_len = 32;
+        }
+    }
+    der_len = wrap_private(w.der, in, w.inner, inner_len);
+    rc = emit(out, out_cap, out_len, flags & VG_KEY_PEM, g_label_priv, w.der, der_len);
+out:
+    vg_wipe(&w, sizeof w);
+    if (rc != VG_OK) {
+        if (out)
+            vg_wipe(out, out_cap);
+        if (out_len)
+            *out_len = 0;
+    }
+    return rc;
+}
+
+/* The parts of a OneAsymmetricKey. */
+struct parsed {
+    const struct alg_info *in;
+    unsigned form;
+    const uint8_t *seed; /* seed (lattice) or key (others), or NULL */
+    const uint8_t *exp;  /* expanded key, or NULL */
+    const uint8_t *pub;  /* publicKey [1] contents after the unused-bits octet, or NULL */
+};
+
+/* privateKey's CHOICE of the LAMPS documents; the tag says which
+ * (draft-ietf-lamps-kyber-certificates: not the length). */
+static int parse_lattice(struct vg_der pk, struct parsed *r)
+{
+    const struct alg_info *in = r->in;
+    struct vg_der s, e, b;
+    if (pk.n == 0)
+        return -1;
+    if (pk.p[0] == DER_CTX0_PRIM) {
+        if (vg_der_get(&pk, DER_CTX0_PRIM, &s) || s.n != in->seed_len)
+            return -1;
+        r->form = VG_KEY_SEED;
+        r->seed = s.p;
+    } else if (pk.p[0] == DER_OCTET_STRING) {
+        if (vg_der_get(&pk, DER_OCTET_STRING, &e) || e.n != in->exp_len)
+            return -1;
+        r->form = VG_KEY_EXPANDED;
+        r->exp = e.p;
+    } else {
+        if (vg_der_get(&pk, DER_SEQUENCE, &b) || vg_der_get(&b, DER_OCTET_STRING, &s) ||
+            s.n != in->seed_len || vg_der_get(&b, DER_OCTET_STRING, &e) ||
+            e.n != in->exp_len || b.n != 0)
+            return -1;
+        r->form = VG_KEY_BOTH;
+        r->seed = s.p;
+        r->exp = e.p;
+    }
+    return pk.n == 0 ? 0 : -1;
+}
+
+/* The structure of a OneAsymmetricKey, strictly: SEQUENCE { INTEGER 0 or 1,
+ * SEQUENCE { OID } (parameters absent for every algorithm here), OCTET
+ * STRING, [1] publicKey only in version 1 }, nothing after it. Attributes
+ * [0] are refused (none of the documents uses them). */
+static int parse_private(const uint8_t *der, size_t len, struct parsed *r)
+{
+    struct vg_der d = {der, len}, seq, ver, algid, oid, priv, inner, pub;
+    memset(r, 0, sizeof *r);
+    if (vg_der_get(&d, DER_SEQUENCE, &seq) || d.n != 0)
+        return -1;
+    if (vg_der_get(&seq, DER_INTEGER, &ver) || ver.n != 1 || ver.p[0] > 1)
+        return -1;
+    if (vg_der_get(&seq, DER_SEQUENCE, &algid) || vg_der_get(&algid, DER_OID, &oid) ||
+        algid.n != 0 || !(r->in = info_of_oid(&oid)))
+        return -1;
+    if (vg_der_get(&seq, DER_OCTET_STRING, &priv))
+        return -1;
+    if (seq.n != 0) {
+        /* version 2 (1) is required by RFC 5958 when publicKey is present */
+        if (ver.p[0] != 1 || vg_der_get(&seq, DER_CTX1_PRIM, &pub) || seq.n != 0 ||
+            pub.n != 1 + r->in->pk_len || pub.p[0] != 0 || r->in->kind == K_RAW)
+            return -1; /* X-Wing: "The publicKey component MUST be absent." */
+        r->pub = pub.p + 1;
+    }
+    switch (r->in->kind) {
+    case K_CURVE:
+        if (vg_der_get(&priv, DER_OCTET_STRING, &inner) || inner.n != 32 || priv.n != 0)
+            return -1;
+        r->seed = inner.p;
+        return 0;
+    case K_RAW:
+        if (priv.n != 32)
+            return -1;
+        r->seed = priv.p;
+        return 0;
+    default:
+        return parse_lattice(priv, r);
+    }
+}
+
+/* The checks of a parsed key: "both" consistent (regenerated from the seed
+ * and compared, the LAMPS documents' consistency check), an expanded key
+ * checked as its standard requires, publicKey equal to the key's own. */
+static int check_private(struct ws *w, const struct parsed *r)
+{
+    const struct alg_info *in = r->in;
+    int bad = 0;
+    if (in->kind != K_LATTICE) {
+        if (!r->pub)
+            return VG_OK;
+        if (small_public(w, in, w->pk, r->seed) != VG_OK)
+            return VG_ERR_INPUT;
+        return verdict(vg_ct_memcmp(w->pk, r->pub, 32)) ? VG_ERR_INPUT : VG_OK;
+    }
+    if (r->seed && !r->exp && !r->pub)
+        return VG_OK; /* any seed is a valid key: nothing to check, no KeyGen */
+    if (r->seed) {
+        if (lattice_derive(in->alg, w->pk, w->exp, r->seed) != VG_OK)
+            return VG_ERR_INPUT;
+        if (r->exp)
+            bad |= verdict(vg_ct_memcmp(w->exp, r->exp, in->exp_len));
+        if (r->pub)
+            bad |= verdict(vg_ct_memcmp(w->pk, r->pub, in->pk_len));
+        return bad ? VG_ERR_INPUT : VG_OK;
+    }
+    if (expanded_check(w, in, r->exp) != VG_OK)
+        return VG_ERR_INPUT;
+    if (r->pub) {
+        if (is_mlkem(in->alg)) { /* the ek stored in dk (FIPS 203 Algorithm 16) */
+            bad = verdict(
+                vg_ct_memcmp(r->exp + (in->exp_len - in->pk_len - 64), r->pub, in->pk_len));
+        } else { /* rho = pk[0:32], tr = H(pk, 64) (FIPS 204 Algorithms 6, 24) */
+            vg_shake256(w->tr, 64, r->pub, in->pk_len); /* tr is public (from pk) */
+            bad = verdict(vg_ct_memcmp(r->exp, r->pub, 32) | vg_ct_memcmp(r->exp + 64, w->tr, 64));
+        }
+    }
+    return bad ? VG_ERR_INPUT : VG_OK;
+}
+
+int vg_key_decode_private(vg_key_alg *alg, unsigned *flags, uint8_t *key, size_t key_cap,
+                          size_t *key_len, const uint8_t *in, size_t in_len)
+{
+    struct ws w;
+    struct parsed r;
+    const uint8_t *der = in;
+    size_t der_len = in_len, n;
+    unsigned pem = 0;
+    int rc = VG_ERR_INPUT;
+    if (!alg || !flags || (!key && key_cap) || !key_len || (!in && in_len))
+        goto out;
+    if (in_len && vg_pem_detect(in, in_len)) {
+        if (vg_pem_decode(w.der, sizeof w.der, &der_len, g_label_priv, in, in_len))
+            goto out;
+        der = w.der;
+        pem = VG_KEY_PEM;
+    }
+    if (!der || parse_private(der, der_len, &r))
+        goto out;
+    if ((rc = check_private(&w, &r)) != VG_OK)
+        goto out;
+    rc = VG_ERR_INPUT;
+    n = r.seed ? r.in->seed_len : r.in->exp_len;
+    if (n > key_cap)
+        goto out;
+    memcpy(key, r.seed ? r.seed : r.exp, n);
+    *key_len = n;
+    *alg = r.in->alg;
+    *flags = pem | r.form;
+    rc = VG_OK;
+out:
+    vg_wipe(&w, sizeof w);
+    if (rc != VG_OK) {
+        if (key)
+            vg_wipe(key, key_cap);
+        if (key_len)
+            *key_len = 0;
+        if (alg)
+            *alg = VG_KEY_NONE;
+        if (flags)
+            *flags = 0;
+    }
+    return rc;
+}
+
+/* ---- public keys --------------------------------------------------------- */
+
+/* The checks a public key gets: FIPS 203 7.2 for ML-KEM (X-Wing: its ML-KEM
+ * part). X25519 and ML-DSA keys of the right length are all valid inputs;
+ * an Ed25519 key is decoded (and refused if not a point) by verification. */
+static int check_public(vg_key_alg a, const uint8_t *pk)
+{
+    switch (a) {
+    case VG_KEY_MLKEM512: return vg_mlkem512_check_public_key(pk);
+    case VG_KEY_MLKEM768: return vg_mlkem768_check_public_key(pk);
+    case VG_KEY_MLKEM1024: return vg_mlkem1024_check_public_key(pk);
+    case VG_KEY_XWING: return vg_mlkem768_check_public_key(pk);
+    default: return VG_OK;
+    }
+}
+
+int vg_key_encode_public(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_alg alg,
+                         unsigned flags, const uint8_t *pk, size_t pk_len)
+{
+    uint8_t der[VG_ENC_DER_MAX];
+    const struct alg_info *in = info_of(alg);
+    int rc = VG_ERR_INPUT;
+    if ((!out && out_cap) || !out_len || !pk || !in || (flags & ~VG_KEY_PEM) != 0 ||
+        pk_len != in->pk_len || check_public(alg, pk) != VG_OK)
+        goto out;
+    {
+        /* SubjectPublicKeyInfo ::= SEQUENCE { AlgorithmIdentifier, BIT STRING } */
+        size_t alg_len = 2 + in->oid_len, bits = 1 + pk_len;
+        size_t body = 2 + alg_len + vg_der_hdr_len(bits) + bits;
+        size_t o = vg_der_put_hdr(der, DER_SEQUENCE, body);
+        o += vg_der_put_hdr(der + o, DER_SEQUENCE, alg_len);
+        o += vg_der_put_hdr(der + o, DER_OID, in->oid_len);
+        memcpy(der + o, in->oid, in->oid_len);
+        o += in->oid_len;
+        o += vg_der_put_hdr(der + o, DER_BIT_STRING, bits);
+        der[o++] = 0; /* no unused bits */
+        memcpy(der + o, pk, pk_len);
+        rc = emit(out, out_cap, out_len, flags & VG_KEY_PEM, g_label_pub, der, o + pk_len);
+    }
+out:
+    if (rc != VG_OK) {
+        if (out)
+            vg_wipe(out, out_cap);
+        if (out_len)
+            *out_len = 0;
+    }
+    return rc;
+}
+
+int vg_key_decode_public(vg_key_alg *alg, uint8_t *pk, size_t pk_cap, size_t *pk_len,
+                         const uint8_t *in, size_t in_len)
+{
+    uint8_t buf[VG_ENC_DER_MAX];
+    struct vg_der d, seq, algid, oid, bits;
+    const struct alg_info *info;
+    int rc = VG_ERR_INPUT;
+    if (!alg || (!pk && pk_cap) || !pk_len || (!in && in_len))
+        goto out;
+    d.p = in;
+    d.n = in_len;
+    if (in_len && vg_pem_detect(in, in_len)) {
+        if (vg_pem_decode(buf, sizeof buf, &d.n, g_label_pub, in, in_len))
+            goto out;
+        d.p = buf;
+    }
+    if (!d.p || vg_der_get(&d, DER_SEQUENCE, &seq) || d.n != 0 ||
+        vg_der_get(&seq, DER_SEQUENCE, &algid) || vg_der_get(&algid, DER_OID, &oid) ||
+        algid.n != 0 || !(info = info_of_oid(&oid)) || vg_der_get(&seq, DER_BIT_STRING, &bits) ||
+        seq.n != 0 || bits.n != 1 + info->pk_len || bits.p[0] != 0 ||
+        info->pk_len > pk_cap || check_public(info->alg, bits.p + 1) != VG_OK)
+        goto out;
+    memcpy(pk, bits.p + 1, info->pk_len);
+    *pk_len = info->pk_len;
+    *alg = info->alg;
+    rc = VG_OK;
+out:
+    if (rc != VG_OK) {
+        if (pk)
+            vg_wipe(pk, pk_cap);
+        if (pk_len)
+            *pk_len = 0;
+        if (alg)
+            *alg = VG_KEY_NONE;
+    }
+    return rc;
+}
