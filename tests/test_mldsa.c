@@ -738,6 +738,84 @@ static void test_hashml(const struct ps *p)
     printf("%s: HashML-DSA %u sign/verify cases over %zu hash ids\n", p->name, n, NPREHASH);
 }
 
+/* The streaming mu state against the one-shot path: random messages fed
+ * in random pieces (empty updates included, and a copied state forking the
+ * computation); sign_mu on the result with the same rnd gives the bytes of
+ * sign_derand, verify_mu and verify accept. Then the state's error rules. */
+static void test_mu_state(const struct ps *p, unsigned count)
+{
+    uint64_t rs = 0x6d75 + p->pk_len;
+    unsigned bad = 0;
+    uint8_t seed[32], pk[MAXPK], sk[MAXSK], sig[MAXSIG], sig2[MAXSIG], rnd[32], mu[64], mu2[64];
+    static uint8_t msg[5000];
+    uint8_t ctx[256];
+    vg_mldsa_mu_state st, fork;
+    vgtest_randbytes(&rs, seed, 32);
+    CHECK(p->keypair_derand(pk, sk, seed) == VG_OK);
+    for (unsigned it = 0; it < count; it++) {
+        size_t msg_len = (size_t)(vgtest_rand64(&rs) % (it < 4 ? 3 : sizeof msg));
+        size_t ctx_len = (size_t)(vgtest_rand64(&rs) % 256);
+        size_t fork_at = (size_t)(vgtest_rand64(&rs) % (msg_len + 1));
+        vgtest_randbytes(&rs, msg, msg_len);
+        vgtest_randbytes(&rs, ctx, ctx_len);
+        vgtest_randbytes(&rs, rnd, 32);
+        bad += p->mu_init(&st, pk, ctx_len ? ctx : NULL, ctx_len) != VG_OK;
+        int forked = 0;
+        for (size_t off = 0; off <= msg_len;) {
+            /* Pieces of 0 to ~300 bytes, a third of them empty, some over a
+             * SHAKE256 block (136 bytes). */
+            size_t r = (size_t)vgtest_rand64(&rs);
+            size_t piece = r % 3 == 0 ? 0 : (r >> 8) % 300;
+            if (piece > msg_len - off)
+                piece = msg_len - off;
+            if (!forked && off + piece >= fork_at) {
+                size_t first = fork_at - off;
+                bad += vg_mldsa_mu_update(&st, msg + off, first) != VG_OK;
+                fork = st; /* a copy forks the computation */
+                off += first;
+                piece -= first;
+                forked = 1;
+            }
+            bad += vg_mldsa_mu_update(&st, piece ? msg + off : NULL, piece) != VG_OK;
+            off += piece;
+            if (off == msg_len && piece == 0)
+                break;
+        }
+        bad += vg_mldsa_mu_final(&st, mu) != VG_OK;
+        /* The fork: the rest in one update. */
+        bad += vg_mldsa_mu_update(&fork, msg + fork_at, msg_len - fork_at) != VG_OK;
+        bad += vg_mldsa_mu_final(&fork, mu2) != VG_OK || memcmp(mu, mu2, 64) != 0;
+        bad += p->sign_mu(sig, mu, sk, rnd) != VG_OK;
+        bad += p->sign_derand(sig2, msg, msg_len, ctx, ctx_len, sk, rnd) != VG_OK ||
+               memcmp(sig, sig2, p->sig_len) != 0;
+        bad += p->verify_mu(sig, p->sig_len, mu, pk) != VG_OK;
+        bad += p->verify(sig, p->sig_len, msg, msg_len, ctx, ctx_len, pk) != VG_OK;
+        /* The state was wiped by final: all zero, refused afterwards. */
+        bad += !all_zero((const uint8_t *)&st, sizeof st);
+        memset(mu2, 0xaa, 64);
+        bad += vg_mldsa_mu_final(&st, mu2) != VG_ERR_INPUT || !all_zero(mu2, 64);
+        bad += vg_mldsa_mu_update(&st, msg, 1) != VG_ERR_INPUT;
+    }
+    /* Errors: a 256-byte context, NULL pk, NULL ctx with a length, NULL
+     * message with a length (the state wiped, then refused). */
+    memset(&st, 0x55, sizeof st);
+    bad += p->mu_init(&st, pk, ctx, 256) != VG_ERR_INPUT ||
+           !all_zero((const uint8_t *)&st, sizeof st);
+    bad += p->mu_init(&st, NULL, NULL, 0) != VG_ERR_INPUT;
+    bad += p->mu_init(&st, pk, NULL, 1) != VG_ERR_INPUT;
+    bad += p->mu_init(NULL, pk, NULL, 0) != VG_ERR_INPUT;
+    bad += p->mu_init(&st, pk, NULL, 0) != VG_OK;
+    bad += vg_mldsa_mu_update(&st, NULL, 5) != VG_ERR_INPUT;
+    memset(mu, 0xaa, 64);
+    bad += vg_mldsa_mu_final(&st, mu) != VG_ERR_INPUT || !all_zero(mu, 64);
+    bad += vg_mldsa_mu_final(NULL, mu) != VG_ERR_INPUT;
+    bad += p->mu_init(&st, pk, NULL, 0) != VG_OK;
+    bad += vg_mldsa_mu_final(&st, NULL) != VG_ERR_INPUT;
+    bad += vg_mldsa_mu_update(&st, msg, 1) != VG_ERR_INPUT; /* final wiped it */
+    CHECK_MSG(bad == 0, "%s mu state: %u bad", p->name, bad);
+    printf("%s: mu state %u messages in random pieces\n", p->name, count);
+}
+
 static void test_api(const struct ps *p)
 {
     uint8_t seed[32] = {1}, pk[MAXPK], sk[MAXSK], sig[MAXSIG], rnd[32] = {0}, mu[64] = {0};
@@ -886,6 +964,7 @@ int main(void)
             test_roundtrip(&params[s], 100);
             test_api(&params[s]);
             test_hashml(&params[s]);
+            test_mu_state(&params[s], 40);
         }
     }
     vg_cpu_force(saved);
