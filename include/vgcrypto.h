@@ -224,6 +224,33 @@ VG_API int vg_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t m
 VG_API int vg_ed25519_verify_cofactored(const uint8_t sig[64], const uint8_t *msg,
                                         size_t msg_len, const uint8_t public_key[32]);
 
+/* ---- Ed25519ctx and Ed25519ph (RFC 8032 5.1) ------------------------------
+ * The same keys and signature format as Ed25519, with dom2(phflag, ctx)
+ * hashed first (RFC 8032 5.1). Ed25519ctx: ctx of 1 to 255 bytes (5.1: it
+ * SHOULD NOT be empty; use Ed25519 for no context). Ed25519ph: ctx of 0 to
+ * 255 bytes; _sign / _verify hash msg with SHA-512 themselves,
+ * _prehashed take the 64-byte SHA-512 digest. A ctx length out of range
+ * gives VG_ERR_INPUT (sign: sig zeroed), for verification too. Otherwise the
+ * rules of vg_ed25519_sign and vg_ed25519_verify (cofactorless,
+ * docs/ed25519-verdicts.md): NULL pointers give VG_ERR_INPUT for signing
+ * (sig zeroed) and VG_ERR_VERIFY for verification; msg may be NULL when
+ * msg_len is 0, ctx when ctx_len is 0. */
+VG_API int vg_ed25519ctx_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                              const uint8_t *ctx, size_t ctx_len, const uint8_t secret_key[64]);
+VG_API int vg_ed25519ctx_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                                const uint8_t *ctx, size_t ctx_len,
+                                const uint8_t public_key[32]);
+VG_API int vg_ed25519ph_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                             const uint8_t *ctx, size_t ctx_len, const uint8_t secret_key[64]);
+VG_API int vg_ed25519ph_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                               const uint8_t *ctx, size_t ctx_len, const uint8_t public_key[32]);
+VG_API int vg_ed25519ph_sign_prehashed(uint8_t sig[64], const uint8_t ph[64], const uint8_t *ctx,
+                                       size_t ctx_len, const uint8_t secret_key[64]);
+VG_API int vg_ed25519ph_verify_prehashed(const uint8_t sig[64], const uint8_t ph[64],
+                                         const uint8_t *ctx, size_t ctx_len,
+                                         const uint8_t public_key[32]);
+/* ---- end of Ed25519ctx and Ed25519ph -------------------------------------- */
+
 /* ML-KEM, FIPS 203. pk = encapsulation key ek, sk = decapsulation key dk
  * (dk_pke || ek || H(ek) || z), ct = ciphertext, ss = shared secret K.
  * NULL pointers give VG_ERR_INPUT. On failure every output (ct too) is

@@ -354,6 +354,54 @@ static int t_mldsa_mu_final_twice(uint8_t *const p[])
 }
 /* ---- end of HashML-DSA and the mu state -------------------------------- */
 
+/* Ed25519ctx and Ed25519ph (issue 21). */
+static int t_ed25519ctx_sign(uint8_t *const p[])
+{
+    return vg_ed25519ctx_sign(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ctx_verify(uint8_t *const p[])
+{
+    return vg_ed25519ctx_verify(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_sign(uint8_t *const p[])
+{
+    return vg_ed25519ph_sign(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_verify(uint8_t *const p[])
+{
+    return vg_ed25519ph_verify(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_sign_prehashed(uint8_t *const p[])
+{
+    return vg_ed25519ph_sign_prehashed(p[0], p[1], p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_verify_prehashed(uint8_t *const p[])
+{
+    return vg_ed25519ph_verify_prehashed(p[0], p[1], p[2], CTX_LEN, p[3]);
+}
+/* Context lengths the instances refuse: Ed25519ctx 0 and 256, Ed25519ph 256. */
+static int t_ed25519ctx_sign_ctx0(uint8_t *const p[])
+{
+    return vg_ed25519ctx_sign(p[0], p[1], MSG_LEN, p[2], 0, p[3]);
+}
+static int t_ed25519ctx_sign_ctx256(uint8_t *const p[])
+{
+    return vg_ed25519ctx_sign(p[0], p[1], MSG_LEN, p[2], 256, p[3]);
+}
+static int t_ed25519ctx_verify_ctx0(uint8_t *const p[])
+{
+    return vg_ed25519ctx_verify(p[0], p[1], MSG_LEN, p[2], 0, p[3]);
+}
+static int t_ed25519ph_sign_ctx256(uint8_t *const p[])
+{
+    return vg_ed25519ph_sign(p[0], p[1], MSG_LEN, p[2], 256, p[3]);
+}
+static int t_ed25519ph_verify_prehashed_ctx256(uint8_t *const p[])
+{
+    return vg_ed25519ph_verify_prehashed(p[0], p[1], p[2], 256, p[3]);
+}
+/* ---- end of Ed25519ctx and Ed25519ph ------------------------------------ */
+
 /* The functions without pointer arguments, and vg_implementation(NULL),
  * which answers NULL (an unknown primitive). Return 0 when they behave. */
 static int t_version(uint8_t *const p[])
@@ -539,6 +587,12 @@ static const struct row g_rows[] = {
     ROW(ed25519_sign, EI, O(64), I(MSG_LEN), I(64)),
     ROW(ed25519_verify, EV, I(64), I(MSG_LEN), I(32)),
     ROW(ed25519_verify_cofactored, EV, I(64), I(MSG_LEN), I(32)),
+    ROW(ed25519ctx_sign, EI, O(64), I(MSG_LEN), I(CTX_LEN), I(64)),
+    ROW(ed25519ctx_verify, EV, I(64), I(MSG_LEN), I(CTX_LEN), I(32)),
+    ROW(ed25519ph_sign, EI, O(64), I(MSG_LEN), I(CTX_LEN), I(64)),
+    ROW(ed25519ph_verify, EV, I(64), I(MSG_LEN), I(CTX_LEN), I(32)),
+    ROW(ed25519ph_sign_prehashed, EI, O(64), I(64), I(CTX_LEN), I(64)),
+    ROW(ed25519ph_verify_prehashed, EV, I(64), I(64), I(CTX_LEN), I(32)),
     MLKEM_ROWS(512),
     MLKEM_ROWS(768),
     MLKEM_ROWS(1024),
@@ -590,6 +644,11 @@ static const struct row g_limit_rows[] = {
     HASHML_LIMIT_ROWS(65),
     HASHML_LIMIT_ROWS(87),
     ROW(mldsa_mu_final_twice, EI, O(sizeof(vg_mldsa_mu_state)), O(64)),
+    ROW(ed25519ctx_sign_ctx0, EI, O(64), I(MSG_LEN), I(1), I(64)),
+    ROW(ed25519ctx_sign_ctx256, EI, O(64), I(MSG_LEN), I(256), I(64)),
+    ROW(ed25519ctx_verify_ctx0, EI, I(64), I(MSG_LEN), I(1), I(32)),
+    ROW(ed25519ph_sign_ctx256, EI, O(64), I(MSG_LEN), I(256), I(64)),
+    ROW(ed25519ph_verify_prehashed_ctx256, EI, I(64), I(64), I(256), I(32)),
 };
 
 /* ---- running a case ------------------------------------------------------ */
