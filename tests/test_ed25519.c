@@ -1039,28 +1039,38 @@ static void test_sign_feed(void)
         vg_ed25519_keypair_from_seed(pk, sk, seed);
         struct t_feed f = {m, n, rs, 0, 0, 0};
         bad += vg_ed25519_sign(sig, m, n, sk) != VG_OK;
-        bad += vg_ed25519_sign_feed(sig2, t_feed_fn, &f, sk) != VG_OK || f.calls != 2 ||
+        bad += vg_ed25519_sign_feed(sig2, NULL, 0, t_feed_fn, &f, sk) != VG_OK || f.calls != 2 ||
                memcmp(sig, sig2, 64) != 0;
         f.calls = 0;
-        bad += vg_ed25519_verify_feed(sig, t_feed_fn, &f, pk) != VG_OK || f.calls != 1;
+        bad += vg_ed25519_verify_feed(sig, NULL, 0, 0, t_feed_fn, &f, pk) != VG_OK || f.calls != 1;
         if (n) {
             f = (struct t_feed){m, n, rs, 0, 2, 0};
             memset(sig2, 0xaa, 64);
-            bad += vg_ed25519_sign_feed(sig2, t_feed_fn, &f, sk) != VG_ERR_INPUT ||
+            bad += vg_ed25519_sign_feed(sig2, NULL, 0, t_feed_fn, &f, sk) != VG_ERR_INPUT ||
                    vg_ct_memcmp(sig2, (const uint8_t[64]){0}, 64) != 0;
         }
         for (int fail = 1; fail <= 2; fail++) {
             f = (struct t_feed){m, n, rs, 0, 0, fail};
             memset(sig2, 0xaa, 64);
-            bad += vg_ed25519_sign_feed(sig2, t_feed_fn, &f, sk) != VG_ERR_INPUT ||
+            bad += vg_ed25519_sign_feed(sig2, NULL, 0, t_feed_fn, &f, sk) != VG_ERR_INPUT ||
                    vg_ct_memcmp(sig2, (const uint8_t[64]){0}, 64) != 0;
         }
         f = (struct t_feed){m, n, rs, 0, 0, 1};
-        bad += vg_ed25519_verify_feed(sig, t_feed_fn, &f, pk) != VG_ERR_VERIFY;
+        bad += vg_ed25519_verify_feed(sig, NULL, 0, 0, t_feed_fn, &f, pk) != VG_ERR_VERIFY;
+        /* Ed25519ctx through the feed = vg_ed25519ctx_sign. */
+        uint8_t c[3] = {'a', 'b', (uint8_t)it};
+        f = (struct t_feed){m, n, rs, 0, 0, 0};
+        bad += vg_ed25519ctx_sign(sig, m, n, c, 3, sk) != VG_OK;
+        bad += vg_ed25519_sign_feed(sig2, c, 3, t_feed_fn, &f, sk) != VG_OK ||
+               memcmp(sig, sig2, 64) != 0;
+        f.calls = 0;
+        bad += vg_ed25519_verify_feed(sig, c, 3, 0, t_feed_fn, &f, pk) != VG_OK;
+        bad += vg_ed25519_verify_feed(sig, NULL, 0, 0, t_feed_fn, &f, pk) != VG_ERR_VERIFY;
+        bad += vg_ed25519_sign_feed(sig2, c, 0, t_feed_fn, &f, sk) != VG_ERR_INPUT;
     }
     CHECK_MSG(bad == 0, "streamed Ed25519: %u bad", bad);
-    printf("  streamed Ed25519 (two passes): 200 messages = one-shot; changed second pass and "
-           "failing feeds refused\n");
+    printf("  streamed Ed25519 and Ed25519ctx (two passes): 200 messages = one-shot; changed "
+           "second pass and failing feeds refused\n");
 }
 
 static void test_ctx_ph_api(void)

@@ -21,15 +21,20 @@ const char *vg_curve25519_implementation(const char *primitive);
  * operation then fails). */
 typedef void (*vg_ed25519_absorb_fn)(void *sink, const uint8_t *in, size_t len);
 typedef int (*vg_ed25519_feed_fn)(void *arg, vg_ed25519_absorb_fn absorb, void *sink);
-/* vg_ed25519_sign over the fed message. The feed is called twice (RFC 8032
- * 5.1.6 hashes M in steps 2 and 4) and must give the same bytes both times;
- * if the two passes differ (checked with a SHA-512 of each), or a feed
- * fails, no signature is produced: VG_ERR_INPUT, sig zeroed. */
-int vg_ed25519_sign_feed(uint8_t sig[64], vg_ed25519_feed_fn feed, void *arg,
-                         const uint8_t secret_key[64]);
-/* vg_ed25519_verify over the fed message (one pass): VG_OK or VG_ERR_VERIFY
- * (a failing feed too). */
-int vg_ed25519_verify_feed(const uint8_t sig[64], vg_ed25519_feed_fn feed, void *arg,
+/* vg_ed25519_sign (ctx NULL, ctx_len 0) or vg_ed25519ctx_sign (ctx of 1 to
+ * 255 bytes) over the fed message. The feed is called twice (RFC 8032 5.1.6
+ * hashes M in steps 2 and 4) and must give the same bytes both times; if
+ * the two passes differ (checked with a SHA-512 of each), a feed fails or
+ * an argument is wrong, no signature is produced: VG_ERR_INPUT, sig
+ * zeroed. */
+int vg_ed25519_sign_feed(uint8_t sig[64], const uint8_t *ctx, size_t ctx_len,
+                         vg_ed25519_feed_fn feed, void *arg, const uint8_t secret_key[64]);
+/* vg_ed25519_verify / vg_ed25519ctx_verify likewise over the fed message
+ * (one pass), with the cofactored equation of vg_ed25519_verify_cofactored
+ * when cofactored != 0: VG_OK or VG_ERR_VERIFY (a failing feed or a wrong
+ * argument too). */
+int vg_ed25519_verify_feed(const uint8_t sig[64], const uint8_t *ctx, size_t ctx_len,
+                           int cofactored, vg_ed25519_feed_fn feed, void *arg,
                            const uint8_t public_key[32]);
 
 #endif

@@ -217,16 +217,20 @@ int vg_ed25519_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
     return ed25519_sign_buf(sig, NULL, 0, msg, msg_len, secret_key);
 }
 
-int vg_ed25519_sign_feed(uint8_t sig[64], vg_ed25519_feed_fn feed, void *arg,
-                         const uint8_t secret_key[64])
+int vg_ed25519_sign_feed(uint8_t sig[64], const uint8_t *ctx, size_t ctx_len,
+                         vg_ed25519_feed_fn feed, void *arg, const uint8_t secret_key[64])
 {
+    uint8_t dom[ED25519_DOM2_MAX];
+    size_t dom_len = 0;
     if (!sig)
         return VG_ERR_INPUT;
-    if (!feed || !secret_key) {
+    if (!feed || !secret_key || (ctx && (ctx_len == 0 || ctx_len > 255)) || (!ctx && ctx_len)) {
         vg_wipe(sig, 64);
         return VG_ERR_INPUT;
     }
-    return ed25519_sign_dom(sig, NULL, 0, feed, arg, 1, secret_key);
+    if (ctx)
+        dom_len = ed25519_dom2(dom, 0, ctx, ctx_len); /* Ed25519ctx */
+    return ed25519_sign_dom(sig, dom, dom_len, feed, arg, 1, secret_key);
 }
 
 /* Ed25519ctx: dom2(0, ctx), ctx of 1 to 255 bytes (RFC 8032 5.1: the
@@ -334,13 +338,19 @@ int vg_ed25519_verify_with(const struct vg_ed25519_verify_impl *impl, const uint
     return vg_ed25519_verify_dom_with(impl, sig, NULL, 0, msg, msg_len, public_key, cofactored);
 }
 
-int vg_ed25519_verify_feed(const uint8_t sig[64], vg_ed25519_feed_fn feed, void *arg,
+int vg_ed25519_verify_feed(const uint8_t sig[64], const uint8_t *ctx, size_t ctx_len,
+                           int cofactored, vg_ed25519_feed_fn feed, void *arg,
                            const uint8_t public_key[32])
 {
-    if (!sig || !feed || !public_key)
+    uint8_t dom[ED25519_DOM2_MAX];
+    size_t dom_len = 0;
+    if (!sig || !feed || !public_key || (ctx && (ctx_len == 0 || ctx_len > 255)) ||
+        (!ctx && ctx_len))
         return VG_ERR_VERIFY;
-    return ed25519_verify_dom(vg_ed25519_verify_active(), sig, NULL, 0, feed, arg, public_key,
-                              0);
+    if (ctx)
+        dom_len = ed25519_dom2(dom, 0, ctx, ctx_len);
+    return ed25519_verify_dom(vg_ed25519_verify_active(), sig, dom, dom_len, feed, arg,
+                              public_key, cofactored != 0);
 }
 
 /* Ed25519ctx verification: ctx of 1 to 255 bytes, else VG_ERR_INPUT (a

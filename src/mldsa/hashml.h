@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mldsa.h" /* vg_mldsa_mu_start */
 #include "vgcrypto.h"
 
 /* Bytes of the DER-encoded hash OID in M' (tag, length, nine content bytes). */
@@ -22,11 +23,5 @@
  * output length, or a NULL ph (out not written then). */
 int vg_mldsa_prehash_tail(uint8_t out[VG_MLDSA_OIDPH_MAX], size_t *out_len, int hash_id,
                           const uint8_t *ph, size_t ph_len);
-
-/* The mu state's set-independent start: wipes st, starts SHAKE256 on the
- * dispatched Keccak, absorbs tr (64 bytes) || 0 || ctx_len || ctx and marks
- * st as live. Pre: st != NULL, ctx_len <= 255, ctx != NULL if ctx_len. */
-void vg_mldsa_mu_start(vg_mldsa_mu_state *st, const uint8_t tr[64], const uint8_t *ctx,
-                       size_t ctx_len);
 
 #endif
