@@ -807,7 +807,8 @@ static size_t t_dom2(uint8_t out[34 + 255], int x, const uint8_t *ctx, size_t ct
     memcpy(out, "SigEd25519 no Ed25519 collisions", 32);
     out[32] = (uint8_t)x;
     out[33] = (uint8_t)ctx_len;
-    memcpy(out + 34, ctx, ctx_len);
+    if (ctx_len)
+        memcpy(out + 34, ctx, ctx_len);
     return 34 + ctx_len;
 }
 
