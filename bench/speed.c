@@ -204,6 +204,37 @@ static int setup_ed25519_verify(uint8_t *in, size_t in_len)
     return rc;
 }
 
+/* Ed25519ph (RFC 8032 5.1), empty context, over the 64-byte message
+ * (SHA-512 of it inside the call): the Ed25519 layouts; setup for verify
+ * makes an Ed25519ph signature. */
+static int ours_ed25519ph_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    return vg_ed25519ph_sign(out, in + 64, in_len - 64, NULL, 0, in);
+}
+static int ours_ed25519ph_verify(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    (void)out_len;
+    out[0] = vg_ed25519ph_verify(in + 32, in + 96, in_len - 96, NULL, 0, in) == VG_OK;
+    return out[0] ? 0 : -1;
+}
+static int setup_ed25519ph_verify(uint8_t *in, size_t in_len)
+{
+    uint8_t pk[VG_ED25519_PUBLICKEYBYTES], sk[VG_ED25519_SECRETKEYBYTES];
+    uint8_t sig[VG_ED25519_SIGBYTES];
+    int rc = -1;
+    if (in_len < 96)
+        return -1;
+    if (vg_ed25519_keypair_from_seed(pk, sk, in) == VG_OK &&
+        vg_ed25519ph_sign(sig, in + 96, in_len - 96, NULL, 0, sk) == VG_OK) {
+        memcpy(in, pk, sizeof pk);
+        memcpy(in + 32, sig, sizeof sig);
+        rc = vg_ed25519ph_verify(sig, in + 96, in_len - 96, NULL, 0, pk) == VG_OK ? 0 : -1;
+    }
+    vg_wipe(sk, sizeof sk);
+    return rc;
+}
+
 /* ML-KEM rows, the derandomized functions on fixed (pseudo-random,
  * deterministic) seeds, so every run times the same inputs:
  *   keypair: in = d || z (64), out = ek || dk;
@@ -391,6 +422,47 @@ MLDSA_SET(44)
 MLDSA_SET(65)
 MLDSA_SET(87)
 
+/* HashML-DSA-65 (FIPS 204 Algorithms 4, 5) on the caller's 64-byte SHA-512
+ * digest (hashing not timed), empty context: the ml-dsa-65 layouts, the
+ * 64-byte "message" being the digest. sign: setup_mldsa65_sign's input;
+ * verify: pk || a HashML-DSA signature || the digest. */
+static int ours_hashmldsa65_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    const uint8_t *rnd = in + VG_MLDSA65_SECRETKEYBYTES;
+    (void)out_len;
+    (void)in_len;
+    return vg_mldsa65_sign_prehash_derand(out, rnd + 32, MLDSA_MSG, VG_HASH_SHA512, NULL, 0, in,
+                                          rnd);
+}
+static int ours_hashmldsa65_verify(uint8_t *out, size_t out_len, const uint8_t *in,
+                                   size_t in_len)
+{
+    const uint8_t *sig = in + VG_MLDSA65_PUBLICKEYBYTES;
+    (void)out_len;
+    (void)in_len;
+    out[0] = vg_mldsa65_verify_prehash(sig, VG_MLDSA65_SIGBYTES, sig + VG_MLDSA65_SIGBYTES,
+                                       MLDSA_MSG, VG_HASH_SHA512, NULL, 0, in) == VG_OK;
+    return out[0] ? 0 : -1;
+}
+static int setup_hashmldsa65_verify(uint8_t *in, size_t in_len)
+{
+    uint8_t seed[32], rnd[32], sk[VG_MLDSA65_SECRETKEYBYTES];
+    uint8_t *sig = in + VG_MLDSA65_PUBLICKEYBYTES, *ph = sig + VG_MLDSA65_SIGBYTES;
+    int rc = -1;
+    if (in_len != VG_MLDSA65_PUBLICKEYBYTES + VG_MLDSA65_SIGBYTES + MLDSA_MSG)
+        return -1;
+    memcpy(seed, in, 32);
+    memcpy(rnd, in + 32, 32);
+    if (vg_mldsa65_keypair_derand(in, sk, seed) == VG_OK &&
+        vg_mldsa65_sign_prehash_derand(sig, ph, MLDSA_MSG, VG_HASH_SHA512, NULL, 0, sk, rnd) ==
+            VG_OK &&
+        vg_mldsa65_verify_prehash(sig, VG_MLDSA65_SIGBYTES, ph, MLDSA_MSG, VG_HASH_SHA512, NULL,
+                                  0, in) == VG_OK)
+        rc = 0;
+    vg_wipe(sk, sizeof sk);
+    return rc;
+}
+
 /* The same forced-mask wrappers as ML-KEM's (MLKEM_FORCED). */
 #define MLDSA_FORCED_SET(n)                                                                \
     MLKEM_FORCED(ours_mldsa##n##_keypair, portable, 0)                                     \
@@ -403,6 +475,12 @@ MLDSA_FORCED_SET(44)
 MLDSA_FORCED_SET(65)
 MLDSA_FORCED_SET(87)
 
+#define NOTE_ED25519PH                                                                    \
+    "Ed25519ph, empty context, 64-byte message (its SHA-512 inside the call); no peer "   \
+    "column: OpenSSL 3.0 has no Ed25519ph"
+#define NOTE_HASHMLDSA                                                                    \
+    "HashML-DSA-65: the caller's 64-byte SHA-512 digest (hashing not timed), empty "      \
+    "context; sign as ml-dsa-65-sign (one key, 500 digests and rnd)"
 #define NOTE_MLDSA                                                                        \
     "ML-DSA: derand functions, pure, empty context, 64-byte message; sign = one fixed "   \
     "key, 500 fixed pseudo-random messages and rnd, sample j signs number j mod 500; no "  \
@@ -924,6 +1002,11 @@ static const struct speed_row g_rows[] = {
     {"ed25519-verify/adx", 96 + ED_MSG, 1, ours_ed25519_verify_adx,
      vg_peer_openssl_ed25519_verify, vg_peer_sodium_ed25519_verify, setup_ed25519_verify, 1,
      present_ed25519_verify_adx, NOTE_OSSL_ED_VERIFY, 0},
+    /* Ed25519ph (issue 21). */
+    {"ed25519ph-sign", 64 + ED_MSG, 64, ours_ed25519ph_sign, NULL, NULL, setup_ed25519_sign, 1,
+     NULL, NOTE_ED25519PH, 0},
+    {"ed25519ph-verify", 96 + ED_MSG, 1, ours_ed25519ph_verify, NULL, NULL,
+     setup_ed25519ph_verify, 1, NULL, NOTE_ED25519PH, 0},
     /* ChaCha20-Poly1305 and XChaCha20-Poly1305 (RFC 8439 2.8,
      * draft-irtf-cfrg-xchacha): seal and open at 64 B, 1 KiB, 16 KiB, each
      * followed by its variants; then ChaCha20 and Poly1305 alone. */
@@ -1039,6 +1122,11 @@ static const struct speed_row g_rows[] = {
     MLDSA_ROWS(65),
     MLDSA_VARIANT_ROWS(65, portable, NULL),
     MLDSA_VARIANT_ROWS(65, avx2, present_mlkem_avx2),
+    /* HashML-DSA-65 (issue 21). */
+    {"hashml-dsa-65-sign", MLDSA_IN_SIGN(65), VG_MLDSA65_SIGBYTES, ours_hashmldsa65_sign, NULL,
+     NULL, setup_mldsa65_sign, 1, NULL, NOTE_HASHMLDSA, MLDSA_SIGN_INPUTS},
+    {"hashml-dsa-65-verify", MLDSA_IN_VERIFY(65), 1, ours_hashmldsa65_verify, NULL, NULL,
+     setup_hashmldsa65_verify, 1, NULL, NOTE_HASHMLDSA, 0},
     MLDSA_ROWS(87),
     MLDSA_VARIANT_ROWS(87, portable, NULL),
     MLDSA_VARIANT_ROWS(87, avx2, present_mlkem_avx2),

@@ -224,6 +224,33 @@ VG_API int vg_ed25519_verify(const uint8_t sig[64], const uint8_t *msg, size_t m
 VG_API int vg_ed25519_verify_cofactored(const uint8_t sig[64], const uint8_t *msg,
                                         size_t msg_len, const uint8_t public_key[32]);
 
+/* ---- Ed25519ctx and Ed25519ph (RFC 8032 5.1) ------------------------------
+ * The same keys and signature format as Ed25519, with dom2(phflag, ctx)
+ * hashed first (RFC 8032 5.1). Ed25519ctx: ctx of 1 to 255 bytes (5.1: it
+ * SHOULD NOT be empty; use Ed25519 for no context). Ed25519ph: ctx of 0 to
+ * 255 bytes; _sign / _verify hash msg with SHA-512 themselves,
+ * _prehashed take the 64-byte SHA-512 digest. A ctx length out of range
+ * gives VG_ERR_INPUT (sign: sig zeroed), for verification too. Otherwise the
+ * rules of vg_ed25519_sign and vg_ed25519_verify (cofactorless,
+ * docs/ed25519-verdicts.md): NULL pointers give VG_ERR_INPUT for signing
+ * (sig zeroed) and VG_ERR_VERIFY for verification; msg may be NULL when
+ * msg_len is 0, ctx when ctx_len is 0. */
+VG_API int vg_ed25519ctx_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                              const uint8_t *ctx, size_t ctx_len, const uint8_t secret_key[64]);
+VG_API int vg_ed25519ctx_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                                const uint8_t *ctx, size_t ctx_len,
+                                const uint8_t public_key[32]);
+VG_API int vg_ed25519ph_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                             const uint8_t *ctx, size_t ctx_len, const uint8_t secret_key[64]);
+VG_API int vg_ed25519ph_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                               const uint8_t *ctx, size_t ctx_len, const uint8_t public_key[32]);
+VG_API int vg_ed25519ph_sign_prehashed(uint8_t sig[64], const uint8_t ph[64], const uint8_t *ctx,
+                                       size_t ctx_len, const uint8_t secret_key[64]);
+VG_API int vg_ed25519ph_verify_prehashed(const uint8_t sig[64], const uint8_t ph[64],
+                                         const uint8_t *ctx, size_t ctx_len,
+                                         const uint8_t public_key[32]);
+/* ---- end of Ed25519ctx and Ed25519ph -------------------------------------- */
+
 /* ML-KEM, FIPS 203. pk = encapsulation key ek, sk = decapsulation key dk
  * (dk_pke || ek || H(ek) || z), ct = ciphertext, ss = shared secret K.
  * NULL pointers give VG_ERR_INPUT. On failure every output (ct too) is
@@ -369,6 +396,75 @@ VG_API int vg_mldsa87_sign_internal(uint8_t *sig, const uint8_t *mprime, size_t 
                                     const uint8_t *sk, const uint8_t rnd[32]);
 VG_API int vg_mldsa87_verify_internal(const uint8_t *sig, size_t sig_len, const uint8_t *mprime,
                                       size_t mprime_len, const uint8_t *pk);
+
+/* ---- HashML-DSA and the streaming external mu (FIPS 204 5.4, 6.2) ---------
+ * HashML-DSA (FIPS 204 Algorithms 4 and 5) on a digest the caller computed:
+ * M' = 1 || |ctx| || ctx || OID || PH, then ML-DSA.Sign_internal /
+ * Verify_internal. hash_id names the hash of FIPS 204 section 5.4; its
+ * value is the last arc of the hash's OID 2.16.840.1.101.3.4.2.x. ph_len
+ * must be that hash's output length (28, 32, 48 or 64 bytes; SHAKE128 and
+ * SHAKE256 with 256- and 512-bit outputs: 32 and 64). An unknown hash_id, a
+ * wrong ph_len or ctx_len > 255 gives VG_ERR_INPUT (sign: sig zeroed), for
+ * verification too; a NULL pointer gives VG_ERR_INPUT for signing (sig
+ * zeroed) and VG_ERR_VERIFY for verification. sign_prehash is hedged (rnd
+ * from the OS); sign_prehash_derand with rnd all zero is deterministic. */
+#define VG_HASH_SHA256 1
+#define VG_HASH_SHA384 2
+#define VG_HASH_SHA512 3
+#define VG_HASH_SHA224 4
+#define VG_HASH_SHA512_224 5
+#define VG_HASH_SHA512_256 6
+#define VG_HASH_SHA3_224 7
+#define VG_HASH_SHA3_256 8
+#define VG_HASH_SHA3_384 9
+#define VG_HASH_SHA3_512 10
+#define VG_HASH_SHAKE128 11
+#define VG_HASH_SHAKE256 12
+VG_API int vg_mldsa44_sign_prehash_derand(uint8_t *sig, const uint8_t *ph, size_t ph_len,
+                                          int hash_id, const uint8_t *ctx, size_t ctx_len,
+                                          const uint8_t *sk, const uint8_t rnd[32]);
+VG_API int vg_mldsa44_sign_prehash(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                                   const uint8_t *ctx, size_t ctx_len, const uint8_t *sk);
+VG_API int vg_mldsa44_verify_prehash(const uint8_t *sig, size_t sig_len, const uint8_t *ph,
+                                     size_t ph_len, int hash_id, const uint8_t *ctx,
+                                     size_t ctx_len, const uint8_t *pk);
+VG_API int vg_mldsa65_sign_prehash_derand(uint8_t *sig, const uint8_t *ph, size_t ph_len,
+                                          int hash_id, const uint8_t *ctx, size_t ctx_len,
+                                          const uint8_t *sk, const uint8_t rnd[32]);
+VG_API int vg_mldsa65_sign_prehash(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                                   const uint8_t *ctx, size_t ctx_len, const uint8_t *sk);
+VG_API int vg_mldsa65_verify_prehash(const uint8_t *sig, size_t sig_len, const uint8_t *ph,
+                                     size_t ph_len, int hash_id, const uint8_t *ctx,
+                                     size_t ctx_len, const uint8_t *pk);
+VG_API int vg_mldsa87_sign_prehash_derand(uint8_t *sig, const uint8_t *ph, size_t ph_len,
+                                          int hash_id, const uint8_t *ctx, size_t ctx_len,
+                                          const uint8_t *sk, const uint8_t rnd[32]);
+VG_API int vg_mldsa87_sign_prehash(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                                   const uint8_t *ctx, size_t ctx_len, const uint8_t *sk);
+VG_API int vg_mldsa87_verify_prehash(const uint8_t *sig, size_t sig_len, const uint8_t *ph,
+                                     size_t ph_len, int hash_id, const uint8_t *ctx,
+                                     size_t ctx_len, const uint8_t *pk);
+/* Streaming external mu for pure ML-DSA: mu = H(tr || 0 || |ctx| || ctx ||
+ * M, 64) (FIPS 204 Algorithm 2 line 10 with Algorithm 7 line 6) absorbed in
+ * pieces, then vg_mldsaN_sign_mu / verify_mu. init computes tr = H(pk, 64)
+ * from the public key of its parameter set and absorbs the context prefix
+ * (ctx_len > 255 or a NULL st, pk or ctx with ctx_len > 0: VG_ERR_INPUT).
+ * update absorbs message bytes (msg may be NULL when len is 0); final
+ * writes mu and wipes the state. As for vg_shake_state, a state that init
+ * has not set up or that final or an error has wiped is refused
+ * (VG_ERR_INPUT, mu zeroed), and a state may be copied to fork. */
+typedef struct vg_mldsa_mu_state {
+    uint64_t opaque[36];
+} vg_mldsa_mu_state;
+VG_API int vg_mldsa44_mu_init(vg_mldsa_mu_state *st, const uint8_t *pk, const uint8_t *ctx,
+                              size_t ctx_len);
+VG_API int vg_mldsa65_mu_init(vg_mldsa_mu_state *st, const uint8_t *pk, const uint8_t *ctx,
+                              size_t ctx_len);
+VG_API int vg_mldsa87_mu_init(vg_mldsa_mu_state *st, const uint8_t *pk, const uint8_t *ctx,
+                              size_t ctx_len);
+VG_API int vg_mldsa_mu_update(vg_mldsa_mu_state *st, const uint8_t *msg, size_t len);
+VG_API int vg_mldsa_mu_final(vg_mldsa_mu_state *st, uint8_t mu[64]);
+/* ---- end of HashML-DSA and the streaming external mu ---------------------- */
 
 /* ChaCha20-Poly1305 (RFC 8439 2.8) and XChaCha20-Poly1305
  * (draft-irtf-cfrg-xchacha-03), detached 16-byte tag. pt and ct may be the

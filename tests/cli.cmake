@@ -19,3 +19,17 @@ if(VG_BASH)
             ${VG_VECTORS_DIR} $<TARGET_FILE:cli_aead_ref>)
   set_tests_properties(test_cli PROPERTIES LABELS cli SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+
+# Issue 21: 3 GiB (sparse) messages signed and verified in bounded memory
+# (tests/test_cli_long.sh), against the library's one-shot Ed25519 over the
+# mapped file (tests/cli_mmap_sign.c). Configuration Long, label "long": not
+# in the default run (`ctest -C Long -L long` runs it; README "Tests").
+add_executable(cli_mmap_sign cli_mmap_sign.c)
+target_link_libraries(cli_mmap_sign PRIVATE vgcrypto_internal)
+target_compile_options(cli_mmap_sign PRIVATE ${VG_WARNINGS})
+if(VG_BASH)
+  add_test(NAME test_cli_long
+    COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_long.sh $<TARGET_FILE:vgcrypto>
+            $<TARGET_FILE:cli_mmap_sign> CONFIGURATIONS Long)
+  set_tests_properties(test_cli_long PROPERTIES LABELS long SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()

@@ -326,6 +326,128 @@ MLDSA_THUNKS(44)
 MLDSA_THUNKS(65)
 MLDSA_THUNKS(87)
 
+/* HashML-DSA and the mu state (issue 21). The prehash thunks use SHA-256
+ * (32-byte digest); the mu thunks set the state up first when given, with
+ * a fixed public key (any bytes hash to some tr). */
+static const uint8_t g_pk[VG_MLDSA87_PUBLICKEYBYTES];
+#define HASHML_THUNKS(n)                                                                   \
+    static int t_mldsa##n##_sign_prehash_derand(uint8_t *const p[])                        \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_prehash_derand(p[0], p[1], 32, VG_HASH_SHA256, p[2],     \
+                                                 CTX_LEN, p[3], p[4]);                     \
+    }                                                                                      \
+    static int t_mldsa##n##_sign_prehash(uint8_t *const p[])                               \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_prehash(p[0], p[1], 32, VG_HASH_SHA256, p[2], CTX_LEN,   \
+                                          p[3]);                                           \
+    }                                                                                      \
+    static int t_mldsa##n##_verify_prehash(uint8_t *const p[])                             \
+    {                                                                                      \
+        return vg_mldsa##n##_verify_prehash(p[0], VG_MLDSA##n##_SIGBYTES, p[1], 32,        \
+                                            VG_HASH_SHA256, p[2], CTX_LEN, p[3]);          \
+    }                                                                                      \
+    static int t_mldsa##n##_mu_init(uint8_t *const p[])                                    \
+    {                                                                                      \
+        return vg_mldsa##n##_mu_init((vg_mldsa_mu_state *)p[0], p[1], p[2], CTX_LEN);      \
+    }                                                                                      \
+    /* Over the limits, every pointer given: VG_ERR_INPUT, outputs zeroed. */              \
+    static int t_mldsa##n##_sign_prehash_derand_ctx256(uint8_t *const p[])                 \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_prehash_derand(p[0], p[1], 32, VG_HASH_SHA256, p[2],     \
+                                                 256, p[3], p[4]);                         \
+    }                                                                                      \
+    static int t_mldsa##n##_sign_prehash_derand_badlen(uint8_t *const p[])                 \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_prehash_derand(p[0], p[1], 31, VG_HASH_SHA256, p[2],     \
+                                                 CTX_LEN, p[3], p[4]);                     \
+    }                                                                                      \
+    static int t_mldsa##n##_sign_prehash_badid(uint8_t *const p[])                         \
+    {                                                                                      \
+        return vg_mldsa##n##_sign_prehash(p[0], p[1], 32, 13, p[2], CTX_LEN, p[3]);        \
+    }                                                                                      \
+    static int t_mldsa##n##_verify_prehash_badid(uint8_t *const p[])                       \
+    {                                                                                      \
+        return vg_mldsa##n##_verify_prehash(p[0], VG_MLDSA##n##_SIGBYTES, p[1], 32, 0,     \
+                                            p[2], CTX_LEN, p[3]);                          \
+    }                                                                                      \
+    static int t_mldsa##n##_mu_init_ctx256(uint8_t *const p[])                             \
+    {                                                                                      \
+        return vg_mldsa##n##_mu_init((vg_mldsa_mu_state *)p[0], p[1], p[2], 256);          \
+    }
+HASHML_THUNKS(44)
+HASHML_THUNKS(65)
+HASHML_THUNKS(87)
+static int t_mldsa_mu_update(uint8_t *const p[])
+{
+    if (p[0])
+        vg_mldsa65_mu_init((vg_mldsa_mu_state *)p[0], g_pk, NULL, 0);
+    return vg_mldsa_mu_update((vg_mldsa_mu_state *)p[0], p[1], MSG_LEN);
+}
+static int t_mldsa_mu_final(uint8_t *const p[])
+{
+    if (p[0]) {
+        vg_mldsa44_mu_init((vg_mldsa_mu_state *)p[0], g_pk, NULL, 0);
+        vg_mldsa_mu_update((vg_mldsa_mu_state *)p[0], g_key, MSG_LEN);
+    }
+    return vg_mldsa_mu_final((vg_mldsa_mu_state *)p[0], p[1]);
+}
+static int t_mldsa_mu_final_twice(uint8_t *const p[])
+{
+    uint8_t mu[64];
+    vg_mldsa87_mu_init((vg_mldsa_mu_state *)p[0], g_pk, NULL, 0);
+    vg_mldsa_mu_final((vg_mldsa_mu_state *)p[0], mu);
+    return vg_mldsa_mu_final((vg_mldsa_mu_state *)p[0], p[1]);
+}
+/* ---- end of HashML-DSA and the mu state -------------------------------- */
+
+/* Ed25519ctx and Ed25519ph (issue 21). */
+static int t_ed25519ctx_sign(uint8_t *const p[])
+{
+    return vg_ed25519ctx_sign(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ctx_verify(uint8_t *const p[])
+{
+    return vg_ed25519ctx_verify(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_sign(uint8_t *const p[])
+{
+    return vg_ed25519ph_sign(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_verify(uint8_t *const p[])
+{
+    return vg_ed25519ph_verify(p[0], p[1], MSG_LEN, p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_sign_prehashed(uint8_t *const p[])
+{
+    return vg_ed25519ph_sign_prehashed(p[0], p[1], p[2], CTX_LEN, p[3]);
+}
+static int t_ed25519ph_verify_prehashed(uint8_t *const p[])
+{
+    return vg_ed25519ph_verify_prehashed(p[0], p[1], p[2], CTX_LEN, p[3]);
+}
+/* Context lengths the instances refuse: Ed25519ctx 0 and 256, Ed25519ph 256. */
+static int t_ed25519ctx_sign_ctx0(uint8_t *const p[])
+{
+    return vg_ed25519ctx_sign(p[0], p[1], MSG_LEN, p[2], 0, p[3]);
+}
+static int t_ed25519ctx_sign_ctx256(uint8_t *const p[])
+{
+    return vg_ed25519ctx_sign(p[0], p[1], MSG_LEN, p[2], 256, p[3]);
+}
+static int t_ed25519ctx_verify_ctx0(uint8_t *const p[])
+{
+    return vg_ed25519ctx_verify(p[0], p[1], MSG_LEN, p[2], 0, p[3]);
+}
+static int t_ed25519ph_sign_ctx256(uint8_t *const p[])
+{
+    return vg_ed25519ph_sign(p[0], p[1], MSG_LEN, p[2], 256, p[3]);
+}
+static int t_ed25519ph_verify_prehashed_ctx256(uint8_t *const p[])
+{
+    return vg_ed25519ph_verify_prehashed(p[0], p[1], p[2], 256, p[3]);
+}
+/* ---- end of Ed25519ctx and Ed25519ph ------------------------------------ */
+
 /* The functions without pointer arguments, and vg_implementation(NULL),
  * which answers NULL (an unknown primitive). Return 0 when they behave. */
 static int t_version(uint8_t *const p[])
@@ -442,6 +564,28 @@ static int t_sha384_final_of_sha512(uint8_t *const p[])
     ROW(mldsa##n##_verify_internal, EV, I(VG_MLDSA##n##_SIGBYTES), I(MSG_LEN),             \
         I(VG_MLDSA##n##_PUBLICKEYBYTES))
 
+/* HashML-DSA and the mu state (issue 21). */
+#define HASHML_ROWS(n)                                                                      \
+    ROW(mldsa##n##_sign_prehash_derand, EI, O(VG_MLDSA##n##_SIGBYTES), I(32), I(CTX_LEN),  \
+        I(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                                           \
+    ROW(mldsa##n##_sign_prehash, EI, O(VG_MLDSA##n##_SIGBYTES), I(32), I(CTX_LEN),         \
+        I(VG_MLDSA##n##_SECRETKEYBYTES)),                                                  \
+    ROW(mldsa##n##_verify_prehash, EV, I(VG_MLDSA##n##_SIGBYTES), I(32), I(CTX_LEN),       \
+        I(VG_MLDSA##n##_PUBLICKEYBYTES)),                                                  \
+    ROW(mldsa##n##_mu_init, EI, O(sizeof(vg_mldsa_mu_state)),                              \
+        I(VG_MLDSA##n##_PUBLICKEYBYTES), I(CTX_LEN))
+#define HASHML_LIMIT_ROWS(n)                                                                \
+    ROW(mldsa##n##_sign_prehash_derand_ctx256, EI, O(VG_MLDSA##n##_SIGBYTES), I(32),       \
+        I(256), I(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                                   \
+    ROW(mldsa##n##_sign_prehash_derand_badlen, EI, O(VG_MLDSA##n##_SIGBYTES), I(32),       \
+        I(CTX_LEN), I(VG_MLDSA##n##_SECRETKEYBYTES), I(32)),                               \
+    ROW(mldsa##n##_sign_prehash_badid, EI, O(VG_MLDSA##n##_SIGBYTES), I(32), I(CTX_LEN),   \
+        I(VG_MLDSA##n##_SECRETKEYBYTES)),                                                  \
+    ROW(mldsa##n##_verify_prehash_badid, EI, I(VG_MLDSA##n##_SIGBYTES), I(32),             \
+        I(CTX_LEN), I(VG_MLDSA##n##_PUBLICKEYBYTES)),                                      \
+    ROW(mldsa##n##_mu_init_ctx256, EI, O(sizeof(vg_mldsa_mu_state)),                       \
+        I(VG_MLDSA##n##_PUBLICKEYBYTES), I(256))
+
 /* State storage is an output: a failure wipes it. */
 #define HASH_STATE_ROWS(name, outlen)                                                       \
     ROW(name##_init, EI, O(sizeof(vg_##name##_state))),                                    \
@@ -489,12 +633,23 @@ static const struct row g_rows[] = {
     ROW(ed25519_sign, EI, O(64), I(MSG_LEN), I(64)),
     ROW(ed25519_verify, EV, I(64), I(MSG_LEN), I(32)),
     ROW(ed25519_verify_cofactored, EV, I(64), I(MSG_LEN), I(32)),
+    ROW(ed25519ctx_sign, EI, O(64), I(MSG_LEN), I(CTX_LEN), I(64)),
+    ROW(ed25519ctx_verify, EV, I(64), I(MSG_LEN), I(CTX_LEN), I(32)),
+    ROW(ed25519ph_sign, EI, O(64), I(MSG_LEN), I(CTX_LEN), I(64)),
+    ROW(ed25519ph_verify, EV, I(64), I(MSG_LEN), I(CTX_LEN), I(32)),
+    ROW(ed25519ph_sign_prehashed, EI, O(64), I(64), I(CTX_LEN), I(64)),
+    ROW(ed25519ph_verify_prehashed, EV, I(64), I(64), I(CTX_LEN), I(32)),
     MLKEM_ROWS(512),
     MLKEM_ROWS(768),
     MLKEM_ROWS(1024),
     MLDSA_ROWS(44),
     MLDSA_ROWS(65),
     MLDSA_ROWS(87),
+    HASHML_ROWS(44),
+    HASHML_ROWS(65),
+    HASHML_ROWS(87),
+    ROW(mldsa_mu_update, EI, O(sizeof(vg_mldsa_mu_state)), I(MSG_LEN)),
+    ROW(mldsa_mu_final, EI, O(sizeof(vg_mldsa_mu_state)), O(64)),
     ROW(chacha20poly1305_seal, EI, O(MSG_LEN), O(16), I(MSG_LEN), I(MSG_LEN), I(12), I(32)),
     ROW(chacha20poly1305_open, EV, O(MSG_LEN), I(MSG_LEN), I(16), I(MSG_LEN), I(12), I(32)),
     ROW(xchacha20poly1305_seal, EI, O(MSG_LEN), O(16), I(MSG_LEN), I(MSG_LEN), I(24), I(32)),
@@ -549,6 +704,15 @@ static const struct row g_limit_rows[] = {
     MLDSA_LIMIT_ROWS(44),
     MLDSA_LIMIT_ROWS(65),
     MLDSA_LIMIT_ROWS(87),
+    HASHML_LIMIT_ROWS(44),
+    HASHML_LIMIT_ROWS(65),
+    HASHML_LIMIT_ROWS(87),
+    ROW(mldsa_mu_final_twice, EI, O(sizeof(vg_mldsa_mu_state)), O(64)),
+    ROW(ed25519ctx_sign_ctx0, EI, O(64), I(MSG_LEN), I(1), I(64)),
+    ROW(ed25519ctx_sign_ctx256, EI, O(64), I(MSG_LEN), I(256), I(64)),
+    ROW(ed25519ctx_verify_ctx0, EI, I(64), I(MSG_LEN), I(1), I(32)),
+    ROW(ed25519ph_sign_ctx256, EI, O(64), I(MSG_LEN), I(256), I(64)),
+    ROW(ed25519ph_verify_prehashed_ctx256, EI, I(64), I(64), I(256), I(32)),
 };
 
 /* ---- running a case ------------------------------------------------------ */

@@ -30,6 +30,7 @@
 #include "vgcrypto.h"
 #include "vgtest.h"
 #include "common.h"
+#include "curve25519/curve25519.h"
 #include "curve25519/ge25519_vartime.h"
 
 static void unhex(uint8_t *out, size_t n, const char *hex)
@@ -797,6 +798,328 @@ static void test_edge_cases(void)
 
 /* ---- NULL arguments and the random key pair ------------------------------------------ */
 
+/* ---- Ed25519ctx and Ed25519ph (RFC 8032 5.1) ------------------------------ */
+
+/* dom2(x, ctx), built here from the RFC's definition (5.1) for the variant
+ * checks: "SigEd25519 no Ed25519 collisions" || x || |ctx| || ctx. */
+static size_t t_dom2(uint8_t out[34 + 255], int x, const uint8_t *ctx, size_t ctx_len)
+{
+    memcpy(out, "SigEd25519 no Ed25519 collisions", 32);
+    out[32] = (uint8_t)x;
+    out[33] = (uint8_t)ctx_len;
+    if (ctx_len)
+        memcpy(out + 34, ctx, ctx_len);
+    return 34 + ctx_len;
+}
+
+static void t_sha512(uint8_t out[64], const uint8_t *m, size_t n)
+{
+    unsigned int len = 0;
+    CHECK(EVP_Digest(m, n, out, &len, EVP_sha512(), NULL) == 1 && len == 64);
+}
+
+/* The public API's verdict for Ed25519ctx (ph = 0) or Ed25519ph (ph = 1, m
+ * the message), checked equal to every variant's verdict on the same input
+ * through vg_ed25519_verify_dom_with. */
+static int verify_dom_variants(int ph, const uint8_t sig[64], const uint8_t *m, size_t n,
+                               const uint8_t *ctx, size_t ctx_len, const uint8_t pk[32])
+{
+    const struct vg_ed25519_verify_impl *impls[] = {vg_ed25519_verify_portable_get(),
+                                                    vg_ed25519_verify_adx_get()};
+    uint8_t dom[34 + 255], digest[64];
+    size_t dom_len = t_dom2(dom, ph, ctx, ctx_len);
+    int rc = ph ? vg_ed25519ph_verify(sig, m, n, ctx, ctx_len, pk)
+                : vg_ed25519ctx_verify(sig, m, n, ctx, ctx_len, pk);
+    if (ph) {
+        t_sha512(digest, m, n);
+        CHECK(vg_ed25519ph_verify_prehashed(sig, digest, ctx, ctx_len, pk) == rc);
+    }
+    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++) {
+        if (!impls[i])
+            continue;
+        g_variant_runs++;
+        CHECK_MSG(vg_ed25519_verify_dom_with(impls[i], sig, dom, dom_len, ph ? digest : m,
+                                             ph ? 64 : n, pk, 0) == rc,
+                  "variant %s disagrees with the API on Ed25519%s", impls[i]->name,
+                  ph ? "ph" : "ctx");
+    }
+    return rc;
+}
+
+/* RFC 8032 7.2 (the four Ed25519ctx vectors) and 7.3 (Ed25519ph, "abc"),
+ * from tests/vectors/rfc8032/ctx-ph.txt: key, signature (from the message
+ * and from its digest for ph), verification, and rejection under another
+ * instance, another context, a changed message. */
+static void test_rfc8032_ctx_ph(void)
+{
+    char path[1024], line[1024];
+    unsigned n_ctx = 0, n_ph = 0;
+    snprintf(path, sizeof path, "%s/rfc8032/ctx-ph.txt", VG_VECTORS_DIR);
+    FILE *f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "cannot open %s", path);
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *fld[7];
+        int nf = 0;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        for (char *p = line; nf < 7; nf++) {
+            fld[nf] = p;
+            char *c = strchr(p, ':');
+            if (!c) {
+                nf++;
+                break;
+            }
+            *c = '\0';
+            p = c + 1;
+        }
+        CHECK_MSG(nf == 7, "ctx-ph.txt: %d fields", nf);
+        if (nf != 7)
+            continue;
+        int ph = strcmp(fld[0], "ph") == 0;
+        uint8_t seed[32], want_pk[32], want_sig[64], m[64], c[64], pk[32], sk[64], sig[64];
+        uint8_t digest[64];
+        size_t mn = strlen(fld[4]) / 2, cn = strlen(fld[5]) / 2;
+        unhex(seed, 32, fld[2]);
+        unhex(want_pk, 32, fld[3]);
+        unhex(m, mn, fld[4]);
+        unhex(c, cn, fld[5]);
+        unhex(want_sig, 64, fld[6]);
+        CHECK(vg_ed25519_keypair_from_seed(pk, sk, seed) == VG_OK);
+        CHECK_MSG(memcmp(pk, want_pk, 32) == 0, "RFC 8032 %s %s public key", fld[0], fld[1]);
+        if (ph) {
+            CHECK(vg_ed25519ph_sign(sig, m, mn, c, cn, sk) == VG_OK);
+            CHECK_MSG(memcmp(sig, want_sig, 64) == 0, "RFC 8032 7.3 %s signature", fld[1]);
+            t_sha512(digest, m, mn);
+            CHECK(vg_ed25519ph_sign_prehashed(sig, digest, c, cn, sk) == VG_OK);
+            CHECK_MSG(memcmp(sig, want_sig, 64) == 0, "RFC 8032 7.3 %s prehashed", fld[1]);
+            /* not an Ed25519 signature of M or of PH(M), nor Ed25519ctx */
+            CHECK(verify_all(want_sig, m, mn, pk) == VG_ERR_VERIFY);
+            CHECK(verify_all(want_sig, digest, 64, pk) == VG_ERR_VERIFY);
+            CHECK(vg_ed25519ctx_verify(want_sig, m, mn, (const uint8_t *)"x", 1, pk) ==
+                  VG_ERR_VERIFY);
+            CHECK(verify_dom_variants(1, want_sig, m, mn, (const uint8_t *)"x", 1, pk) ==
+                  VG_ERR_VERIFY);
+            n_ph++;
+        } else {
+            CHECK(vg_ed25519ctx_sign(sig, m, mn, c, cn, sk) == VG_OK);
+            CHECK_MSG(memcmp(sig, want_sig, 64) == 0, "RFC 8032 7.2 %s signature", fld[1]);
+            CHECK(verify_all(want_sig, m, mn, pk) == VG_ERR_VERIFY);
+            CHECK(verify_dom_variants(1, want_sig, m, mn, c, cn, pk) == VG_ERR_VERIFY);
+            c[0] ^= 1;
+            CHECK(verify_dom_variants(0, want_sig, m, mn, c, cn, pk) == VG_ERR_VERIFY);
+            c[0] ^= 1;
+            n_ctx++;
+        }
+        CHECK_MSG(verify_dom_variants(ph, want_sig, m, mn, c, cn, pk) == VG_OK,
+                  "RFC 8032 %s %s verify", fld[0], fld[1]);
+        m[0] ^= 0x80;
+        CHECK(verify_dom_variants(ph, want_sig, m, mn, c, cn, pk) == VG_ERR_VERIFY);
+    }
+    fclose(f);
+    CHECK(n_ctx == 4 && n_ph == 1);
+    printf("  RFC 8032 7.2: %u Ed25519ctx vectors; 7.3: %u Ed25519ph vector\n", n_ctx, n_ph);
+}
+
+/* Ed25519ph with an empty context against libsodium's crypto_sign_ed25519ph
+ * (RFC 8032 Ed25519ph, context always empty): the same signatures, each
+ * verifying the other's, one flipped bit rejected by both. Then random
+ * contexts (no peer here: OpenSSL 3.0 has no Ed25519ctx/ph, libsodium no
+ * context): sign/verify, and the verification rules of
+ * docs/ed25519-verdicts.md that do not depend on the message hash. */
+static void test_ctx_ph_differential(int count)
+{
+    uint64_t rs = 0xed25519fULL;
+    unsigned bad = 0;
+    /* L, little-endian (RFC 8032 5.1: 2^252 + 27742317777372353535851937790883648493). */
+    static const uint8_t ell[32] = {0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58,
+                                    0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+                                    [31] = 0x10};
+    for (int it = 0; it < count; it++) {
+        uint8_t seed[32], pk[32], sk[64], spk[32], ssk[64], sig[64], ssig[64], m[300], c[255];
+        size_t n = (size_t)(vgtest_rand64(&rs) % sizeof m);
+        size_t cn = 1 + (size_t)(vgtest_rand64(&rs) % 255);
+        vgtest_randbytes(&rs, seed, 32);
+        vgtest_randbytes(&rs, m, n);
+        vgtest_randbytes(&rs, c, cn);
+        bad += vg_ed25519_keypair_from_seed(pk, sk, seed) != VG_OK;
+        bad += crypto_sign_seed_keypair(spk, ssk, seed) != 0 || memcmp(pk, spk, 32) != 0;
+        crypto_sign_ed25519ph_state st;
+        crypto_sign_ed25519ph_init(&st);
+        crypto_sign_ed25519ph_update(&st, m, n);
+        bad += crypto_sign_ed25519ph_final_create(&st, ssig, NULL, ssk) != 0;
+        bad += vg_ed25519ph_sign(sig, m, n, NULL, 0, sk) != VG_OK || memcmp(sig, ssig, 64) != 0;
+        bad += verify_dom_variants(1, ssig, m, n, NULL, 0, pk) != VG_OK;
+        crypto_sign_ed25519ph_init(&st);
+        crypto_sign_ed25519ph_update(&st, m, n);
+        bad += crypto_sign_ed25519ph_final_verify(&st, sig, pk) != 0;
+        size_t pos = (size_t)(vgtest_rand64(&rs) % 64);
+        uint8_t bit = (uint8_t)(1u << (vgtest_rand64(&rs) % 8));
+        sig[pos] ^= bit;
+        bad += verify_dom_variants(1, sig, m, n, NULL, 0, pk) != VG_ERR_VERIFY;
+        crypto_sign_ed25519ph_init(&st);
+        crypto_sign_ed25519ph_update(&st, m, n);
+        bad += crypto_sign_ed25519ph_final_verify(&st, sig, pk) == 0;
+        /* With a context: both instances, and no cross-instance verdicts. */
+        uint8_t csig[64], psig[64], t[64];
+        bad += vg_ed25519ctx_sign(csig, m, n, c, cn, sk) != VG_OK;
+        bad += vg_ed25519ph_sign(psig, m, n, c, cn, sk) != VG_OK;
+        bad += verify_dom_variants(0, csig, m, n, c, cn, pk) != VG_OK;
+        bad += verify_dom_variants(1, psig, m, n, c, cn, pk) != VG_OK;
+        bad += verify_dom_variants(1, csig, m, n, c, cn, pk) != VG_ERR_VERIFY;
+        bad += verify_dom_variants(0, psig, m, n, c, cn, pk) != VG_ERR_VERIFY;
+        bad += verify_all(csig, m, n, pk) != VG_ERR_VERIFY;
+        bad += verify_dom_variants(0, csig, m, n, c, cn - (cn > 1), pk) != (cn > 1 ? VG_ERR_VERIFY : VG_OK);
+        /* Rule 1 (S < L): S + L, the same residue, rejected. */
+        for (int which = 0; which < 2; which++) {
+            memcpy(t, which ? psig : csig, 64);
+            unsigned carry = 0;
+            for (int i = 0; i < 32; i++) {
+                carry += (unsigned)t[32 + i] + ell[i];
+                t[32 + i] = (uint8_t)carry;
+                carry >>= 8;
+            }
+            bad += verify_dom_variants(which, t, m, n, c, cn, pk) != VG_ERR_VERIFY;
+            /* R with its sign bit flipped: a different point (rule 2 /
+             * equation). */
+            memcpy(t, which ? psig : csig, 64);
+            t[31] ^= 0x80;
+            bad += verify_dom_variants(which, t, m, n, c, cn, pk) != VG_ERR_VERIFY;
+        }
+    }
+    CHECK_MSG(bad == 0, "Ed25519ctx/ph differential: %u bad", bad);
+    printf("  Ed25519ph vs libsodium crypto_sign_ed25519ph (empty context): %d random cases; "
+           "Ed25519ctx/ph with random contexts: sign/verify, cross-instance, S + L, R sign\n",
+           count);
+}
+
+/* The streamed signer (vg_ed25519_sign_feed, for the CLI) equals the
+ * one-shot vg_ed25519_sign; a message that changes between its two passes,
+ * or a failing feed, gives VG_ERR_INPUT and a zeroed signature. */
+struct t_feed {
+    const uint8_t *m;
+    size_t n;
+    uint64_t rs;
+    int calls, change_on, fail_on;
+};
+
+static int t_feed_fn(void *arg, vg_ed25519_absorb_fn absorb, void *sink)
+{
+    struct t_feed *f = arg;
+    f->calls++;
+    if (f->calls == f->fail_on)
+        return -1;
+    for (size_t off = 0; off < f->n;) {
+        size_t piece = (size_t)(vgtest_rand64(&f->rs) % 200);
+        if (piece > f->n - off)
+            piece = f->n - off;
+        if (f->calls == f->change_on && off == 0 && piece > 0) {
+            uint8_t b[200];
+            memcpy(b, f->m, piece);
+            b[0] ^= 1;
+            absorb(sink, b, piece);
+        } else {
+            absorb(sink, f->m + off, piece);
+        }
+        off += piece;
+    }
+    return 0;
+}
+
+static void test_sign_feed(void)
+{
+    uint64_t rs = 0xfeedULL;
+    unsigned bad = 0;
+    for (int it = 0; it < 200; it++) {
+        uint8_t seed[32], pk[32], sk[64], sig[64], sig2[64], m[2000];
+        size_t n = (size_t)(vgtest_rand64(&rs) % sizeof m);
+        vgtest_randbytes(&rs, seed, 32);
+        vgtest_randbytes(&rs, m, n);
+        vg_ed25519_keypair_from_seed(pk, sk, seed);
+        struct t_feed f = {m, n, rs, 0, 0, 0};
+        bad += vg_ed25519_sign(sig, m, n, sk) != VG_OK;
+        bad += vg_ed25519_sign_feed(sig2, NULL, 0, t_feed_fn, &f, sk) != VG_OK || f.calls != 2 ||
+               memcmp(sig, sig2, 64) != 0;
+        f.calls = 0;
+        bad += vg_ed25519_verify_feed(sig, NULL, 0, 0, t_feed_fn, &f, pk) != VG_OK || f.calls != 1;
+        if (n) {
+            f = (struct t_feed){m, n, rs, 0, 2, 0};
+            memset(sig2, 0xaa, 64);
+            bad += vg_ed25519_sign_feed(sig2, NULL, 0, t_feed_fn, &f, sk) != VG_ERR_INPUT ||
+                   vg_ct_memcmp(sig2, (const uint8_t[64]){0}, 64) != 0;
+        }
+        for (int fail = 1; fail <= 2; fail++) {
+            f = (struct t_feed){m, n, rs, 0, 0, fail};
+            memset(sig2, 0xaa, 64);
+            bad += vg_ed25519_sign_feed(sig2, NULL, 0, t_feed_fn, &f, sk) != VG_ERR_INPUT ||
+                   vg_ct_memcmp(sig2, (const uint8_t[64]){0}, 64) != 0;
+        }
+        f = (struct t_feed){m, n, rs, 0, 0, 1};
+        bad += vg_ed25519_verify_feed(sig, NULL, 0, 0, t_feed_fn, &f, pk) != VG_ERR_VERIFY;
+        /* Ed25519ctx through the feed = vg_ed25519ctx_sign. */
+        uint8_t c[3] = {'a', 'b', (uint8_t)it};
+        f = (struct t_feed){m, n, rs, 0, 0, 0};
+        bad += vg_ed25519ctx_sign(sig, m, n, c, 3, sk) != VG_OK;
+        bad += vg_ed25519_sign_feed(sig2, c, 3, t_feed_fn, &f, sk) != VG_OK ||
+               memcmp(sig, sig2, 64) != 0;
+        f.calls = 0;
+        bad += vg_ed25519_verify_feed(sig, c, 3, 0, t_feed_fn, &f, pk) != VG_OK;
+        bad += vg_ed25519_verify_feed(sig, NULL, 0, 0, t_feed_fn, &f, pk) != VG_ERR_VERIFY;
+        bad += vg_ed25519_sign_feed(sig2, c, 0, t_feed_fn, &f, sk) != VG_ERR_INPUT;
+    }
+    CHECK_MSG(bad == 0, "streamed Ed25519: %u bad", bad);
+    printf("  streamed Ed25519 and Ed25519ctx (two passes): 200 messages = one-shot; changed "
+           "second pass and failing feeds refused\n");
+}
+
+static void test_ctx_ph_api(void)
+{
+    uint8_t pk[32], sk[64], sig[64], seed[32] = {7}, m[3] = {1, 2, 3}, c[256] = {0}, ph[64] = {0};
+    const uint8_t zero[64] = {0};
+    CHECK(vg_ed25519_keypair_from_seed(pk, sk, seed) == VG_OK);
+    /* Context lengths: ctx 1..255, ph 0..255. */
+    CHECK(vg_ed25519ctx_sign(sig, m, 3, c, 255, sk) == VG_OK &&
+          vg_ed25519ctx_verify(sig, m, 3, c, 255, pk) == VG_OK);
+    CHECK(vg_ed25519ctx_sign(sig, m, 3, c, 1, sk) == VG_OK &&
+          vg_ed25519ctx_verify(sig, m, 3, c, 1, pk) == VG_OK);
+    memset(sig, 0xaa, 64);
+    CHECK(vg_ed25519ctx_sign(sig, m, 3, c, 0, sk) == VG_ERR_INPUT && memcmp(sig, zero, 64) == 0);
+    memset(sig, 0xaa, 64);
+    CHECK(vg_ed25519ctx_sign(sig, m, 3, c, 256, sk) == VG_ERR_INPUT && memcmp(sig, zero, 64) == 0);
+    CHECK(vg_ed25519ctx_verify(sig, m, 3, c, 0, pk) == VG_ERR_INPUT);
+    CHECK(vg_ed25519ctx_verify(sig, m, 3, c, 256, pk) == VG_ERR_INPUT);
+    CHECK(vg_ed25519ph_sign(sig, m, 3, NULL, 0, sk) == VG_OK &&
+          vg_ed25519ph_verify(sig, m, 3, NULL, 0, pk) == VG_OK);
+    CHECK(vg_ed25519ph_sign(sig, m, 3, c, 255, sk) == VG_OK &&
+          vg_ed25519ph_verify(sig, m, 3, c, 255, pk) == VG_OK);
+    memset(sig, 0xaa, 64);
+    CHECK(vg_ed25519ph_sign(sig, m, 3, c, 256, sk) == VG_ERR_INPUT && memcmp(sig, zero, 64) == 0);
+    memset(sig, 0xaa, 64);
+    CHECK(vg_ed25519ph_sign_prehashed(sig, ph, c, 256, sk) == VG_ERR_INPUT &&
+          memcmp(sig, zero, 64) == 0);
+    CHECK(vg_ed25519ph_verify(sig, m, 3, c, 256, pk) == VG_ERR_INPUT);
+    CHECK(vg_ed25519ph_verify_prehashed(sig, ph, c, 256, pk) == VG_ERR_INPUT);
+    /* NULL arguments. */
+    memset(sig, 0xaa, 64);
+    CHECK(vg_ed25519ctx_sign(sig, m, 3, NULL, 1, sk) == VG_ERR_INPUT && memcmp(sig, zero, 64) == 0);
+    memset(sig, 0xaa, 64);
+    CHECK(vg_ed25519ph_sign(sig, NULL, 3, NULL, 0, sk) == VG_ERR_INPUT &&
+          memcmp(sig, zero, 64) == 0);
+    memset(sig, 0xaa, 64);
+    CHECK(vg_ed25519ph_sign_prehashed(sig, NULL, NULL, 0, sk) == VG_ERR_INPUT &&
+          memcmp(sig, zero, 64) == 0);
+    CHECK(vg_ed25519ph_sign(sig, NULL, 0, NULL, 0, sk) == VG_OK &&
+          vg_ed25519ph_verify(sig, NULL, 0, NULL, 0, pk) == VG_OK);
+    CHECK(vg_ed25519ph_verify(NULL, m, 3, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(vg_ed25519ph_verify(sig, NULL, 3, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(vg_ed25519ph_verify_prehashed(sig, NULL, NULL, 0, pk) == VG_ERR_VERIFY);
+    CHECK(vg_ed25519ctx_verify(sig, m, 3, NULL, 1, pk) == VG_ERR_VERIFY);
+    CHECK(vg_ed25519ctx_verify(sig, m, 3, c, 1, NULL) == VG_ERR_VERIFY);
+    printf("  Ed25519ctx/ph API: context lengths, NULL arguments\n");
+}
+
 static void test_api(void)
 {
     uint8_t pk[32], sk[64], sig[64], seed[32] = {1};
@@ -871,7 +1194,11 @@ int main(int argc, char **argv)
     test_wycheproof();
     test_edge_cases();
     test_api();
+    test_rfc8032_ctx_ph();
+    test_ctx_ph_api();
+    test_sign_feed();
     test_differential(count);
+    test_ctx_ph_differential(count / 10 > 0 ? count / 10 : 1);
     {
         const struct vg_ed25519_verify_impl *adx = vg_ed25519_verify_adx_get();
         printf("  variants: %lu verifications by a variant (portable%s) = the API's verdict "

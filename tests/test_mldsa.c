@@ -1,10 +1,12 @@
 /*
- * ML-DSA (FIPS 204) tests: NIST ACVP keyGen / sigGen / sigVer (including
- * HashML-DSA verification through the internal interface, with the pre-hash
- * computed by OpenSSL), the nine Wycheproof mldsa_* files, the rounding
- * functions exhaustively against division-based definitions, the NTT against
- * schoolbook multiplication, round trips with tampering, and the API's error
- * paths (NULL arguments, long contexts, RNG failure).
+ * ML-DSA (FIPS 204) tests: NIST ACVP keyGen / sigGen / sigVer (the sigVer
+ * pre-hash groups through the public HashML-DSA verifier, the pre-hash
+ * computed by OpenSSL), HashML-DSA over every hash id against the internal
+ * interface on M' built from the spec's bytes, the streaming mu state, the
+ * nine Wycheproof mldsa_* files, the rounding functions exhaustively against
+ * division-based definitions, the NTT against schoolbook multiplication,
+ * round trips with tampering, and the API's error paths (NULL arguments,
+ * long contexts, RNG failure).
  */
 #include <cjson/cJSON.h>
 #include <openssl/evp.h>
@@ -34,6 +36,13 @@ struct ps {
     int (*verify_mu)(const uint8_t *, size_t, const uint8_t *, const uint8_t *);
     int (*sign_internal)(uint8_t *, const uint8_t *, size_t, const uint8_t *, const uint8_t *);
     int (*verify_internal)(const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *);
+    int (*sign_prehash_derand)(uint8_t *, const uint8_t *, size_t, int, const uint8_t *, size_t,
+                               const uint8_t *, const uint8_t *);
+    int (*sign_prehash)(uint8_t *, const uint8_t *, size_t, int, const uint8_t *, size_t,
+                        const uint8_t *);
+    int (*verify_prehash)(const uint8_t *, size_t, const uint8_t *, size_t, int,
+                          const uint8_t *, size_t, const uint8_t *);
+    int (*mu_init)(vg_mldsa_mu_state *, const uint8_t *, const uint8_t *, size_t);
 };
 
 #define PS(n)                                                                                  \
@@ -41,7 +50,8 @@ struct ps {
      VG_MLDSA##n##_SIGBYTES, vg_mldsa##n##_keypair_derand, vg_mldsa##n##_keypair,             \
      vg_mldsa##n##_sign_derand, vg_mldsa##n##_sign, vg_mldsa##n##_verify,                      \
      vg_mldsa##n##_sign_mu, vg_mldsa##n##_verify_mu, vg_mldsa##n##_sign_internal,              \
-     vg_mldsa##n##_verify_internal}
+     vg_mldsa##n##_verify_internal, vg_mldsa##n##_sign_prehash_derand,                         \
+     vg_mldsa##n##_sign_prehash, vg_mldsa##n##_verify_prehash, vg_mldsa##n##_mu_init}
 static const struct ps params[3] = {PS(44), PS(65), PS(87)};
 
 static const struct ps *find_ps(const char *name)
@@ -59,31 +69,56 @@ static const struct ps *find_ps(const char *name)
 /* ---- HashML-DSA pre-hash (FIPS 204 Algorithm 4), via OpenSSL ------------- */
 
 struct prehash {
-    const char *acvp;   /* ACVP hashAlg name */
-    const char *ossl;   /* OpenSSL digest name */
-    uint8_t oid_last;   /* OID 2.16.840.1.101.3.4.2.x */
-    size_t out_len;     /* XOFs: 256 bits (SHAKE128), 512 bits (SHAKE256) */
+    const char *acvp; /* ACVP hashAlg name */
+    const char *ossl; /* OpenSSL digest name */
+    int id;           /* VG_HASH_* */
+    uint8_t oid_last; /* OID 2.16.840.1.101.3.4.2.x (FIPS 204 5.4.1) */
+    size_t out_len;   /* XOFs: 256 bits (SHAKE128), 512 bits (SHAKE256) */
 };
 static const struct prehash prehashes[] = {
-    {"SHA2-256", "SHA256", 0x01, 32},      {"SHA2-384", "SHA384", 0x02, 48},
-    {"SHA2-512", "SHA512", 0x03, 64},      {"SHA2-224", "SHA224", 0x04, 28},
-    {"SHA2-512/224", "SHA512-224", 0x05, 28}, {"SHA2-512/256", "SHA512-256", 0x06, 32},
-    {"SHA3-224", "SHA3-224", 0x07, 28},    {"SHA3-256", "SHA3-256", 0x08, 32},
-    {"SHA3-384", "SHA3-384", 0x09, 48},    {"SHA3-512", "SHA3-512", 0x0a, 64},
-    {"SHAKE-128", "SHAKE128", 0x0b, 32},   {"SHAKE-256", "SHAKE256", 0x0c, 64},
+    {"SHA2-256", "SHA256", VG_HASH_SHA256, 0x01, 32},
+    {"SHA2-384", "SHA384", VG_HASH_SHA384, 0x02, 48},
+    {"SHA2-512", "SHA512", VG_HASH_SHA512, 0x03, 64},
+    {"SHA2-224", "SHA224", VG_HASH_SHA224, 0x04, 28},
+    {"SHA2-512/224", "SHA512-224", VG_HASH_SHA512_224, 0x05, 28},
+    {"SHA2-512/256", "SHA512-256", VG_HASH_SHA512_256, 0x06, 32},
+    {"SHA3-224", "SHA3-224", VG_HASH_SHA3_224, 0x07, 28},
+    {"SHA3-256", "SHA3-256", VG_HASH_SHA3_256, 0x08, 32},
+    {"SHA3-384", "SHA3-384", VG_HASH_SHA3_384, 0x09, 48},
+    {"SHA3-512", "SHA3-512", VG_HASH_SHA3_512, 0x0a, 64},
+    {"SHAKE-128", "SHAKE128", VG_HASH_SHAKE128, 0x0b, 32},
+    {"SHAKE-256", "SHAKE256", VG_HASH_SHAKE256, 0x0c, 64},
 };
+#define NPREHASH (sizeof prehashes / sizeof prehashes[0])
 
-/* M' = 1 || |ctx| || ctx || OID || PH(M) into out (>= 2 + 255 + 11 + 64).
- * Returns its length, or 0 for an unknown hash. */
-static size_t hashmldsa_mprime(uint8_t *out, const char *alg, const uint8_t *ctx, size_t ctx_len,
-                               const uint8_t *msg, size_t msg_len)
+static const struct prehash *find_prehash(const char *acvp)
 {
-    const struct prehash *ph = NULL;
-    for (size_t i = 0; i < sizeof prehashes / sizeof prehashes[0]; i++)
-        if (alg && strcmp(prehashes[i].acvp, alg) == 0)
-            ph = &prehashes[i];
-    if (!ph)
-        return 0;
+    for (size_t i = 0; i < NPREHASH; i++)
+        if (acvp && strcmp(prehashes[i].acvp, acvp) == 0)
+            return &prehashes[i];
+    return NULL;
+}
+
+/* PH(M) with OpenSSL into out (ph->out_len bytes); 1 on success. */
+static int ossl_prehash(uint8_t *out, const struct prehash *ph, const uint8_t *msg, size_t msg_len)
+{
+    EVP_MD_CTX *mc = EVP_MD_CTX_new();
+    const EVP_MD *md = EVP_get_digestbyname(ph->ossl);
+    int ok = mc && md && EVP_DigestInit_ex(mc, md, NULL) && EVP_DigestUpdate(mc, msg, msg_len);
+    if (ok && (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF))
+        ok = EVP_DigestFinalXOF(mc, out, ph->out_len);
+    else if (ok)
+        ok = EVP_DigestFinal_ex(mc, out, NULL) && (size_t)EVP_MD_get_size(md) == ph->out_len;
+    EVP_MD_CTX_free(mc);
+    return ok;
+}
+
+/* M' = 1 || |ctx| || ctx || OID || PH(M) (FIPS 204 Algorithm 4 line 23),
+ * built here from the spec's bytes for the cross-check with the internal
+ * interface (out >= 2 + 255 + 11 + 64). Returns its length. */
+static size_t hashmldsa_mprime(uint8_t *out, const struct prehash *ph, const uint8_t *ctx,
+                               size_t ctx_len, const uint8_t *digest)
+{
     static const uint8_t oid[10] = {0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02};
     size_t n = 0;
     out[n++] = 1;
@@ -93,15 +128,8 @@ static size_t hashmldsa_mprime(uint8_t *out, const char *alg, const uint8_t *ctx
     memcpy(out + n, oid, 10);
     n += 10;
     out[n++] = ph->oid_last;
-    EVP_MD_CTX *mc = EVP_MD_CTX_new();
-    const EVP_MD *md = EVP_get_digestbyname(ph->ossl);
-    int ok = md && EVP_DigestInit_ex(mc, md, NULL) && EVP_DigestUpdate(mc, msg, msg_len);
-    if (ok && (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF))
-        ok = EVP_DigestFinalXOF(mc, out + n, ph->out_len);
-    else if (ok)
-        ok = EVP_DigestFinal_ex(mc, out + n, NULL) && (size_t)EVP_MD_get_size(md) == ph->out_len;
-    EVP_MD_CTX_free(mc);
-    return ok ? n + ph->out_len : 0;
+    memcpy(out + n, digest, ph->out_len);
+    return n + ph->out_len;
 }
 
 /* ---- NIST ACVP ----------------------------------------------------------- */
@@ -200,6 +228,7 @@ static void test_acvp_sigver(void)
     if (!pr || !ex)
         return;
     unsigned n_pure = 0, n_pre = 0, n_mu = 0, n_int = 0, n_true = 0;
+    unsigned n_pre_by[NPREHASH] = {0};
     const cJSON *g, *t;
     cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(pr, "testGroups"))
     {
@@ -234,17 +263,19 @@ static void test_acvp_sigver(void)
                 rc = p->verify(sig, sig_len, m, m_len, ctx, ctx_len, pk);
                 n_pure++;
             } else if (strcmp(iface, "external") == 0 && pre && strcmp(pre, "preHash") == 0) {
-                /* HashML-DSA.Verify (Algorithm 5) = Verify_internal on
-                 * M' = 1 || |ctx| || ctx || OID || PH(M). */
-                uint8_t mp[2 + 255 + 11 + 64];
-                size_t mp_len = m ? hashmldsa_mprime(mp, jstr(t, "hashAlg"), ctx, ctx_len, m,
-                                                     m_len)
-                                  : 0;
+                /* HashML-DSA.Verify (Algorithm 5) through the public
+                 * vg_mldsaN_verify_prehash, PH(M) computed by OpenSSL. */
                 const char *alg = jstr(t, "hashAlg");
-                CHECK_MSG(mp_len > 0 && ctx_len <= 255, "sigVer tc %d hash %s", tc,
+                const struct prehash *ph = find_prehash(alg);
+                uint8_t digest[64];
+                int have = ph && m && ossl_prehash(digest, ph, m, m_len);
+                CHECK_MSG(have && ctx_len <= 255, "sigVer tc %d hash %s", tc,
                           alg ? alg : "(none)");
-                if (mp_len)
-                    rc = p->verify_internal(sig, sig_len, mp, mp_len, pk);
+                if (have) {
+                    rc = p->verify_prehash(sig, sig_len, digest, ph->out_len, ph->id, ctx,
+                                           ctx_len, pk);
+                    n_pre_by[ph - prehashes]++;
+                }
                 n_pre++;
             } else if (strcmp(iface, "internal") == 0 && ext_mu) {
                 CHECK(mu && mu_len == 64);
@@ -269,10 +300,15 @@ static void test_acvp_sigver(void)
             free(mu);
         }
     }
-    printf("ACVP ML-DSA-sigVer-FIPS204: %u tests (%u pure, %u preHash via verify_internal, %u "
+    printf("ACVP ML-DSA-sigVer-FIPS204: %u tests (%u pure, %u preHash via verify_prehash, %u "
            "external mu, %u internal; %u expected to pass)\n",
            n_pure + n_pre + n_mu + n_int, n_pure, n_pre, n_mu, n_int, n_true);
+    printf("  preHash by hash:");
+    for (size_t i = 0; i < NPREHASH; i++)
+        printf(" %s %u", prehashes[i].acvp, n_pre_by[i]);
+    printf("\n");
     CHECK(n_pure + n_pre + n_mu + n_int == 180);
+    CHECK(n_pre == 45 && n_mu == 45);
     cJSON_Delete(pr);
     cJSON_Delete(ex);
 }
@@ -600,6 +636,186 @@ static void test_roundtrip(const struct ps *p, unsigned count)
     printf("%s: %u round trips\n", p->name, count);
 }
 
+/* HashML-DSA (FIPS 204 Algorithms 4, 5) for every hash id: the signature of
+ * sign_prehash_derand equals Sign_internal on M' built here from the spec's
+ * bytes (OID table above, PH by OpenSSL), verifies through verify_prehash and
+ * verify_internal, and fails with another hash id (VG_ERR_VERIFY for one of
+ * the same length, VG_ERR_INPUT otherwise), a wrong digest length
+ * (VG_ERR_INPUT), another context or the pure verifier (VG_ERR_VERIFY). */
+static void test_hashml(const struct ps *p)
+{
+    uint64_t rs = 0x4a5b + p->sig_len;
+    unsigned bad = 0, n = 0;
+    uint8_t seed[32], pk[MAXPK], sk[MAXSK], sig[MAXSIG], sig2[MAXSIG], rnd[32];
+    uint8_t msg[200], ctx[256], digest[65], mp[2 + 255 + 11 + 64];
+    vgtest_randbytes(&rs, seed, 32);
+    CHECK(p->keypair_derand(pk, sk, seed) == VG_OK);
+    for (size_t h = 0; h < NPREHASH; h++) {
+        const struct prehash *ph = &prehashes[h];
+        for (int it = 0; it < 2; it++) {
+            size_t msg_len = (size_t)(vgtest_rand64(&rs) % sizeof msg);
+            size_t ctx_len = it ? 255 : (size_t)(vgtest_rand64(&rs) % 16);
+            vgtest_randbytes(&rs, msg, msg_len);
+            vgtest_randbytes(&rs, ctx, ctx_len);
+            vgtest_randbytes(&rs, rnd, 32);
+            if (it)
+                memset(rnd, 0, 32);
+            CHECK(ossl_prehash(digest, ph, msg, msg_len));
+            size_t mp_len = hashmldsa_mprime(mp, ph, ctx, ctx_len, digest);
+            bad += p->sign_prehash_derand(sig, digest, ph->out_len, ph->id, ctx, ctx_len, sk,
+                                          rnd) != VG_OK;
+            bad += p->sign_internal(sig2, mp, mp_len, sk, rnd) != VG_OK ||
+                   memcmp(sig, sig2, p->sig_len) != 0;
+            bad += p->verify_prehash(sig, p->sig_len, digest, ph->out_len, ph->id, ctx, ctx_len,
+                                     pk) != VG_OK;
+            bad += p->verify_internal(sig, p->sig_len, mp, mp_len, pk) != VG_OK;
+            /* Domain separation from pure ML-DSA over the digest. */
+            bad += p->verify(sig, p->sig_len, digest, ph->out_len, ctx, ctx_len, pk) !=
+                   VG_ERR_VERIFY;
+            for (size_t j = 0; j < NPREHASH; j++) {
+                if (j == h)
+                    continue;
+                int want = prehashes[j].out_len == ph->out_len ? VG_ERR_VERIFY : VG_ERR_INPUT;
+                int rc = p->verify_prehash(sig, p->sig_len, digest, ph->out_len, prehashes[j].id,
+                                           ctx, ctx_len, pk);
+                CHECK_MSG(rc == want, "%s prehash %s verified as %s: rc %d", p->name, ph->acvp,
+                          prehashes[j].acvp, rc);
+            }
+            bad += p->verify_prehash(sig, p->sig_len, digest, ph->out_len - 1, ph->id, ctx,
+                                     ctx_len, pk) != VG_ERR_INPUT;
+            bad += p->verify_prehash(sig, p->sig_len, digest, ph->out_len + 1, ph->id, ctx,
+                                     ctx_len, pk) != VG_ERR_INPUT;
+            memset(sig2, 0xaa, sizeof sig2);
+            bad += p->sign_prehash_derand(sig2, digest, ph->out_len + 1, ph->id, ctx, ctx_len, sk,
+                                          rnd) != VG_ERR_INPUT ||
+                   !all_zero(sig2, p->sig_len);
+            memset(sig2, 0xaa, sizeof sig2);
+            bad += p->sign_prehash(sig2, digest, ph->out_len - 1, ph->id, ctx, ctx_len, sk) !=
+                       VG_ERR_INPUT ||
+                   !all_zero(sig2, p->sig_len);
+            bad += p->verify_prehash(sig, p->sig_len, digest, ph->out_len, ph->id, ctx,
+                                     ctx_len ? ctx_len - 1 : 1, pk) != VG_ERR_VERIFY;
+            digest[0] ^= 1;
+            bad += p->verify_prehash(sig, p->sig_len, digest, ph->out_len, ph->id, ctx, ctx_len,
+                                     pk) != VG_ERR_VERIFY;
+            digest[0] ^= 1;
+            /* Hedged: valid, and different from the derandomised one. */
+            bad += p->sign_prehash(sig2, digest, ph->out_len, ph->id, ctx, ctx_len, sk) != VG_OK;
+            bad += p->verify_prehash(sig2, p->sig_len, digest, ph->out_len, ph->id, ctx, ctx_len,
+                                     pk) != VG_OK;
+            bad += memcmp(sig, sig2, p->sig_len) == 0;
+            n++;
+        }
+    }
+    /* Unknown ids, a 256-byte context, NULL digest, RNG failure. */
+    const int unknown[] = {0, 13, -1, 255};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        memset(sig, 0xaa, sizeof sig);
+        bad += p->sign_prehash_derand(sig, digest, 32, unknown[i], NULL, 0, sk, rnd) !=
+                   VG_ERR_INPUT ||
+               !all_zero(sig, p->sig_len);
+        bad += p->verify_prehash(sig, p->sig_len, digest, 32, unknown[i], NULL, 0, pk) !=
+               VG_ERR_INPUT;
+    }
+    memset(sig, 0xaa, sizeof sig);
+    bad += p->sign_prehash_derand(sig, digest, 32, VG_HASH_SHA256, ctx, 256, sk, rnd) !=
+               VG_ERR_INPUT ||
+           !all_zero(sig, p->sig_len);
+    bad += p->verify_prehash(sig, p->sig_len, digest, 32, VG_HASH_SHA256, ctx, 256, pk) !=
+           VG_ERR_INPUT;
+    memset(sig, 0xaa, sizeof sig);
+    bad += p->sign_prehash_derand(sig, NULL, 32, VG_HASH_SHA256, NULL, 0, sk, rnd) !=
+               VG_ERR_INPUT ||
+           !all_zero(sig, p->sig_len);
+    bad += p->verify_prehash(sig, p->sig_len, NULL, 32, VG_HASH_SHA256, NULL, 0, pk) !=
+           VG_ERR_VERIFY;
+    memset(sig, 0xaa, sizeof sig);
+    vg_random_fail_next(1);
+    bad += p->sign_prehash(sig, digest, 64, VG_HASH_SHA512, NULL, 0, sk) != VG_ERR_RANDOM ||
+           !all_zero(sig, p->sig_len);
+    vg_random_fail_next(0);
+    CHECK_MSG(bad == 0, "%s HashML-DSA: %u bad", p->name, bad);
+    printf("%s: HashML-DSA %u sign/verify cases over %zu hash ids\n", p->name, n, NPREHASH);
+}
+
+/* The streaming mu state against the one-shot path: random messages fed
+ * in random pieces (empty updates included, and a copied state forking the
+ * computation); sign_mu on the result with the same rnd gives the bytes of
+ * sign_derand, verify_mu and verify accept. Then the state's error rules. */
+static void test_mu_state(const struct ps *p, unsigned count)
+{
+    uint64_t rs = 0x6d75 + p->pk_len;
+    unsigned bad = 0;
+    uint8_t seed[32], pk[MAXPK], sk[MAXSK], sig[MAXSIG], sig2[MAXSIG], rnd[32], mu[64], mu2[64];
+    static uint8_t msg[5000];
+    uint8_t ctx[256];
+    vg_mldsa_mu_state st, fork;
+    vgtest_randbytes(&rs, seed, 32);
+    CHECK(p->keypair_derand(pk, sk, seed) == VG_OK);
+    for (unsigned it = 0; it < count; it++) {
+        size_t msg_len = (size_t)(vgtest_rand64(&rs) % (it < 4 ? 3 : sizeof msg));
+        size_t ctx_len = (size_t)(vgtest_rand64(&rs) % 256);
+        size_t fork_at = (size_t)(vgtest_rand64(&rs) % (msg_len + 1));
+        vgtest_randbytes(&rs, msg, msg_len);
+        vgtest_randbytes(&rs, ctx, ctx_len);
+        vgtest_randbytes(&rs, rnd, 32);
+        bad += p->mu_init(&st, pk, ctx_len ? ctx : NULL, ctx_len) != VG_OK;
+        int forked = 0;
+        for (size_t off = 0; off <= msg_len;) {
+            /* Pieces of 0 to ~300 bytes, a third of them empty, some over a
+             * SHAKE256 block (136 bytes). */
+            size_t r = (size_t)vgtest_rand64(&rs);
+            size_t piece = r % 3 == 0 ? 0 : (r >> 8) % 300;
+            if (piece > msg_len - off)
+                piece = msg_len - off;
+            if (!forked && off + piece >= fork_at) {
+                size_t first = fork_at - off;
+                bad += vg_mldsa_mu_update(&st, msg + off, first) != VG_OK;
+                fork = st; /* a copy forks the computation */
+                off += first;
+                piece -= first;
+                forked = 1;
+            }
+            bad += vg_mldsa_mu_update(&st, piece ? msg + off : NULL, piece) != VG_OK;
+            off += piece;
+            if (off == msg_len && piece == 0)
+                break;
+        }
+        bad += vg_mldsa_mu_final(&st, mu) != VG_OK;
+        /* The fork: the rest in one update. */
+        bad += vg_mldsa_mu_update(&fork, msg + fork_at, msg_len - fork_at) != VG_OK;
+        bad += vg_mldsa_mu_final(&fork, mu2) != VG_OK || memcmp(mu, mu2, 64) != 0;
+        bad += p->sign_mu(sig, mu, sk, rnd) != VG_OK;
+        bad += p->sign_derand(sig2, msg, msg_len, ctx, ctx_len, sk, rnd) != VG_OK ||
+               memcmp(sig, sig2, p->sig_len) != 0;
+        bad += p->verify_mu(sig, p->sig_len, mu, pk) != VG_OK;
+        bad += p->verify(sig, p->sig_len, msg, msg_len, ctx, ctx_len, pk) != VG_OK;
+        /* The state was wiped by final: all zero, refused afterwards. */
+        bad += !all_zero((const uint8_t *)&st, sizeof st);
+        memset(mu2, 0xaa, 64);
+        bad += vg_mldsa_mu_final(&st, mu2) != VG_ERR_INPUT || !all_zero(mu2, 64);
+        bad += vg_mldsa_mu_update(&st, msg, 1) != VG_ERR_INPUT;
+    }
+    /* Errors: a 256-byte context, NULL pk, NULL ctx with a length, NULL
+     * message with a length (the state wiped, then refused). */
+    memset(&st, 0x55, sizeof st);
+    bad += p->mu_init(&st, pk, ctx, 256) != VG_ERR_INPUT ||
+           !all_zero((const uint8_t *)&st, sizeof st);
+    bad += p->mu_init(&st, NULL, NULL, 0) != VG_ERR_INPUT;
+    bad += p->mu_init(&st, pk, NULL, 1) != VG_ERR_INPUT;
+    bad += p->mu_init(NULL, pk, NULL, 0) != VG_ERR_INPUT;
+    bad += p->mu_init(&st, pk, NULL, 0) != VG_OK;
+    bad += vg_mldsa_mu_update(&st, NULL, 5) != VG_ERR_INPUT;
+    memset(mu, 0xaa, 64);
+    bad += vg_mldsa_mu_final(&st, mu) != VG_ERR_INPUT || !all_zero(mu, 64);
+    bad += vg_mldsa_mu_final(NULL, mu) != VG_ERR_INPUT;
+    bad += p->mu_init(&st, pk, NULL, 0) != VG_OK;
+    bad += vg_mldsa_mu_final(&st, NULL) != VG_ERR_INPUT;
+    bad += vg_mldsa_mu_update(&st, msg, 1) != VG_ERR_INPUT; /* final wiped it */
+    CHECK_MSG(bad == 0, "%s mu state: %u bad", p->name, bad);
+    printf("%s: mu state %u messages in random pieces\n", p->name, count);
+}
+
 static void test_api(const struct ps *p)
 {
     uint8_t seed[32] = {1}, pk[MAXPK], sk[MAXSK], sig[MAXSIG], rnd[32] = {0}, mu[64] = {0};
@@ -747,6 +963,8 @@ int main(void)
         for (int s = 0; s < 3; s++) {
             test_roundtrip(&params[s], 100);
             test_api(&params[s]);
+            test_hashml(&params[s]);
+            test_mu_state(&params[s], 40);
         }
     }
     vg_cpu_force(saved);

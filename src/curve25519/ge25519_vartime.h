@@ -54,6 +54,13 @@ int vg_ed25519_verify_with(const struct vg_ed25519_verify_impl *impl, const uint
                            const uint8_t *msg, size_t msg_len, const uint8_t public_key[32],
                            int cofactored);
 
+/* The same with a prefix dom (dom_len bytes) hashed first: k =
+ * SHA-512(dom || R || A || M) (RFC 8032 5.1: dom2(x, ctx) for Ed25519ctx
+ * and Ed25519ph, where M is then PH(M)). For the tests of those instances. */
+int vg_ed25519_verify_dom_with(const struct vg_ed25519_verify_impl *impl, const uint8_t sig[64],
+                               const uint8_t *dom, size_t dom_len, const uint8_t *msg,
+                               size_t msg_len, const uint8_t public_key[32], int cofactored);
+
 /* r[i] for i < 256: the width-w non-adjacent form of s, digits odd in
  * (-2^(w-1), 2^(w-1)) or 0, sum r[i] 2^i = s. Preconditions: s < 2^253,
  * 2 <= w <= 8. Variable time. */

@@ -7,10 +7,24 @@
 #ifndef VG_MLDSA_MLDSA_H
 #define VG_MLDSA_MLDSA_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vgcrypto.h"
+
 /* The name of the ML-DSA variant that runs now (the one vg_mldsa_active in
  * poly.c picks for the active CPU features): "portable", "avx2",
  * "avx2+vbmi2", "avx2+avx512" or "avx2+avx512vbmi". For
  * vg_implementation("mldsa"). Never NULL. */
 const char *vg_mldsa_implementation(void);
+
+/* The mu state's start for any parameter set (hashml.c; vg_mldsaN_mu_init
+ * is this with tr = H(pk, 64)): wipes st, starts SHAKE256 on the dispatched
+ * Keccak, absorbs tr (64 bytes) || 0 || ctx_len || ctx (pure ML-DSA's M'
+ * prefix, FIPS 204 Algorithm 2 line 10) and marks st as live. For the CLI,
+ * which signs with only the secret key: tr is sk[64..127] (Algorithm 24).
+ * Pre: st and tr not NULL, ctx_len <= 255, ctx not NULL if ctx_len. */
+void vg_mldsa_mu_start(vg_mldsa_mu_state *st, const uint8_t tr[64], const uint8_t *ctx,
+                       size_t ctx_len);
 
 #endif

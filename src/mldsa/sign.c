@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "hashml.h"
 #include "mldsa_internal.h"
 #include "params.h"
 #include "poly.h"
@@ -664,6 +665,61 @@ static int vg_mldsa_sign_impl(uint8_t *sig, const uint8_t *msg, size_t msg_len, 
     return ret;
 }
 
+/* HashML-DSA.Sign with rnd given, on the caller's digest ph:
+ * M' = 1 || |ctx| || ctx || OID || ph, then Sign_internal. A wrong hash_id
+ * or ph_len is VG_ERR_INPUT (sig zeroed).
+ * Specification: FIPS 204, Algorithm 4 (lines 10-24 with PH given). */
+static int vg_mldsa_sign_prehash_derand_impl(uint8_t *sig, const uint8_t *ph, size_t ph_len,
+                                             int hash_id, const uint8_t *ctx, size_t ctx_len,
+                                             const uint8_t *sk, const uint8_t rnd[32])
+{
+    uint8_t mu[VG_MLDSA_CRHBYTES], prefix[2], tail[VG_MLDSA_OIDPH_MAX];
+    size_t tail_len = 0;
+    int ret = VG_ERR_INPUT;
+    if (!sig)
+        return VG_ERR_INPUT;
+    if ((!ctx && ctx_len) || ctx_len > VG_MLDSA_CTXMAXBYTES || !sk || !rnd ||
+        vg_mldsa_prehash_tail(tail, &tail_len, hash_id, ph, ph_len) != VG_OK) {
+        memset(sig, 0, VG_MLDSA_SIG_BYTES);
+        return VG_ERR_INPUT;
+    }
+    prefix[0] = 1;
+    prefix[1] = (uint8_t)ctx_len;
+    /* mu = H(tr || M', 64) (Algorithm 7 line 6), tr read from sk. */
+    vg_mldsa_mu(mu, sk + VG_MLDSA_SK_TR, prefix, 2, ctx, ctx_len, tail, tail_len);
+    ret = vg_mldsa_sign_mu_core(vg_mldsa_active(), sig, mu, sk, rnd, NULL);
+    vg_wipe(mu, sizeof mu);
+    vg_wipe(tail, sizeof tail); /* the digest of a message that may be secret */
+    return ret;
+}
+
+/* HashML-DSA.Sign, hedged: rnd from the OS. Specification: FIPS 204,
+ * Algorithm 4. */
+static int vg_mldsa_sign_prehash_impl(uint8_t *sig, const uint8_t *ph, size_t ph_len,
+                                      int hash_id, const uint8_t *ctx, size_t ctx_len,
+                                      const uint8_t *sk)
+{
+    uint8_t rnd[VG_MLDSA_RNDBYTES], tail[VG_MLDSA_OIDPH_MAX];
+    size_t tail_len;
+    int ret;
+    if (!sig)
+        return VG_ERR_INPUT;
+    /* Checked before the RNG is asked, so a bad argument is VG_ERR_INPUT. */
+    if ((!ctx && ctx_len) || ctx_len > VG_MLDSA_CTXMAXBYTES || !sk ||
+        vg_mldsa_prehash_tail(tail, &tail_len, hash_id, ph, ph_len) != VG_OK) {
+        memset(sig, 0, VG_MLDSA_SIG_BYTES);
+        return VG_ERR_INPUT;
+    }
+    vg_wipe(tail, sizeof tail);
+    if (vg_randombytes(rnd, sizeof rnd) != VG_OK) {
+        memset(sig, 0, VG_MLDSA_SIG_BYTES);
+        return VG_ERR_RANDOM;
+    }
+    ret = vg_mldsa_sign_prehash_derand_impl(sig, ph, ph_len, hash_id, ctx, ctx_len, sk, rnd);
+    vg_wipe(rnd, sizeof rnd);
+    return ret;
+}
+
 #if VG_MLDSA_MODE == 87
 int vg_mldsa87_sign_lowstack(void) { return VG_MLDSA_SMALL_SIGN; }
 #endif
@@ -706,6 +762,19 @@ int vg_mldsa44_sign_mu_counted(uint8_t *sig, const uint8_t mu[64], const uint8_t
 {
     return vg_mldsa_sign_mu_counted_impl(sig, mu, sk, rnd, attempts);
 }
+
+int vg_mldsa44_sign_prehash_derand(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                                   const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,
+                                   const uint8_t rnd[32])
+{
+    return vg_mldsa_sign_prehash_derand_impl(sig, ph, ph_len, hash_id, ctx, ctx_len, sk, rnd);
+}
+
+int vg_mldsa44_sign_prehash(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                            const uint8_t *ctx, size_t ctx_len, const uint8_t *sk)
+{
+    return vg_mldsa_sign_prehash_impl(sig, ph, ph_len, hash_id, ctx, ctx_len, sk);
+}
 #elif VG_MLDSA_MODE == 65
 int vg_mldsa65_sign_mu(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk, const uint8_t rnd[32])
 {
@@ -735,6 +804,19 @@ int vg_mldsa65_sign_mu_counted(uint8_t *sig, const uint8_t mu[64], const uint8_t
 {
     return vg_mldsa_sign_mu_counted_impl(sig, mu, sk, rnd, attempts);
 }
+
+int vg_mldsa65_sign_prehash_derand(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                                   const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,
+                                   const uint8_t rnd[32])
+{
+    return vg_mldsa_sign_prehash_derand_impl(sig, ph, ph_len, hash_id, ctx, ctx_len, sk, rnd);
+}
+
+int vg_mldsa65_sign_prehash(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                            const uint8_t *ctx, size_t ctx_len, const uint8_t *sk)
+{
+    return vg_mldsa_sign_prehash_impl(sig, ph, ph_len, hash_id, ctx, ctx_len, sk);
+}
 #elif VG_MLDSA_MODE == 87
 int vg_mldsa87_sign_mu(uint8_t *sig, const uint8_t mu[64], const uint8_t *sk, const uint8_t rnd[32])
 {
@@ -763,5 +845,18 @@ int vg_mldsa87_sign_mu_counted(uint8_t *sig, const uint8_t mu[64], const uint8_t
                                const uint8_t rnd[32], unsigned *attempts)
 {
     return vg_mldsa_sign_mu_counted_impl(sig, mu, sk, rnd, attempts);
+}
+
+int vg_mldsa87_sign_prehash_derand(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                                   const uint8_t *ctx, size_t ctx_len, const uint8_t *sk,
+                                   const uint8_t rnd[32])
+{
+    return vg_mldsa_sign_prehash_derand_impl(sig, ph, ph_len, hash_id, ctx, ctx_len, sk, rnd);
+}
+
+int vg_mldsa87_sign_prehash(uint8_t *sig, const uint8_t *ph, size_t ph_len, int hash_id,
+                            const uint8_t *ctx, size_t ctx_len, const uint8_t *sk)
+{
+    return vg_mldsa_sign_prehash_impl(sig, ph, ph_len, hash_id, ctx, ctx_len, sk);
 }
 #endif

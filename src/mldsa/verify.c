@@ -7,6 +7,7 @@
 
 #include "arows.h"
 #include "common.h"
+#include "hashml.h"
 #include "params.h"
 #include "poly.h"
 
@@ -145,6 +146,49 @@ static int vg_mldsa_verify_impl(const uint8_t *sig, size_t sig_len, const uint8_
     return vg_mldsa_verify_mu_core(vg_mldsa_active(), sig, mu, pk);
 }
 
+/* HashML-DSA.Verify on the caller's digest ph: M' = 1 || |ctx| || ctx ||
+ * OID || ph, then Verify_internal. ctx_len > 255, an unknown hash_id or a
+ * wrong ph_len: VG_ERR_INPUT (a usage error, not a bad signature); NULL
+ * inputs do not verify. Specification: FIPS 204, Algorithm 5. */
+static int vg_mldsa_verify_prehash_impl(const uint8_t *sig, size_t sig_len, const uint8_t *ph,
+                                        size_t ph_len, int hash_id, const uint8_t *ctx,
+                                        size_t ctx_len, const uint8_t *pk)
+{
+    uint8_t tr[VG_MLDSA_CRHBYTES], mu[VG_MLDSA_CRHBYTES], prefix[2], tail[VG_MLDSA_OIDPH_MAX];
+    size_t tail_len = 0;
+    if (ctx_len > VG_MLDSA_CTXMAXBYTES)
+        return VG_ERR_INPUT;
+    if (!ph)
+        return VG_ERR_VERIFY;
+    if (vg_mldsa_prehash_tail(tail, &tail_len, hash_id, ph, ph_len) != VG_OK)
+        return VG_ERR_INPUT;
+    if (!sig || (!ctx && ctx_len) || !pk || sig_len != VG_MLDSA_SIG_BYTES)
+        return VG_ERR_VERIFY;
+    prefix[0] = 1;
+    prefix[1] = (uint8_t)ctx_len;
+    vg_shake256(tr, sizeof tr, pk, VG_MLDSA_PK_BYTES);                 /* Algorithm 8 line 6 */
+    vg_mldsa_mu(mu, tr, prefix, 2, ctx, ctx_len, tail, tail_len);      /* line 7 */
+    return vg_mldsa_verify_mu_core(vg_mldsa_active(), sig, mu, pk);
+}
+
+/* The mu state for this set: tr = H(pk, 64) (Algorithm 8 line 6; the same
+ * tr as the one in sk, Algorithm 6 line 6), then the pure ML-DSA prefix
+ * 0 || |ctx| || ctx of M' (Algorithms 2 and 3 line 5). */
+static int vg_mldsa_mu_init_impl(vg_mldsa_mu_state *st, const uint8_t *pk, const uint8_t *ctx,
+                                 size_t ctx_len)
+{
+    uint8_t tr[VG_MLDSA_CRHBYTES];
+    if (!st)
+        return VG_ERR_INPUT;
+    if (!pk || (!ctx && ctx_len) || ctx_len > VG_MLDSA_CTXMAXBYTES) {
+        vg_wipe(st, sizeof *st);
+        return VG_ERR_INPUT;
+    }
+    vg_shake256(tr, sizeof tr, pk, VG_MLDSA_PK_BYTES);
+    vg_mldsa_mu_start(st, tr, ctx, ctx_len);
+    return VG_OK;
+}
+
 /* ---- the names of this set's functions ---------------------------------
  * Thin wrappers (inlined: each _impl above has this one caller), so that
  * every public function is defined under its full name. */
@@ -166,6 +210,19 @@ int vg_mldsa44_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg, si
 {
     return vg_mldsa_verify_impl(sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
 }
+
+int vg_mldsa44_verify_prehash(const uint8_t *sig, size_t sig_len, const uint8_t *ph,
+                              size_t ph_len, int hash_id, const uint8_t *ctx, size_t ctx_len,
+                              const uint8_t *pk)
+{
+    return vg_mldsa_verify_prehash_impl(sig, sig_len, ph, ph_len, hash_id, ctx, ctx_len, pk);
+}
+
+int vg_mldsa44_mu_init(vg_mldsa_mu_state *st, const uint8_t *pk, const uint8_t *ctx,
+                       size_t ctx_len)
+{
+    return vg_mldsa_mu_init_impl(st, pk, ctx, ctx_len);
+}
 #elif VG_MLDSA_MODE == 65
 int vg_mldsa65_verify_mu(const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                          const uint8_t *pk)
@@ -184,6 +241,19 @@ int vg_mldsa65_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg, si
 {
     return vg_mldsa_verify_impl(sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
 }
+
+int vg_mldsa65_verify_prehash(const uint8_t *sig, size_t sig_len, const uint8_t *ph,
+                              size_t ph_len, int hash_id, const uint8_t *ctx, size_t ctx_len,
+                              const uint8_t *pk)
+{
+    return vg_mldsa_verify_prehash_impl(sig, sig_len, ph, ph_len, hash_id, ctx, ctx_len, pk);
+}
+
+int vg_mldsa65_mu_init(vg_mldsa_mu_state *st, const uint8_t *pk, const uint8_t *ctx,
+                       size_t ctx_len)
+{
+    return vg_mldsa_mu_init_impl(st, pk, ctx, ctx_len);
+}
 #elif VG_MLDSA_MODE == 87
 int vg_mldsa87_verify_mu(const uint8_t *sig, size_t sig_len, const uint8_t mu[64],
                          const uint8_t *pk)
@@ -201,5 +271,18 @@ int vg_mldsa87_verify(const uint8_t *sig, size_t sig_len, const uint8_t *msg, si
                       const uint8_t *ctx, size_t ctx_len, const uint8_t *pk)
 {
     return vg_mldsa_verify_impl(sig, sig_len, msg, msg_len, ctx, ctx_len, pk);
+}
+
+int vg_mldsa87_verify_prehash(const uint8_t *sig, size_t sig_len, const uint8_t *ph,
+                              size_t ph_len, int hash_id, const uint8_t *ctx, size_t ctx_len,
+                              const uint8_t *pk)
+{
+    return vg_mldsa_verify_prehash_impl(sig, sig_len, ph, ph_len, hash_id, ctx, ctx_len, pk);
+}
+
+int vg_mldsa87_mu_init(vg_mldsa_mu_state *st, const uint8_t *pk, const uint8_t *ctx,
+                       size_t ctx_len)
+{
+    return vg_mldsa_mu_init_impl(st, pk, ctx, ctx_len);
 }
 #endif

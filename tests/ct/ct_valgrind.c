@@ -37,6 +37,7 @@
 
 #include "common.h"
 #include "ct_impls.h"
+#include "curve25519/curve25519.h"
 #include "curve25519/fe25519.h"
 #include "curve25519/ge25519.h"
 #include "curve25519/sc25519.h"
@@ -368,6 +369,17 @@ static const size_t g_ed_msg_lens[] = {0, 1, 64, 200};
 /* Reference outputs, computed before any secret is marked (portable path). */
 static uint8_t g_ed_ref_pk[N_ED_SEEDS][32], g_ed_ref_sk[N_ED_SEEDS][64];
 static uint8_t g_ed_ref_sig[N_ED_SEEDS][N_ED_MSGS][64];
+/* Ed25519ctx and Ed25519ph (RFC 8032 5.1, issue 21) over the 200-byte
+ * message, with the public context g_ed_ctx, and the streamed Ed25519
+ * signer the CLI uses (vg_ed25519_sign_feed, two passes over a buffer). */
+static const uint8_t g_ed_ctx[3] = {'c', 't', 'x'};
+static uint8_t g_ed_ref_ctx_sig[N_ED_SEEDS][64], g_ed_ref_ph_sig[N_ED_SEEDS][64];
+
+static int ed_buf_feed(void *arg, vg_ed25519_absorb_fn absorb, void *sink)
+{
+    absorb(sink, arg, g_ed_msg_lens[N_ED_MSGS - 1]);
+    return 0;
+}
 
 static void init_ed25519(void)
 {
@@ -382,6 +394,10 @@ static void init_ed25519(void)
         for (size_t m = 0; m < N_ED_MSGS; m++)
             CHECK(vg_ed25519_sign(g_ed_ref_sig[n][m], g_msg, g_ed_msg_lens[m], g_ed_ref_sk[n]) ==
                   VG_OK);
+        CHECK(vg_ed25519ctx_sign(g_ed_ref_ctx_sig[n], g_msg, g_ed_msg_lens[N_ED_MSGS - 1],
+                                 g_ed_ctx, sizeof g_ed_ctx, g_ed_ref_sk[n]) == VG_OK);
+        CHECK(vg_ed25519ph_sign(g_ed_ref_ph_sig[n], g_msg, g_ed_msg_lens[N_ED_MSGS - 1],
+                                g_ed_ctx, sizeof g_ed_ctx, g_ed_ref_sk[n]) == VG_OK);
     }
 }
 
@@ -434,8 +450,27 @@ static void run_ed25519(const struct vg_x25519_base_impl *impl, uint32_t mask, c
             CHECK_MSG(memcmp(sig, g_ed_ref_sig[n][m], 64) == 0,
                       "%s %s: signature differs from the portable reference", label, fn);
         }
+        /* Ed25519ctx, Ed25519ph, and the streamed signer: the secret key
+         * marked as above; message and context public. Declassify each
+         * signature (public output) only after its call returned. */
+        const size_t ml = g_ed_msg_lens[N_ED_MSGS - 1];
+        memcpy(sk, g_ed_ref_sk[n], 64);
+        VG_CT_SECRET(sk, 64);
+        CHECK(vg_ed25519ctx_sign(sig, g_msg, ml, g_ed_ctx, sizeof g_ed_ctx, sk) == VG_OK);
+        VG_CT_DECLASSIFY(sig, 64);
+        CHECK_MSG(memcmp(sig, g_ed_ref_ctx_sig[n], 64) == 0,
+                  "%s ed25519ctx #%d: signature differs from the portable reference", label, n);
+        CHECK(vg_ed25519ph_sign(sig, g_msg, ml, g_ed_ctx, sizeof g_ed_ctx, sk) == VG_OK);
+        VG_CT_DECLASSIFY(sig, 64);
+        CHECK_MSG(memcmp(sig, g_ed_ref_ph_sig[n], 64) == 0,
+                  "%s ed25519ph #%d: signature differs from the portable reference", label, n);
+        CHECK(vg_ed25519_sign_feed(sig, NULL, 0, ed_buf_feed, (void *)g_msg, sk) == VG_OK);
+        VG_CT_DECLASSIFY(sig, 64);
+        CHECK_MSG(memcmp(sig, g_ed_ref_sig[n][N_ED_MSGS - 1], 64) == 0,
+                  "%s ed25519 streamed #%d: signature differs from the one-shot", label, n);
     }
-    printf("  checked ed25519 keygen+sign via %-10s (mask 0x%03x; %d seeds, %zu messages)\n",
+    printf("  checked ed25519 keygen+sign via %-10s (mask 0x%03x; %d seeds, %zu messages; "
+           "ed25519ctx, ed25519ph, streamed sign)\n",
            impl->name, (unsigned)mask, N_ED_SEEDS, N_ED_MSGS);
 }
 
