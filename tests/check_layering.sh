@@ -46,6 +46,12 @@ mlkem   curve25519  ML-KEM uses hash and lattice only
 mlkem   aead    ML-KEM uses hash and lattice only
 mldsa   curve25519  ML-DSA uses hash and lattice only
 mldsa   aead    ML-DSA uses hash and lattice only
+nist    curve25519  P-256 and P-384 use common and hash only (HMAC for RFC 6979)
+nist    mlkem   P-256 and P-384 use common and hash only
+nist    mldsa   P-256 and P-384 use common and hash only
+nist    lattice P-256 and P-384 use common and hash only
+nist    aead    P-256 and P-384 use common and hash only
+hash    nist    the hashes sit below every area that uses them
 '
 set -uf # -f: no pathname expansion, the rules contain "*"
 src=${1:-$(dirname "$0")/../src}
