@@ -20,3 +20,12 @@ foreach(bits 256 384)
   vg_generated_test(nist_p${bits}_table_fresh gen_nist_p${bits}_table
     ${PROJECT_SOURCE_DIR}/src/nist/p${bits}_table.h)
 endforeach()
+
+vg_test(test_nist test_nist.c LIBS ${VG_GMP_LIBRARY} ${VG_CJSON_LIBRARY} OpenSSL::Crypto)
+target_include_directories(test_nist PRIVATE ${VG_GMP_INCLUDE} ${VG_CJSON_INCLUDE})
+# The issue's 10^4 random keys per curve and variant (minutes): with the
+# other long tests.
+if(VG_LONG_TESTS)
+  add_test(NAME test_nist_long COMMAND test_nist --keys 10000)
+  set_tests_properties(test_nist_long PROPERTIES LABELS nist-long TIMEOUT 7200)
+endif()

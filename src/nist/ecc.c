@@ -215,8 +215,9 @@ int NAME(ecdh)(uint8_t shared[NB], const uint8_t sk[NB], const uint8_t *peer, si
     rc = be->ecdh(shared, sk, xy);
     if (rc != VG_OK)
         goto out;
-    /* An all-zero shared secret is rejected (DESIGN 2b); x = 0 is no point
-     * of either curve, so this is a second line of defence. */
+    /* An all-zero shared secret is rejected (DESIGN 2b). Both curves have
+     * points with x = 0 (Wycheproof's EdgeCaseSharedSecret cases reach one),
+     * so this refuses a result SEC 1 would accept, as the contract says. */
     uint8_t acc = 0;
     for (size_t i = 0; i < NB; i++)
         acc |= shared[i];
