@@ -29,3 +29,13 @@ if(VG_LONG_TESTS)
   add_test(NAME test_nist_long COMMAND test_nist --keys 10000)
   set_tests_properties(test_nist_long PROPERTIES LABELS nist-long TIMEOUT 7200)
 endif()
+
+# The command line (src/cli/cmd_nist.c), with the openssl command as the peer.
+find_program(VG_OPENSSL_BIN openssl)
+find_program(VG_PYTHON3_BIN python3)
+if(VG_OPENSSL_BIN AND VG_PYTHON3_BIN)
+  add_test(NAME test_nist_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_nist_cli.sh
+    $<TARGET_FILE:vgcrypto>)
+else()
+  message(STATUS "openssl or python3 not found: test_nist_cli not registered")
+endif()
