@@ -19,6 +19,15 @@
 
 void nist_ops_noint128(struct nist_ops out[4]);
 
+static void sc256_divsteps(uint8_t *out, const uint8_t *in)
+{
+    (void)vg_nist_p256_test_sc_inv_divsteps(out, in);
+}
+static void sc384_divsteps(uint8_t *out, const uint8_t *in)
+{
+    (void)vg_nist_p384_test_sc_inv_divsteps(out, in);
+}
+
 static const char *P256_P = "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff";
 static const char *P256_N = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
 static const char *P256_B = "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b";
@@ -101,6 +110,25 @@ static void check_params(void)
         check_const("r2_n", c ? vg_p384_r2_n : vg_p256_r2_n, t, nl);
         mpz_sub_ui(t, n, 2);
         check_const("n_minus_2", c ? vg_p384_n_minus_2 : vg_p256_n_minus_2, t, nl);
+        /* the divsteps factors R^(B + 3) 2^(-62 B), B = 13 / 19 batches */
+        {
+            unsigned long B = c ? 19 : 13;
+            mpz_t k, two;
+            mpz_inits(k, two, NULL);
+            for (int w = 0; w < 2; w++) {
+                const mpz_t *m = w ? &n : &p;
+                mpz_powm_ui(k, R, B + 3, *m);
+                mpz_set_ui(two, 2);
+                mpz_powm_ui(two, two, 62 * B, *m);
+                mpz_invert(two, two, *m);
+                mpz_mul(k, k, two);
+                mpz_mod(k, k, *m);
+                const uint64_t *have = c ? (w ? vg_p384_divsteps_k_n : vg_p384_divsteps_k_p)
+                                         : (w ? vg_p256_divsteps_k_n : vg_p256_divsteps_k_p);
+                check_const("divsteps_k", have, k, nl);
+            }
+            mpz_clears(k, two, NULL);
+        }
         /* -n^-1 mod 2^64 */
         mpz_set_ui(e, 0), mpz_setbit(e, 64);
         mpz_invert(t, n, e), mpz_sub(t, e, t);
@@ -208,7 +236,7 @@ static void be_from_mpz(uint8_t *out, size_t nb, const mpz_t v)
 static void check_inv(const char *name, size_t nb, const char *m_hex,
                       void (*inv)(uint8_t *, const uint8_t *))
 {
-    enum { NV = 80 };
+    enum { NV = 1000 };
     mpz_t v[NV], m, want, got;
     uint64_t seed = 99 + nb;
     mpz_inits(m, want, got, NULL);
@@ -258,8 +286,23 @@ int main(void)
             snprintf(nm, sizeof nm, "p384 field inverse (%s)", v384[i]->name);
             check_inv(nm, 48, P384_P, v384[i]->test_inv);
         }
+        if (v256[i] && v256[i]->test_inv_divsteps) {
+            snprintf(nm, sizeof nm, "p256 field inverse, divsteps (%s)", v256[i]->name);
+            check_inv(nm, 32, P256_P, v256[i]->test_inv_divsteps);
+        }
+        if (v384[i] && v384[i]->test_inv_divsteps) {
+            snprintf(nm, sizeof nm, "p384 field inverse, divsteps (%s)", v384[i]->name);
+            check_inv(nm, 48, P384_P, v384[i]->test_inv_divsteps);
+        }
     }
     check_inv("p256 scalar inverse", 32, P256_N, vg_nist_p256_test_sc_inv);
     check_inv("p384 scalar inverse", 48, P384_N, vg_nist_p384_test_sc_inv);
+    {
+        uint8_t z[48] = {0}, o[48];
+        if (vg_nist_p256_test_sc_inv_divsteps(o, z))
+            check_inv("p256 scalar inverse, divsteps", 32, P256_N, sc256_divsteps);
+        if (vg_nist_p384_test_sc_inv_divsteps(o, z))
+            check_inv("p384 scalar inverse, divsteps", 48, P384_N, sc384_divsteps);
+    }
     return vgtest_done("test_nist_fe");
 }

@@ -177,6 +177,23 @@ static void fe_pow(fe r, const fe a, const uint64_t e[NL])
 /* r = 1 / a (0 for a = 0): Fermat, a^(p - 2). */
 static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
 
+/* The same by Bernstein-Yang divsteps (inv_divsteps.h), where the compiler
+ * has __int128. Tested against GMP beside fe_inv (test_nist_fe); fe_inv
+ * (Fermat) stays the one the operations use until the two are timed
+ * side by side (docs/benchmarks.md). */
+#if defined(__SIZEOF_INT128__)
+#define VG_NIST_HAVE_DIVSTEPS 1
+#define DS_NAME fe_inv_divsteps
+#define DS_NL NL
+#define DS_MUL(r, a, b) FE(mul)(r, a, b)
+#define DS_ADD(r, a, b) FE(add)(r, a, b)
+#define DS_NEG(r, a) FE(neg)(r, a)
+#define DS_MOD C(p)
+#define DS_K C(divsteps_k_p)
+#define DS_BATCHES (VG_NIST_BITS == 256 ? 13 : 19)
+#include "inv_divsteps.h"
+#endif
+
 /* ---- point formulas (RCB 2016, a = -3) ---------------------------------- */
 
 static void pt_set_identity(pt *r)
@@ -744,6 +761,19 @@ static void NAME(test_inv)(uint8_t *out, const uint8_t *in)
     fe_to_bytes(out, a);
 }
 
+static void NAME(test_inv_divsteps)(uint8_t *out, const uint8_t *in)
+{
+#if defined(VG_NIST_HAVE_DIVSTEPS)
+    fe a;
+    (void)fe_from_bytes(a, in);
+    fe_inv_divsteps(a, a);
+    fe_to_bytes(out, a);
+#else
+    (void)in;
+    memset(out, 0, NB);
+#endif
+}
+
 const struct vg_nist_backend NAME(backend) = {
     .name = VG_NIST_FE_ID == 1 ? "portable" : "adx",
     .base_mul = NAME(base_mul),
@@ -752,4 +782,7 @@ const struct vg_nist_backend NAME(backend) = {
     .verify = NAME(verify),
     .test_formula = NAME(test_formula),
     .test_inv = NAME(test_inv),
+#if defined(VG_NIST_HAVE_DIVSTEPS)
+    .test_inv_divsteps = NAME(test_inv_divsteps),
+#endif
 };

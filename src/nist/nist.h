@@ -49,6 +49,10 @@ struct vg_nist_backend {
     /* Test interface: out = 1 / in mod p (0 for 0), the field inversion of
      * this variant (Fermat, in^(p-2)). Pre: in < p. */
     void (*test_inv)(uint8_t *out, const uint8_t *in);
+    /* Test interface: the same by Bernstein-Yang divsteps (inv_divsteps.h);
+     * NULL where the compiler has no __int128. Not used by the operations
+     * (Fermat is) until the two are timed. */
+    void (*test_inv_divsteps)(uint8_t *out, const uint8_t *in);
 };
 
 /* The variants' structs (src/nist/curve.c, one compilation each). */

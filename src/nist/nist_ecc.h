@@ -34,5 +34,9 @@ int vg_nist_p384_verify_digest(const uint8_t sig[96], const uint8_t *digest, siz
  * ECDSA uses (Fermat, in^(n-2)). */
 void vg_nist_p256_test_sc_inv(uint8_t out[32], const uint8_t in[32]);
 void vg_nist_p384_test_sc_inv(uint8_t out[48], const uint8_t in[48]);
+/* The divsteps inversion mod n likewise; returns 0 (out zeroed) when the
+ * build has none. */
+int vg_nist_p256_test_sc_inv_divsteps(uint8_t out[32], const uint8_t in[32]);
+int vg_nist_p384_test_sc_inv_divsteps(uint8_t out[48], const uint8_t in[48]);
 
 #endif

@@ -42,6 +42,12 @@ static const uint64_t vg_p256_r2_n[4] = {0x83244c95be79eea2ull, 0x4699799c49bd6f
 static const uint64_t vg_p256_n_minus_2[4] = {0xf3b9cac2fc63254full, 0xbce6faada7179e84ull, 0xffffffffffffffffull,
     0xffffffff00000000ull};
 #define VG_P256_N0INV 0xccd1c8aaee00bc4full /* -n^-1 mod 2^64 */
+/* The divsteps inversion (inv_divsteps.h, 13 batches of 62 for 256 bits):
+ * its final factor R^16 2^(-62 * 13), mod p and mod n. */
+static const uint64_t vg_p256_divsteps_k_p[4] = {0x1c441ba3cc407224ull, 0x8fc2555e18277a9dull, 0x03bbc61363a56a1bull,
+    0x240df0f073a9063bull};
+static const uint64_t vg_p256_divsteps_k_n[4] = {0xe6b341f515ec8244ull, 0x06ecb31a56b10a03ull, 0xe03d5761bfa16ba8ull,
+    0x2c3a2d3e630a668cull};
 
 /* ---- P-384 ---- */
 /* the field prime p */
@@ -75,5 +81,11 @@ static const uint64_t vg_p384_r2_n[6] = {0x2d319b2419b409a9ull, 0xff3d81e5df1aa4
 static const uint64_t vg_p384_n_minus_2[6] = {0xecec196accc52971ull, 0x581a0db248b0a77aull, 0xc7634d81f4372ddfull,
     0xffffffffffffffffull, 0xffffffffffffffffull, 0xffffffffffffffffull};
 #define VG_P384_N0INV 0x6ed46089e88fdc45ull /* -n^-1 mod 2^64 */
+/* The divsteps inversion (19 batches of 62 for 384 bits): R^22 2^(-62 * 19),
+ * mod p and mod n. */
+static const uint64_t vg_p384_divsteps_k_p[6] = {0x5ad1cf16a595a341ull, 0x295699ec3306806aull, 0x3063572c910b1fe7ull,
+    0x3eb41fd84cc19866ull, 0xb43ab3a2672d424full, 0xcf63a4232b92d9f8ull};
+static const uint64_t vg_p384_divsteps_k_n[6] = {0xab001e395f11fa9full, 0xaa42d20fc6780bd2ull, 0x64f5de643a9e9647ull,
+    0xdd09bf9609b9cdbeull, 0xf2a3890300bad877ull, 0xf5a998433103ba37ull};
 
 #endif

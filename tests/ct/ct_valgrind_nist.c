@@ -107,7 +107,24 @@ static void run_backend(const struct curve *c, const struct vg_nist_backend *be)
         VG_CT_PUBLIC(out, c->nb);
         CHECK_MSG(rc == VG_OK && memcmp(out, ref, c->nb) == 0, "%s %s ecdh", c->name, be->name);
     }
-    printf("  %s/%s: base_mul, ecdh (6 secret scalars each)\n", c->name, be->name);
+    /* Both field inversions (Fermat, which the operations use, and
+     * divsteps) on secret inputs. */
+    for (int i = 0; i < 6; i++) {
+        scalar(k, c->nb, i);
+        be->test_inv(ref, k);
+        VG_CT_SECRET(k, c->nb);
+        be->test_inv(out, k);
+        VG_CT_PUBLIC(out, c->nb);
+        CHECK(memcmp(out, ref, c->nb) == 0);
+        if (be->test_inv_divsteps) {
+            be->test_inv_divsteps(out, k);
+            VG_CT_PUBLIC(out, c->nb);
+            CHECK(memcmp(out, ref, c->nb) == 0);
+        }
+        VG_CT_PUBLIC(k, c->nb);
+    }
+    printf("  %s/%s: base_mul, ecdh, field inversion (Fermat%s) on 6 secret values each\n",
+           c->name, be->name, be->test_inv_divsteps ? ", divsteps" : "");
 }
 
 static void run_api(const struct curve *c)
