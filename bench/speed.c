@@ -770,6 +770,36 @@ NIST_VARIANT_FNS(p256, 32, portable)
 NIST_VARIANT_FNS(p256, 32, adx)
 NIST_VARIANT_FNS(p384, 48, portable)
 NIST_VARIANT_FNS(p384, 48, adx)
+/* The two field inversions of a variant (test hooks of src/nist/nist.h), for
+ * the choice between them: in = a field element below p (top bit cleared). */
+#define NIST_INV_FNS(c, tag)                                                               \
+    static int ours_##c##_inv_fermat_##tag(uint8_t *out, size_t out_len, const uint8_t *in, \
+                                           size_t in_len)                                  \
+    {                                                                                      \
+        const struct vg_nist_backend *be = vg_nist_##c##_##tag##_get();                    \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        if (!be)                                                                           \
+            return -1;                                                                     \
+        be->test_inv(out, in);                                                             \
+        return 0;                                                                          \
+    }                                                                                      \
+    static int ours_##c##_inv_divsteps_##tag(uint8_t *out, size_t out_len,                \
+                                             const uint8_t *in, size_t in_len)             \
+    {                                                                                      \
+        const struct vg_nist_backend *be = vg_nist_##c##_##tag##_get();                    \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        if (!be || !be->test_inv_divsteps)                                                 \
+            return -1;                                                                     \
+        be->test_inv_divsteps(out, in);                                                    \
+        return 0;                                                                          \
+    }
+NIST_INV_FNS(p256, portable)
+NIST_INV_FNS(p256, adx)
+NIST_INV_FNS(p384, portable)
+NIST_INV_FNS(p384, adx)
+#define NOTE_NIST_INV "one field inversion through the variant's test hook (src/nist/nist.h)"
 #define NOTE_NIST_ECDH "openssl = EVP_PKEY_derive, key objects and context made once per input"
 #define NOTE_NIST_PUB                                                                      \
     "ours = vg_pNNN_public_key; openssl = d2i_PrivateKey (computes the public key) + "     \
@@ -1004,6 +1034,15 @@ static const struct speed_row g_rows[] = {
      setup_##c##_verify, 1, NULL, NOTE_NIST_VERIFY, 0}
     NIST_ROWS(p256, 32),
     NIST_ROWS(p384, 48),
+#define NIST_INV_ROWS(c, NB, tag)                                                          \
+    {#c "-inv-fermat/" #tag, NB, NB, ours_##c##_inv_fermat_##tag, NULL, NULL,             \
+     setup_##c##_sk, 1, present_##c##_##tag, NOTE_NIST_INV, 0},                           \
+    {#c "-inv-divsteps/" #tag, NB, NB, ours_##c##_inv_divsteps_##tag, NULL, NULL,         \
+     setup_##c##_sk, 1, present_##c##_##tag, NOTE_NIST_INV, 0}
+    NIST_INV_ROWS(p256, 32, portable),
+    NIST_INV_ROWS(p256, 32, adx),
+    NIST_INV_ROWS(p384, 48, portable),
+    NIST_INV_ROWS(p384, 48, adx),
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 

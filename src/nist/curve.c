@@ -180,7 +180,8 @@ static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
 /* The same by Bernstein-Yang divsteps (inv_divsteps.h), where the compiler
  * has __int128. Tested against GMP beside fe_inv (test_nist_fe); fe_inv
  * (Fermat) stays the one the operations use until the two are timed
- * side by side (docs/benchmarks.md). */
+ * side by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...);
+ * -DVG_NIST_INV_DIVSTEPS switches the operations to divsteps. */
 #if defined(__SIZEOF_INT128__)
 #define VG_NIST_HAVE_DIVSTEPS 1
 #define DS_NAME fe_inv_divsteps
@@ -359,7 +360,11 @@ static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 static uint64_t pt_to_affine(fe x, fe y, const pt *p)
 {
     fe zi;
+#if defined(VG_NIST_INV_DIVSTEPS) && defined(VG_NIST_HAVE_DIVSTEPS)
+    fe_inv_divsteps(zi, p->z); /* -DVG_NIST_INV_DIVSTEPS: the divsteps inversion */
+#else
     fe_inv(zi, p->z);
+#endif
     FE(mul)(x, p->x, zi);
     if (y)
         FE(mul)(y, p->y, zi);

@@ -341,7 +341,11 @@ int NAME(sign_digest_derand)(uint8_t sig[2 * NB], const uint8_t *digest, size_t 
             if (rz) {
                 sc_from_bytes(r, rb);
                 sc_from_bytes(k, kb);
+#if defined(VG_NIST_INV_DIVSTEPS) && defined(VG_NIST_HAVE_DIVSTEPS)
+                sc_inv_divsteps(k, k);        /* k^-1, step 4 */
+#else
                 sc_inv(k, k);                 /* k^-1, step 4 */
+#endif
                 SC(mul)(t, r, d);
                 SC(add)(t, t, e);
                 SC(mul)(s, k, t);             /* s = k^-1 (e + r d), step 7 */
@@ -409,7 +413,11 @@ int NAME(verify_digest)(const uint8_t sig[2 * NB], const uint8_t *digest, size_t
     sc_from_bytes(e, eb);
     sc_from_bytes(r, sig);
     sc_from_bytes(s, sig + NB);
+#if defined(VG_NIST_INV_DIVSTEPS) && defined(VG_NIST_HAVE_DIVSTEPS)
+    sc_inv_divsteps(w, s);                  /* step 4 */
+#else
     sc_inv(w, s);                           /* step 4 */
+#endif
     SC(mul)(u1, e, w);                      /* step 5 */
     SC(mul)(u2, r, w);
     sc_to_bytes(u1b, u1);
