@@ -47,7 +47,9 @@
 #include "curve25519/ge25519_vartime.h"
 #include "curve25519/x25519_ifma.h"
 #include "hash/sha2.h"
+#include "nist/nist.h"
 #include "peers.h"
+#include "peers_nist.h"
 #include "speed.h"
 #include "tsc.h"
 #include "vgcrypto.h"
@@ -914,6 +916,146 @@ static int setup_pkcs8_mldsa65(uint8_t *in, size_t in_len)
 #define NOTE_HYBRID                                                                       \
     "hybrid KEMs and PKCS#8 decoding: derand functions on fixed seeds; no peer has them " \
     "here"
+/* ---- NIST P-256 and P-384 (issue 16) ----------------------------------------
+ * Inputs as bench/peers_nist.h says: NB = 32 / 48, PK = 1 + 2 NB. The setups
+ * turn the pseudo-random bytes into valid keys (top bit cleared: below n),
+ * peer keys and signatures. public-key times vg_pNNN_public_key (key
+ * generation without the draw of the secret); sign is the hedged
+ * vg_pNNN_sign_digest (not compared: randomised). The /variant rows call
+ * the backend directly (src/nist/nist.h): ecdh = decode_point + ecdh,
+ * public-key = base_mul. */
+#define NIST_ROW_FNS(c, NB)                                                                \
+    static int setup_##c##_ecdh(uint8_t *in, size_t in_len)                               \
+    {                                                                                      \
+        uint8_t sk2[NB];                                                                   \
+        if (in_len != 1 + 3 * NB)                                                          \
+            return -1;                                                                     \
+        in[0] &= 0x7f;                                                                     \
+        in[NB - 1] |= 1;                                                                   \
+        memcpy(sk2, in + NB, NB);                                                          \
+        sk2[0] &= 0x7f;                                                                    \
+        sk2[NB - 1] |= 1;                                                                  \
+        return vg_##c##_public_key(in + NB, sk2) == VG_OK ? 0 : -1;                        \
+    }                                                                                      \
+    static int setup_##c##_sk(uint8_t *in, size_t in_len)                                 \
+    {                                                                                      \
+        if (in_len < NB)                                                                   \
+            return -1;                                                                     \
+        in[0] &= 0x7f;                                                                     \
+        in[NB - 1] |= 1;                                                                   \
+        return 0;                                                                          \
+    }                                                                                      \
+    static int setup_##c##_verify(uint8_t *in, size_t in_len)                             \
+    {                                                                                      \
+        uint8_t sk[NB];                                                                    \
+        if (in_len != 1 + 5 * NB)                                                          \
+            return -1;                                                                     \
+        memcpy(sk, in, NB);                                                                \
+        sk[0] &= 0x7f;                                                                     \
+        sk[NB - 1] |= 1;                                                                   \
+        return vg_##c##_public_key(in, sk) == VG_OK &&                                     \
+                       vg_##c##_sign_digest(in + 1 + 2 * NB, in + 1 + 4 * NB, NB, sk) ==    \
+                           VG_OK                                                           \
+                   ? 0                                                                     \
+                   : -1;                                                                   \
+    }                                                                                      \
+    static int ours_##c##_ecdh(uint8_t *out, size_t out_len, const uint8_t *in,           \
+                               size_t in_len)                                              \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        return vg_##c##_ecdh(out, in, in + NB, in_len - NB) == VG_OK ? 0 : -1;             \
+    }                                                                                      \
+    static int ours_##c##_public_key(uint8_t *out, size_t out_len, const uint8_t *in,     \
+                                     size_t in_len)                                        \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_##c##_public_key(out, in) == VG_OK ? 0 : -1;                             \
+    }                                                                                      \
+    static int ours_##c##_sign(uint8_t *out, size_t out_len, const uint8_t *in,           \
+                               size_t in_len)                                              \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_##c##_sign_digest(out, in + NB, NB, in) == VG_OK ? 0 : -1;               \
+    }                                                                                      \
+    static int ours_##c##_verify(uint8_t *out, size_t out_len, const uint8_t *in,         \
+                                 size_t in_len)                                            \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        out[0] = vg_##c##_verify_digest(in + 1 + 2 * NB, in + 1 + 4 * NB, NB, in,          \
+                                        1 + 2 * NB) == VG_OK;                              \
+        return 0;                                                                          \
+    }
+#define NIST_VARIANT_FNS(c, NB, tag)                                                       \
+    static int present_##c##_##tag(void) { return vg_nist_##c##_##tag##_get() != NULL; }   \
+    static int ours_##c##_ecdh_##tag(uint8_t *out, size_t out_len, const uint8_t *in,     \
+                                     size_t in_len)                                        \
+    {                                                                                      \
+        const struct vg_nist_backend *be = vg_nist_##c##_##tag##_get();                    \
+        uint8_t xy[2 * NB];                                                                \
+        (void)out_len;                                                                     \
+        if (!be || be->decode_point(xy, in + NB, in_len - NB) != VG_OK)                    \
+            return -1;                                                                     \
+        return be->ecdh(out, in, xy) == VG_OK ? 0 : -1;                                    \
+    }                                                                                      \
+    static int ours_##c##_public_key_##tag(uint8_t *out, size_t out_len,                  \
+                                           const uint8_t *in, size_t in_len)               \
+    {                                                                                      \
+        const struct vg_nist_backend *be = vg_nist_##c##_##tag##_get();                    \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        if (!be)                                                                           \
+            return -1;                                                                     \
+        out[0] = 0x04;                                                                     \
+        be->base_mul(out + 1, in);                                                         \
+        return 0;                                                                          \
+    }
+NIST_ROW_FNS(p256, 32)
+NIST_ROW_FNS(p384, 48)
+NIST_VARIANT_FNS(p256, 32, portable)
+NIST_VARIANT_FNS(p256, 32, adx)
+NIST_VARIANT_FNS(p384, 48, portable)
+NIST_VARIANT_FNS(p384, 48, adx)
+/* The two field inversions of a variant (test hooks of src/nist/nist.h), for
+ * the choice between them: in = a field element below p (top bit cleared). */
+#define NIST_INV_FNS(c, tag)                                                               \
+    static int ours_##c##_inv_fermat_##tag(uint8_t *out, size_t out_len, const uint8_t *in, \
+                                           size_t in_len)                                  \
+    {                                                                                      \
+        const struct vg_nist_backend *be = vg_nist_##c##_##tag##_get();                    \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        if (!be)                                                                           \
+            return -1;                                                                     \
+        be->test_inv(out, in);                                                             \
+        return 0;                                                                          \
+    }                                                                                      \
+    static int ours_##c##_inv_divsteps_##tag(uint8_t *out, size_t out_len,                \
+                                             const uint8_t *in, size_t in_len)             \
+    {                                                                                      \
+        const struct vg_nist_backend *be = vg_nist_##c##_##tag##_get();                    \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        if (!be || !be->test_inv_divsteps)                                                 \
+            return -1;                                                                     \
+        be->test_inv_divsteps(out, in);                                                    \
+        return 0;                                                                          \
+    }
+NIST_INV_FNS(p256, portable)
+NIST_INV_FNS(p256, adx)
+NIST_INV_FNS(p384, portable)
+NIST_INV_FNS(p384, adx)
+#define NOTE_NIST_INV "one field inversion through the variant's test hook (src/nist/nist.h)"
+#define NOTE_NIST_ECDH "openssl = EVP_PKEY_derive, key objects and context made once per input"
+#define NOTE_NIST_PUB                                                                      \
+    "ours = vg_pNNN_public_key; openssl = d2i_PrivateKey (computes the public key) + "     \
+    "EVP_PKEY_get_octet_string_param + EVP_PKEY_free"
+#define NOTE_NIST_SIGN                                                                     \
+    "hedged, not compared; openssl = EVP_PKEY_sign on a context made once per key (DER)"
+#define NOTE_NIST_VERIFY                                                                   \
+    "openssl = EVP_PKEY_verify on a context made once per public key, DER made once"
 
 /* ---- the rows ------------------------------------------------------------ */
 
@@ -1150,6 +1292,40 @@ static const struct speed_row g_rows[] = {
      setup_pkcs8_mlkem768, 1, NULL, NOTE_HYBRID, 0},
     {"pkcs8-decode-ml-dsa-65-seed", 54, 32, ours_pkcs8_decode, NULL, NULL, setup_pkcs8_mldsa65,
      1, NULL, NOTE_HYBRID, 0},
+    /* NIST P-256 and P-384 (issue 16): ECDH, public key, ECDSA sign and
+     * verify on a digest of NB bytes, then the variants of ECDH and of the
+     * fixed-base multiplication. */
+#define NIST_ROWS(c, NB)                                                                   \
+    {#c "-ecdh", 1 + 3 * NB, NB, ours_##c##_ecdh, vg_peer_openssl_##c##_ecdh, NULL,       \
+     setup_##c##_ecdh, 1, NULL, NOTE_NIST_ECDH, 0},                                        \
+    {#c "-ecdh/portable", 1 + 3 * NB, NB, ours_##c##_ecdh_portable,                       \
+     vg_peer_openssl_##c##_ecdh, NULL, setup_##c##_ecdh, 1, present_##c##_portable,        \
+     NOTE_NIST_ECDH, 0},                                                                   \
+    {#c "-ecdh/adx", 1 + 3 * NB, NB, ours_##c##_ecdh_adx, vg_peer_openssl_##c##_ecdh,     \
+     NULL, setup_##c##_ecdh, 1, present_##c##_adx, NOTE_NIST_ECDH, 0},                     \
+    {#c "-public-key", NB, 1 + 2 * NB, ours_##c##_public_key,                             \
+     vg_peer_openssl_##c##_public_key, NULL, setup_##c##_sk, 1, NULL, NOTE_NIST_PUB, 0},   \
+    {#c "-public-key/portable", NB, 1 + 2 * NB, ours_##c##_public_key_portable,           \
+     vg_peer_openssl_##c##_public_key, NULL, setup_##c##_sk, 1, present_##c##_portable,    \
+     NOTE_NIST_PUB, 0},                                                                    \
+    {#c "-public-key/adx", NB, 1 + 2 * NB, ours_##c##_public_key_adx,                     \
+     vg_peer_openssl_##c##_public_key, NULL, setup_##c##_sk, 1, present_##c##_adx,         \
+     NOTE_NIST_PUB, 0},                                                                    \
+    {#c "-sign", 2 * NB, 2 * NB + 8, ours_##c##_sign, vg_peer_openssl_##c##_sign, NULL,   \
+     setup_##c##_sk, 0, NULL, NOTE_NIST_SIGN, 0},                                          \
+    {#c "-verify", 1 + 5 * NB, 1, ours_##c##_verify, vg_peer_openssl_##c##_verify, NULL,  \
+     setup_##c##_verify, 1, NULL, NOTE_NIST_VERIFY, 0}
+    NIST_ROWS(p256, 32),
+    NIST_ROWS(p384, 48),
+#define NIST_INV_ROWS(c, NB, tag)                                                          \
+    {#c "-inv-fermat/" #tag, NB, NB, ours_##c##_inv_fermat_##tag, NULL, NULL,             \
+     setup_##c##_sk, 1, present_##c##_##tag, NOTE_NIST_INV, 0},                           \
+    {#c "-inv-divsteps/" #tag, NB, NB, ours_##c##_inv_divsteps_##tag, NULL, NULL,         \
+     setup_##c##_sk, 1, present_##c##_##tag, NOTE_NIST_INV, 0}
+    NIST_INV_ROWS(p256, 32, portable),
+    NIST_INV_ROWS(p256, 32, adx),
+    NIST_INV_ROWS(p384, 48, portable),
+    NIST_INV_ROWS(p384, 48, adx),
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 

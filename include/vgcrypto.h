@@ -626,6 +626,68 @@ VG_API int vg_key_encode_public(uint8_t *out, size_t out_cap, size_t *out_len, v
 VG_API int vg_key_decode_public(vg_key_alg *alg, uint8_t *pk, size_t pk_cap, size_t *pk_len,
                                 const uint8_t *in, size_t in_len);
 /* ---- end of Key encodings ---- */
+/* ---- NIST P-256 and P-384 ------------------------------------------------
+ * FIPS 186-5, SEC 1 v2. Secret keys are big-endian scalars in [1, n-1];
+ * public keys SEC 1 uncompressed (0x04 || x || y) on output, uncompressed or
+ * compressed (0x02/0x03 || x) accepted on input and validated (coordinates
+ * < p, on the curve; the identity has no accepted encoding); signatures
+ * r || s big-endian, fixed width (IEEE P1363), DER through the converters
+ * below. VG_ERR_INPUT for a secret key 0 or >= n, a rejected peer key, or an
+ * all-zero shared secret (outputs zeroed). */
+#define VG_P256_SECRETKEYBYTES 32
+#define VG_P256_PUBLICKEYBYTES 65
+#define VG_P256_COMPRESSEDBYTES 33
+#define VG_P256_SHAREDBYTES 32 /* the x-coordinate */
+#define VG_P256_SIGBYTES 64
+#define VG_P384_SECRETKEYBYTES 48
+#define VG_P384_PUBLICKEYBYTES 97
+#define VG_P384_COMPRESSEDBYTES 49
+#define VG_P384_SHAREDBYTES 48
+#define VG_P384_SIGBYTES 96
+VG_API int vg_p256_keypair(uint8_t pk[65], uint8_t sk[32]);
+VG_API int vg_p256_public_key(uint8_t pk[65], const uint8_t sk[32]);
+VG_API int vg_p256_ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *peer,
+                        size_t peer_len);
+/* ECDSA (FIPS 186-5 6.4) with the nonce of RFC 6979 (HMAC-SHA-256; P-384:
+ * HMAC-SHA-384): rnd all zero gives RFC 6979 exactly, any other rnd is its
+ * section 3.6 additional data (hedged). digest: 1..64 bytes, taken by
+ * bits2int (its leftmost 256 resp. 384 bits). */
+VG_API int vg_p256_sign_digest_derand(uint8_t sig[64], const uint8_t *digest, size_t digest_len,
+                                      const uint8_t sk[32], const uint8_t rnd[32]);
+VG_API int vg_p256_sign_digest(uint8_t sig[64], const uint8_t *digest, size_t digest_len,
+                               const uint8_t sk[32]); /* hedged with fresh randomness */
+/* VG_OK or VG_ERR_VERIFY (also for r or s outside [1, n-1], a bad key or
+ * digest length). */
+VG_API int vg_p256_verify_digest(const uint8_t sig[64], const uint8_t *digest, size_t digest_len,
+                                 const uint8_t *pk, size_t pk_len);
+/* The message hashed with SHA-256 (P-384: SHA-384). */
+VG_API int vg_p256_sign(uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                        const uint8_t sk[32]);
+VG_API int vg_p256_verify(const uint8_t sig[64], const uint8_t *msg, size_t msg_len,
+                          const uint8_t *pk, size_t pk_len);
+VG_API int vg_p384_keypair(uint8_t pk[97], uint8_t sk[48]);
+VG_API int vg_p384_public_key(uint8_t pk[97], const uint8_t sk[48]);
+VG_API int vg_p384_ecdh(uint8_t shared[48], const uint8_t sk[48], const uint8_t *peer,
+                        size_t peer_len);
+VG_API int vg_p384_sign_digest_derand(uint8_t sig[96], const uint8_t *digest, size_t digest_len,
+                                      const uint8_t sk[48], const uint8_t rnd[48]);
+VG_API int vg_p384_sign_digest(uint8_t sig[96], const uint8_t *digest, size_t digest_len,
+                               const uint8_t sk[48]);
+VG_API int vg_p384_verify_digest(const uint8_t sig[96], const uint8_t *digest, size_t digest_len,
+                                 const uint8_t *pk, size_t pk_len);
+VG_API int vg_p384_sign(uint8_t sig[96], const uint8_t *msg, size_t msg_len,
+                        const uint8_t sk[48]);
+VG_API int vg_p384_verify(const uint8_t sig[96], const uint8_t *msg, size_t msg_len,
+                          const uint8_t *pk, size_t pk_len);
+/* DER (X.690) ECDSA-Sig-Value SEQUENCE { r INTEGER, s INTEGER } from / to
+ * r || s (sig_len 64 or 96). to_der: der_cap bytes at der, *der_len set;
+ * VG_ERR_INPUT if it does not fit or r or s is 0. from_der: strict DER,
+ * VG_ERR_INPUT for any BER form, extra bytes, a negative or zero integer,
+ * or r or s of more than sig_len / 2 bytes (sig zeroed). */
+VG_API int vg_ecdsa_sig_to_der(uint8_t *der, size_t *der_len, size_t der_cap, const uint8_t *sig,
+                               size_t sig_len);
+VG_API int vg_ecdsa_sig_from_der(uint8_t *sig, size_t sig_len, const uint8_t *der,
+                                 size_t der_len);
 
 #ifdef __cplusplus
 }

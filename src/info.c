@@ -11,6 +11,7 @@
 #include "hash/hash.h"
 #include "mldsa/mldsa.h"
 #include "mlkem/mlkem.h"
+#include "nist/nist.h"
 
 const char *vg_implementation(const char *primitive)
 {
@@ -28,5 +29,7 @@ const char *vg_implementation(const char *primitive)
         name = vg_chacha20_active()->name;
     if (!name && strcmp(primitive, "poly1305") == 0)
         name = vg_poly1305_active()->name;
+    if (!name)
+        name = vg_nist_implementation(primitive); /* p256, p384 */
     return name;
 }

@@ -71,6 +71,15 @@ mlkem   encoding    ML-KEM uses hash and lattice only
 mldsa   encoding    ML-DSA uses hash and lattice only
 lattice encoding    the NTT module depends on common only
 aead    encoding    the AEAD area depends on common only
+nist    curve25519  P-256 and P-384 use common and hash only (HMAC for RFC 6979)
+nist    mlkem   P-256 and P-384 use common and hash only
+nist    mldsa   P-256 and P-384 use common and hash only
+nist    lattice P-256 and P-384 use common and hash only
+nist    aead    P-256 and P-384 use common and hash only
+hash    nist    the hashes sit below every area that uses them
+nist    hybrid  P-256 and P-384 use common and hash only
+nist    encoding    P-256 and P-384 use common and hash only
+encoding    nist    the key encodings use the public API only
 '
 set -uf # -f: no pathname expansion, the rules contain "*"
 src=${1:-$(dirname "$0")/../src}

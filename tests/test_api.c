@@ -221,6 +221,43 @@ HMAC_THUNKS(512)
 static int t_x25519(uint8_t *const p[]) { return vg_x25519(p[0], p[1], p[2]); }
 static int t_x25519_public_key(uint8_t *const p[]) { return vg_x25519_public_key(p[0], p[1]); }
 static int t_x25519_keypair(uint8_t *const p[]) { return vg_x25519_keypair(p[0], p[1]); }
+
+/* P-256 / P-384: the digest is MSG_LEN (3) bytes, valid for bits2int; the
+ * peer and public keys uncompressed. */
+#define NIST_THUNKS(c, pkb)                                                                \
+    static int t_##c##_keypair(uint8_t *const p[]) { return vg_##c##_keypair(p[0], p[1]); } \
+    static int t_##c##_public_key(uint8_t *const p[])                                      \
+    {                                                                                      \
+        return vg_##c##_public_key(p[0], p[1]);                                            \
+    }                                                                                      \
+    static int t_##c##_ecdh(uint8_t *const p[]) { return vg_##c##_ecdh(p[0], p[1], p[2], pkb); } \
+    static int t_##c##_sign_digest_derand(uint8_t *const p[])                              \
+    {                                                                                      \
+        return vg_##c##_sign_digest_derand(p[0], p[1], MSG_LEN, p[2], p[3]);               \
+    }                                                                                      \
+    static int t_##c##_sign_digest(uint8_t *const p[])                                     \
+    {                                                                                      \
+        return vg_##c##_sign_digest(p[0], p[1], MSG_LEN, p[2]);                            \
+    }                                                                                      \
+    static int t_##c##_verify_digest(uint8_t *const p[])                                   \
+    {                                                                                      \
+        return vg_##c##_verify_digest(p[0], p[1], MSG_LEN, p[2], pkb);                     \
+    }                                                                                      \
+    static int t_##c##_sign(uint8_t *const p[]) { return vg_##c##_sign(p[0], p[1], MSG_LEN, p[2]); } \
+    static int t_##c##_verify(uint8_t *const p[])                                          \
+    {                                                                                      \
+        return vg_##c##_verify(p[0], p[1], MSG_LEN, p[2], pkb);                            \
+    }
+NIST_THUNKS(p256, 65)
+NIST_THUNKS(p384, 97)
+static int t_ecdsa_sig_to_der(uint8_t *const p[])
+{
+    return vg_ecdsa_sig_to_der(p[0], (size_t *)(void *)p[1], 72, p[2], 64);
+}
+static int t_ecdsa_sig_from_der(uint8_t *const p[])
+{
+    return vg_ecdsa_sig_from_der(p[0], 64, p[1], 8);
+}
 static int t_ed25519_keypair_from_seed(uint8_t *const p[])
 {
     return vg_ed25519_keypair_from_seed(p[0], p[1], p[2]);
@@ -585,6 +622,15 @@ static int t_sha384_final_of_sha512(uint8_t *const p[])
         I(CTX_LEN), I(VG_MLDSA##n##_PUBLICKEYBYTES)),                                      \
     ROW(mldsa##n##_mu_init_ctx256, EI, O(sizeof(vg_mldsa_mu_state)),                       \
         I(VG_MLDSA##n##_PUBLICKEYBYTES), I(256))
+#define NIST_ROWS(c, skb, pkb, sigb)                                                        \
+    ROW(c##_keypair, EI, O(pkb), O(skb)),                                                  \
+    ROW(c##_public_key, EI, O(pkb), I(skb)),                                               \
+    ROW(c##_ecdh, EI, O(skb), I(skb), I(pkb)),                                             \
+    ROW(c##_sign_digest_derand, EI, O(sigb), I(MSG_LEN), I(skb), I(skb)),                  \
+    ROW(c##_sign_digest, EI, O(sigb), I(MSG_LEN), I(skb)),                                 \
+    ROW(c##_verify_digest, EV, I(sigb), I(MSG_LEN), I(pkb)),                               \
+    ROW(c##_sign, EI, O(sigb), I(MSG_LEN), I(skb)),                                        \
+    ROW(c##_verify, EV, I(sigb), I(MSG_LEN), I(pkb))
 
 /* State storage is an output: a failure wipes it. */
 #define HASH_STATE_ROWS(name, outlen)                                                       \
@@ -628,6 +674,10 @@ static const struct row g_rows[] = {
     ROW(x25519, EI, O(32), I(32), I(32)),
     ROW(x25519_public_key, EI, O(32), I(32)),
     ROW(x25519_keypair, EI, O(32), O(32)),
+    NIST_ROWS(p256, 32, 65, 64),
+    NIST_ROWS(p384, 48, 97, 96),
+    ROW(ecdsa_sig_to_der, EI, O(72), O(sizeof(size_t)), I(64)),
+    ROW(ecdsa_sig_from_der, EI, O(64), I(8)),
     ROW(ed25519_keypair_from_seed, EI, O(32), O(64), I(32)),
     ROW(ed25519_keypair, EI, O(32), O(64)),
     ROW(ed25519_sign, EI, O(64), I(MSG_LEN), I(64)),

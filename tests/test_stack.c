@@ -259,6 +259,25 @@ static size_t depth(void (*op)(void))
     return a > b ? a : b;
 }
 
+
+/* NIST P-256 / P-384 (issue 16): key pair, ECDH, sign, verify on prepared keys. */
+static uint8_t g_nsk[48], g_nsk2[48], g_npk[97], g_npeer[97], g_nsig[96], g_nout[97];
+#define NIST_OPS(c, NB)                                                                  \
+    static void c##_public_key(void) { g_rc = vg_##c##_public_key(g_nout, g_nsk); }      \
+    static void c##_keypair(void) { g_rc = vg_##c##_keypair(g_nout, g_nsk2); }           \
+    static void c##_ecdh(void) { g_rc = vg_##c##_ecdh(g_nout, g_nsk, g_npeer, 1 + 2 * NB); } \
+    static void c##_sign(void) { g_rc = vg_##c##_sign(g_nout, g_msg, 64, g_nsk); }       \
+    static void c##_verify(void) { g_rc = vg_##c##_verify(g_nsig, g_msg, 64, g_npk, 1 + 2 * NB); } \
+    static int c##_prepare(void)                                                         \
+    {                                                                                    \
+        uint8_t sk2[NB];                                                                 \
+        return vg_##c##_keypair(g_npk, g_nsk) == VG_OK &&                                \
+               vg_##c##_keypair(g_npeer, sk2) == VG_OK &&                                \
+               vg_##c##_sign(g_nsig, g_msg, 64, g_nsk) == VG_OK;                         \
+    }
+NIST_OPS(p256, 32)
+NIST_OPS(p384, 48)
+
 struct stack_op {
     const char *name;
     void (*op)(void);
@@ -280,11 +299,20 @@ struct stack_op {
     {"ml-dsa-" #n " sign_derand (64 B)", mldsa##n##_sign, mldsa##n##_prepare, bound},       \
     {"ml-dsa-" #n " verify (64 B)", mldsa##n##_verify, mldsa##n##_prepare, bound}
 
+#define NIST_STACK_ROWS(c)                                                                \
+    {#c " keypair", c##_keypair, c##_prepare, GENEROUS_BOUND},                            \
+    {#c " public_key", c##_public_key, c##_prepare, GENEROUS_BOUND},                      \
+    {#c " ecdh", c##_ecdh, c##_prepare, GENEROUS_BOUND},                                  \
+    {#c " sign (64 B)", c##_sign, c##_prepare, GENEROUS_BOUND},                           \
+    {#c " verify (64 B)", c##_verify, c##_prepare, GENEROUS_BOUND}
+
 static const struct stack_op g_ops[] = {
     MLKEM_ROWS(512, GENEROUS_BOUND),
     MLKEM_ROWS(768, GENEROUS_BOUND),
     MLKEM_ROWS(1024, MLKEM1024_CEILING),
     {"x25519", x25519_op, NULL, GENEROUS_BOUND},
+    NIST_STACK_ROWS(p256),
+    NIST_STACK_ROWS(p384),
     {"x25519 public_key", x25519_public_key, NULL, GENEROUS_BOUND},
     {"ed25519 keypair_from_seed", ed25519_keypair, NULL, GENEROUS_BOUND},
     {"ed25519 sign (64 B)", ed25519_sign, NULL, GENEROUS_BOUND},

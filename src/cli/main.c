@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cli_hybrid.h"
 #include "cli_io.h"
+#include "cmd_nist.h"
 #include "vgcrypto.h"
 
 void vg_cli_print_usage(FILE *f)
@@ -187,6 +188,10 @@ static const struct command g_commands[] = {
     {"hash", vg_cli_cmd_hash},
     {"mac", vg_cli_cmd_mac},
     {"kdf", vg_cli_cmd_kdf},
+    {"keygen", vg_cli_cmd_nist_keygen}, /* p-256, p-384; else vg_cli_cmd_keygen */
+    {"ecdh", vg_cli_cmd_nist_ecdh},
+    {"sign", vg_cli_cmd_nist_sign},     /* p-256, p-384; else vg_cli_cmd_sign */
+    {"verify", vg_cli_cmd_nist_verify}, /* p-256, p-384; else vg_cli_cmd_verify */
     {"keygen", vg_cli_cmd_keygen},
     {"x25519", vg_cli_cmd_x25519},
     {"sign", vg_cli_cmd_sign},

@@ -1,0 +1,793 @@
+/*
+ * The P-256 / P-384 group: point formulas, scalar multiplication, point
+ * decoding, over one field variant. Compiled once per curve and variant
+ * (CMakeLists.txt, vg_param_set): VG_NIST_BITS = 256 or 384 picks the curve,
+ * VG_NIST_FE = portable or adx the field kernels (fe256_portable.h or
+ * x86_64/fe256_adx.h, ...), which all have the names and contract of
+ * fe256_portable.h and are inlined into the formulas below. The result is
+ * one backend struct, vg_nist_p256_portable etc. (src/nist/nist.h).
+ *
+ * Points are projective (X : Y : Z), y^2 z = x^3 - 3 x z^2 + b z^3, the
+ * identity (0 : 1 : 0). Every computation on a secret scalar uses the
+ * complete formulas of Renes, Costello, Batina, "Complete addition formulas
+ * for prime order elliptic curves" (EUROCRYPT 2016), Algorithms 4, 5 and 6
+ * (a = -3), which have no exceptional case, and so no branch.
+ */
+#include <string.h>
+
+#include "common.h"
+#include "nist.h"
+#include "params.h"
+
+#define VG_NIST_FE_ID_portable 1
+#define VG_NIST_FE_ID_adx 2
+#define VG_NIST_CAT2(a, b) a##b
+#define VG_NIST_CAT(a, b) VG_NIST_CAT2(a, b)
+#define VG_NIST_FE_ID VG_NIST_CAT(VG_NIST_FE_ID_, VG_NIST_FE)
+
+#if VG_NIST_BITS == 256
+#define NL 4
+#define NB 32
+#define FE(f) fe256_##f
+#define C(name) vg_p256_##name
+#define VG_NIST_CURVE p256
+#include "p256_table.h"
+#if VG_NIST_FE_ID == 1
+#include "fe256_portable.h"
+#elif VG_NIST_FE_ID == 2
+#include "x86_64/fe256_adx.h"
+#else
+#error "VG_NIST_FE must be portable or adx"
+#endif
+#elif VG_NIST_BITS == 384
+#define NL 6
+#define NB 48
+#define FE(f) fe384_##f
+#define C(name) vg_p384_##name
+#define VG_NIST_CURVE p384
+#include "p384_table.h"
+#if VG_NIST_FE_ID == 1
+#include "fe384_portable.h"
+#elif VG_NIST_FE_ID == 2
+#include "x86_64/fe384_adx.h"
+#else
+#error "VG_NIST_FE must be portable or adx"
+#endif
+#else
+#error "VG_NIST_BITS must be 256 or 384"
+#endif
+
+/* vg_nist_p256_portable_<name> etc.: each variant's functions have their own names. */
+#define VG_NIST_NAME3(c, v, n) vg_nist_##c##_##v##_##n
+#define VG_NIST_NAME2(c, v, n) VG_NIST_NAME3(c, v, n)
+#define NAME(n) VG_NIST_NAME2(VG_NIST_CURVE, VG_NIST_FE, n)
+
+/* Base table (tools/gen_nist_tables.c): entry [i][j] = (j + 1) 2^(W i) G,
+ * affine, Montgomery form. */
+#define W VG_NIST_TABLE_W
+#define NWIN VG_NIST_TABLE_NWIN
+#define TSIZE (1 << (W - 1))
+
+typedef uint64_t fe[NL];
+typedef struct {
+    fe x, y, z;
+} pt;
+typedef struct {
+    fe x, y;
+} pt_aff;
+
+/* ---- field helpers ----------------------------------------------------- */
+
+static void fe_copy(fe r, const fe a) { memcpy(r, a, sizeof(fe)); }
+
+/* r = a if mask is all-ones, r unchanged if mask is 0. */
+static void fe_cmov(fe r, const fe a, uint64_t mask)
+{
+    for (size_t i = 0; i < NL; i++)
+        r[i] ^= mask & (r[i] ^ a[i]);
+}
+
+/* All-ones when a == 0. */
+static uint64_t fe_is_zero(const fe a)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < NL; i++)
+        acc |= a[i];
+    return ~vg_ct_mask_nonzero_u64(acc);
+}
+
+/* Big-endian bytes to limbs (no reduction). */
+static void limbs_from_bytes(uint64_t r[NL], const uint8_t b[NB])
+{
+    for (size_t i = 0; i < NL; i++) {
+        uint64_t w = 0;
+        for (size_t j = 0; j < 8; j++)
+            w = (w << 8) | b[NB - 8 * (i + 1) + j];
+        r[i] = w;
+    }
+}
+
+static void limbs_to_bytes(uint8_t b[NB], const uint64_t a[NL])
+{
+    for (size_t i = 0; i < NL; i++)
+        for (size_t j = 0; j < 8; j++)
+            b[NB - 8 * (i + 1) + j] = (uint8_t)(a[i] >> (56 - 8 * j));
+}
+
+/* All-ones when a < m (limbs), constant time. */
+static uint64_t limbs_lt(const uint64_t a[NL], const uint64_t m[NL])
+{
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < NL; i++) {
+        uint64_t d = a[i] - m[i] - borrow;
+        borrow = ((~a[i] & m[i]) | (~(a[i] ^ m[i]) & d)) >> 63;
+    }
+    return vg_barrier_u64(0 - borrow);
+}
+
+/* r = b in Montgomery form; returns all-ones when b < p (else r is
+ * garbage below p: callers reject). */
+static uint64_t fe_from_bytes(fe r, const uint8_t b[NB])
+{
+    uint64_t t[NL];
+    limbs_from_bytes(t, b);
+    uint64_t ok = limbs_lt(t, C(p));
+    /* Reduce a value >= p once so the kernel's precondition holds anyway. */
+    uint64_t s[NL], borrow = 0;
+    for (size_t i = 0; i < NL; i++) {
+        uint64_t d = t[i] - C(p)[i] - borrow;
+        borrow = ((~t[i] & C(p)[i]) | (~(t[i] ^ C(p)[i]) & d)) >> 63;
+        s[i] = d;
+    }
+    for (size_t i = 0; i < NL; i++)
+        t[i] = (t[i] & ok) | (s[i] & ~ok);
+    FE(mul)(r, t, C(r2_p));
+    return ok;
+}
+
+static void fe_to_bytes(uint8_t b[NB], const fe a)
+{
+    static const fe one = {1};
+    fe t;
+    FE(mul)(t, a, one); /* a R / R: out of Montgomery form */
+    limbs_to_bytes(b, t);
+}
+
+/* r = a^e, e a public exponent (limbs), 4-bit fixed window. The exponent is
+ * a constant of the curve, so indexing the window table by its bits leaks
+ * nothing about a. */
+static void fe_pow(fe r, const fe a, const uint64_t e[NL])
+{
+    fe tab[16], acc;
+    fe_copy(tab[0], C(one_mont));
+    fe_copy(tab[1], a);
+    for (size_t i = 2; i < 16; i++)
+        FE(mul)(tab[i], tab[i - 1], a);
+    fe_copy(acc, C(one_mont));
+    for (size_t i = NL * 16; i-- > 0;) {
+        for (int k = 0; k < 4; k++)
+            FE(sqr)(acc, acc);
+        unsigned nib = (unsigned)(e[i / 16] >> (4 * (i % 16))) & 15u;
+        FE(mul)(acc, acc, tab[nib]);
+    }
+    fe_copy(r, acc);
+    vg_wipe(tab, sizeof tab);
+}
+
+/* r = 1 / a (0 for a = 0): Fermat, a^(p - 2). */
+static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
+
+/* The same by Bernstein-Yang divsteps (inv_divsteps.h), where the compiler
+ * has __int128. Tested against GMP beside fe_inv (test_nist_fe); fe_inv
+ * (Fermat) stays the one the operations use until the two are timed
+ * side by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...);
+ * -DVG_NIST_INV_DIVSTEPS switches the operations to divsteps. */
+#if defined(__SIZEOF_INT128__)
+#define VG_NIST_HAVE_DIVSTEPS 1
+#define DS_NAME fe_inv_divsteps
+#define DS_NL NL
+#define DS_MUL(r, a, b) FE(mul)(r, a, b)
+#define DS_ADD(r, a, b) FE(add)(r, a, b)
+#define DS_NEG(r, a) FE(neg)(r, a)
+#define DS_MOD C(p)
+#define DS_K C(divsteps_k_p)
+#define DS_BATCHES (VG_NIST_BITS == 256 ? 13 : 19)
+#include "inv_divsteps.h"
+#endif
+
+/* ---- point formulas (RCB 2016, a = -3) ---------------------------------- */
+
+static void pt_set_identity(pt *r)
+{
+    memset(r->x, 0, sizeof(fe));
+    fe_copy(r->y, C(one_mont));
+    memset(r->z, 0, sizeof(fe));
+}
+
+/* Algorithm 4: r = p + q, complete. r may alias p or q. 12M + 2 m_b. */
+static void pt_add(pt *r, const pt *p, const pt *q)
+{
+    fe t0, t1, t2, t3, t4, x3, y3, z3;
+    const uint64_t *b = C(b_mont);
+    FE(mul)(t0, p->x, q->x);  /* 1 */
+    FE(mul)(t1, p->y, q->y);  /* 2 */
+    FE(mul)(t2, p->z, q->z);  /* 3 */
+    FE(add)(t3, p->x, p->y);  /* 4 */
+    FE(add)(t4, q->x, q->y);  /* 5 */
+    FE(mul)(t3, t3, t4);      /* 6 */
+    FE(add)(t4, t0, t1);      /* 7 */
+    FE(sub)(t3, t3, t4);      /* 8 */
+    FE(add)(t4, p->y, p->z);  /* 9 */
+    FE(add)(x3, q->y, q->z);  /* 10 */
+    FE(mul)(t4, t4, x3);      /* 11 */
+    FE(add)(x3, t1, t2);      /* 12 */
+    FE(sub)(t4, t4, x3);      /* 13 */
+    FE(add)(x3, p->x, p->z);  /* 14 */
+    FE(add)(y3, q->x, q->z);  /* 15 */
+    FE(mul)(x3, x3, y3);      /* 16 */
+    FE(add)(y3, t0, t2);      /* 17 */
+    FE(sub)(y3, x3, y3);      /* 18 */
+    FE(mul)(z3, b, t2);       /* 19 */
+    FE(sub)(x3, y3, z3);      /* 20 */
+    FE(add)(z3, x3, x3);      /* 21 */
+    FE(add)(x3, x3, z3);      /* 22 */
+    FE(sub)(z3, t1, x3);      /* 23 */
+    FE(add)(x3, t1, x3);      /* 24 */
+    FE(mul)(y3, b, y3);       /* 25 */
+    FE(add)(t1, t2, t2);      /* 26 */
+    FE(add)(t2, t1, t2);      /* 27 */
+    FE(sub)(y3, y3, t2);      /* 28 */
+    FE(sub)(y3, y3, t0);      /* 29 */
+    FE(add)(t1, y3, y3);      /* 30 */
+    FE(add)(y3, t1, y3);      /* 31 */
+    FE(add)(t1, t0, t0);      /* 32 */
+    FE(add)(t0, t1, t0);      /* 33 */
+    FE(sub)(t0, t0, t2);      /* 34 */
+    FE(mul)(t1, t4, y3);      /* 35 */
+    FE(mul)(t2, t0, y3);      /* 36 */
+    FE(mul)(y3, x3, z3);      /* 37 */
+    FE(add)(y3, y3, t2);      /* 38 */
+    FE(mul)(x3, t3, x3);      /* 39 */
+    FE(sub)(x3, x3, t1);      /* 40 */
+    FE(mul)(z3, t4, z3);      /* 41 */
+    FE(mul)(t1, t3, t0);      /* 42 */
+    FE(add)(z3, z3, t1);      /* 43 */
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+/* Algorithm 5: r = p + q with q affine (not the identity), complete
+ * otherwise. r may alias p. 11M + 2 m_b. */
+static void pt_add_mixed(pt *r, const pt *p, const pt_aff *q)
+{
+    fe t0, t1, t2, t3, t4, x3, y3, z3;
+    const uint64_t *b = C(b_mont);
+    FE(mul)(t0, p->x, q->x);  /* 1 */
+    FE(mul)(t1, p->y, q->y);  /* 2 */
+    FE(add)(t3, q->x, q->y);  /* 3 */
+    FE(add)(t4, p->x, p->y);  /* 4 */
+    FE(mul)(t3, t3, t4);      /* 5 */
+    FE(add)(t4, t0, t1);      /* 6 */
+    FE(sub)(t3, t3, t4);      /* 7 */
+    FE(mul)(t4, q->y, p->z);  /* 8 */
+    FE(add)(t4, t4, p->y);    /* 9 */
+    FE(mul)(y3, q->x, p->z);  /* 10 */
+    FE(add)(y3, y3, p->x);    /* 11 */
+    FE(mul)(z3, b, p->z);     /* 12 */
+    FE(sub)(x3, y3, z3);      /* 13 */
+    FE(add)(z3, x3, x3);      /* 14 */
+    FE(add)(x3, x3, z3);      /* 15 */
+    FE(sub)(z3, t1, x3);      /* 16 */
+    FE(add)(x3, t1, x3);      /* 17 */
+    FE(mul)(y3, b, y3);       /* 18 */
+    FE(add)(t1, p->z, p->z);  /* 19 */
+    FE(add)(t2, t1, p->z);    /* 20 */
+    FE(sub)(y3, y3, t2);      /* 21 */
+    FE(sub)(y3, y3, t0);      /* 22 */
+    FE(add)(t1, y3, y3);      /* 23 */
+    FE(add)(y3, t1, y3);      /* 24 */
+    FE(add)(t1, t0, t0);      /* 25 */
+    FE(add)(t0, t1, t0);      /* 26 */
+    FE(sub)(t0, t0, t2);      /* 27 */
+    FE(mul)(t1, t4, y3);      /* 28 */
+    FE(mul)(t2, t0, y3);      /* 29 */
+    FE(mul)(y3, x3, z3);      /* 30 */
+    FE(add)(y3, y3, t2);      /* 31 */
+    FE(mul)(x3, t3, x3);      /* 32 */
+    FE(sub)(x3, x3, t1);      /* 33 */
+    FE(mul)(z3, t4, z3);      /* 34 */
+    FE(mul)(t1, t3, t0);      /* 35 */
+    FE(add)(z3, z3, t1);      /* 36 */
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+/* Algorithm 6: r = 2 p, complete. r may alias p. 8M + 3S + 2 m_b. */
+static void pt_dbl(pt *r, const pt *p)
+{
+    fe t0, t1, t2, t3, x3, y3, z3;
+    const uint64_t *b = C(b_mont);
+    FE(sqr)(t0, p->x);        /* 1 */
+    FE(sqr)(t1, p->y);        /* 2 */
+    FE(sqr)(t2, p->z);        /* 3 */
+    FE(mul)(t3, p->x, p->y);  /* 4 */
+    FE(add)(t3, t3, t3);      /* 5 */
+    FE(mul)(z3, p->x, p->z);  /* 6 */
+    FE(add)(z3, z3, z3);      /* 7 */
+    FE(mul)(y3, b, t2);       /* 8 */
+    FE(sub)(y3, y3, z3);      /* 9 */
+    FE(add)(x3, y3, y3);      /* 10 */
+    FE(add)(y3, x3, y3);      /* 11 */
+    FE(sub)(x3, t1, y3);      /* 12 */
+    FE(add)(y3, t1, y3);      /* 13 */
+    FE(mul)(y3, x3, y3);      /* 14 */
+    FE(mul)(x3, x3, t3);      /* 15 */
+    FE(add)(t3, t2, t2);      /* 16 */
+    FE(add)(t2, t2, t3);      /* 17 */
+    FE(mul)(z3, b, z3);       /* 18 */
+    FE(sub)(z3, z3, t2);      /* 19 */
+    FE(sub)(z3, z3, t0);      /* 20 */
+    FE(add)(t3, z3, z3);      /* 21 */
+    FE(add)(z3, z3, t3);      /* 22 */
+    FE(add)(t3, t0, t0);      /* 23 */
+    FE(add)(t0, t3, t0);      /* 24 */
+    FE(sub)(t0, t0, t2);      /* 25 */
+    FE(mul)(t0, t0, z3);      /* 26 */
+    FE(add)(y3, y3, t0);      /* 27 */
+    FE(mul)(t0, p->y, p->z);  /* 28 */
+    FE(add)(t0, t0, t0);      /* 29 */
+    FE(mul)(z3, t0, z3);      /* 30 */
+    FE(sub)(x3, x3, z3);      /* 31 */
+    FE(mul)(z3, t0, t1);      /* 32 */
+    FE(add)(z3, z3, z3);      /* 33 */
+    FE(add)(z3, z3, z3);      /* 34 */
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+static void pt_cmov(pt *r, const pt *a, uint64_t mask)
+{
+    fe_cmov(r->x, a->x, mask);
+    fe_cmov(r->y, a->y, mask);
+    fe_cmov(r->z, a->z, mask);
+}
+
+/* x (and y when y != NULL) of the affine form of p; returns all-ones when
+ * p is the identity (outputs are then 0). */
+static uint64_t pt_to_affine(fe x, fe y, const pt *p)
+{
+    fe zi;
+#if defined(VG_NIST_INV_DIVSTEPS) && defined(VG_NIST_HAVE_DIVSTEPS)
+    fe_inv_divsteps(zi, p->z); /* -DVG_NIST_INV_DIVSTEPS: the divsteps inversion */
+#else
+    fe_inv(zi, p->z);
+#endif
+    FE(mul)(x, p->x, zi);
+    if (y)
+        FE(mul)(y, p->y, zi);
+    return fe_is_zero(p->z);
+}
+
+/* On the curve: y^2 = x^3 - 3 x + b (Montgomery-form inputs), all-ones if so. */
+static uint64_t aff_on_curve(const fe x, const fe y)
+{
+    fe l, r, t;
+    FE(sqr)(l, y);
+    FE(sqr)(r, x);
+    FE(mul)(r, r, x);
+    FE(add)(t, x, x);
+    FE(add)(t, t, x);
+    FE(sub)(r, r, t);
+    FE(add)(r, r, C(b_mont));
+    FE(sub)(l, l, r);
+    return fe_is_zero(l);
+}
+
+/* ---- scalar recoding ----------------------------------------------------- */
+
+/* Signed window digits of k (big-endian NB bytes, k < 2^(8 NB)):
+ * k = sum d[i] 2^(w i), -2^(w-1) <= d[i] <= 2^(w-1), i < nwin. Constant
+ * time: the windows' positions depend on i only. Pre: nwin w >= 8 NB + 1 or
+ * the top window cannot carry out (true for both curves' tables, see
+ * tools/gen_nist_tables.c, and for W5 below since n < 2^(8 NB)). */
+static void recode_signed(int8_t *d, const uint8_t k[NB], unsigned w, size_t nwin)
+{
+    uint32_t carry = 0;
+    for (size_t i = 0; i < nwin; i++) {
+        size_t bit = w * i;
+        uint32_t v = 0;
+        for (unsigned j = 0; j < w; j++) {
+            size_t bj = bit + j;
+            if (bj < 8 * NB) /* public position */
+                v |= (uint32_t)((k[NB - 1 - bj / 8] >> (bj % 8)) & 1u) << j;
+        }
+        v += carry;
+        /* c = 1 when v > 2^(w-1): the digit becomes v - 2^w, carry 1. */
+        uint32_t c = ((1u << (w - 1)) - v) >> 31;
+        c = vg_barrier_u32(c);
+        d[i] = (int8_t)(int32_t)(v - (c << w));
+        carry = c;
+    }
+}
+
+/* |d| and all-ones when d < 0, without a branch. */
+static uint32_t digit_abs(int8_t d, uint64_t *neg)
+{
+    uint32_t u = (uint32_t)(int32_t)d;
+    uint32_t s = vg_barrier_u32(u >> 31);
+    *neg = 0 - (uint64_t)s;
+    return (u ^ (0 - s)) + s;
+}
+
+/* ---- fixed base [k]G ---------------------------------------------------- */
+
+static const pt_aff *base_entry(size_t i, size_t j)
+{
+    return (const pt_aff *)(const void *)C(base_table)[i][j];
+}
+
+/* r = entry |d| - 1 of window i, negated when d < 0; returns all-ones when
+ * d == 0 (r is then entry 0 and must not be used). Scans the whole row. */
+static uint64_t base_lookup(pt_aff *r, size_t i, int8_t d)
+{
+    uint64_t neg;
+    uint32_t a = digit_abs(d, &neg);
+    memset(r, 0, sizeof *r);
+    for (size_t j = 0; j < TSIZE; j++) {
+        uint64_t m = vg_ct_mask_eq_u64(a, (uint64_t)j + 1);
+        fe_cmov(r->x, base_entry(i, j)->x, m);
+        fe_cmov(r->y, base_entry(i, j)->y, m);
+    }
+    fe ny;
+    FE(neg)(ny, r->y);
+    fe_cmov(r->y, ny, neg);
+    return vg_ct_mask_eq_u64(a, 0);
+}
+
+static void base_mul_pt(pt *r, const uint8_t k[NB])
+{
+    int8_t d[NWIN];
+    pt acc, t;
+    pt_aff q;
+    recode_signed(d, k, W, NWIN);
+    pt_set_identity(&acc);
+    for (size_t i = 0; i < NWIN; i++) {
+        uint64_t zero = base_lookup(&q, i, d[i]);
+        pt_add_mixed(&t, &acc, &q);
+        /* digit 0: keep acc (Algorithm 5 cannot add the identity). */
+        pt_cmov(&acc, &t, ~zero);
+    }
+    *r = acc;
+    vg_wipe(d, sizeof d);
+    vg_wipe(&t, sizeof t);
+    vg_wipe(&q, sizeof q);
+    vg_wipe(&acc, sizeof acc);
+}
+
+static void NAME(base_mul)(uint8_t *xy, const uint8_t *k)
+{
+    pt p;
+    fe x, y;
+    base_mul_pt(&p, k);
+    (void)pt_to_affine(x, y, &p);
+    fe_to_bytes(xy, x);
+    fe_to_bytes(xy + NB, y);
+    vg_wipe(&p, sizeof p);
+    vg_wipe(x, sizeof x);
+    vg_wipe(y, sizeof y);
+}
+
+/* ---- variable base [k]P, constant time --------------------------------- */
+
+#define VW 5
+#define VWIN ((8 * NB + VW - 1) / VW) /* 52 (P-256), 77 (P-384): no carry out */
+#define VTSIZE (1 << (VW - 1))
+
+static void var_lookup(pt *r, const pt tab[VTSIZE], int8_t d)
+{
+    uint64_t neg;
+    uint32_t a = digit_abs(d, &neg);
+    pt_set_identity(r); /* d == 0: the identity, which Algorithm 4 adds fine */
+    for (size_t j = 0; j < VTSIZE; j++)
+        pt_cmov(r, &tab[j], vg_ct_mask_eq_u64(a, (uint64_t)j + 1));
+    fe ny;
+    FE(neg)(ny, r->y);
+    fe_cmov(r->y, ny, neg);
+}
+
+static void var_mul_pt(pt *r, const pt_aff *p, const uint8_t k[NB])
+{
+    pt tab[VTSIZE], acc, t;
+    int8_t d[VWIN];
+    fe_copy(tab[0].x, p->x);
+    fe_copy(tab[0].y, p->y);
+    fe_copy(tab[0].z, C(one_mont));
+    pt_dbl(&tab[1], &tab[0]);
+    for (size_t j = 2; j < VTSIZE; j++)
+        pt_add(&tab[j], &tab[j - 1], &tab[0]);
+    recode_signed(d, k, VW, VWIN);
+    var_lookup(&acc, tab, d[VWIN - 1]);
+    for (size_t i = VWIN - 1; i-- > 0;) {
+        for (int j = 0; j < VW; j++)
+            pt_dbl(&acc, &acc);
+        var_lookup(&t, tab, d[i]);
+        pt_add(&acc, &acc, &t);
+    }
+    *r = acc;
+    vg_wipe(tab, sizeof tab);
+    vg_wipe(&acc, sizeof acc);
+    vg_wipe(&t, sizeof t);
+    vg_wipe(d, sizeof d);
+}
+
+/* Affine xy bytes (already validated) to Montgomery form. */
+static void aff_from_bytes(pt_aff *a, const uint8_t *xy)
+{
+    (void)fe_from_bytes(a->x, xy);
+    (void)fe_from_bytes(a->y, xy + NB);
+}
+
+static int NAME(ecdh)(uint8_t *x, const uint8_t *k, const uint8_t *xy)
+{
+    pt_aff p;
+    pt r;
+    fe rx;
+    aff_from_bytes(&p, xy);
+    var_mul_pt(&r, &p, k);
+    uint64_t inf = pt_to_affine(rx, NULL, &r);
+    fe_to_bytes(x, rx);
+    /* The verdict is public: the caller returns it (SEC 1 3.3.1 step 2). */
+    VG_CT_DECLASSIFY(&inf, sizeof inf);
+    int rc = VG_OK;
+    if (inf) {
+        vg_wipe(x, NB);
+        rc = VG_ERR_INPUT;
+    }
+    vg_wipe(&r, sizeof r);
+    vg_wipe(rx, sizeof rx);
+    return rc;
+}
+
+/* ---- point decoding (public data) ---------------------------------------- */
+
+static int NAME(decode_point)(uint8_t *xy, const uint8_t *in, size_t len)
+{
+    fe x, y, t, rhs;
+    if (len == 1 + 2 * NB && in[0] == 0x04) {
+        uint64_t okx = fe_from_bytes(x, in + 1);
+        uint64_t oky = fe_from_bytes(y, in + 1 + NB);
+        if (!(okx & oky) || !aff_on_curve(x, y))
+            return VG_ERR_INPUT;
+        memcpy(xy, in + 1, 2 * NB);
+        return VG_OK;
+    }
+    if (len == 1 + NB && (in[0] == 0x02 || in[0] == 0x03)) {
+        if (!fe_from_bytes(x, in + 1))
+            return VG_ERR_INPUT;
+        /* rhs = x^3 - 3 x + b; y = rhs^((p+1)/4) is a root when one exists
+         * (p = 3 mod 4). */
+        FE(sqr)(rhs, x);
+        FE(mul)(rhs, rhs, x);
+        FE(add)(t, x, x);
+        FE(add)(t, t, x);
+        FE(sub)(rhs, rhs, t);
+        FE(add)(rhs, rhs, C(b_mont));
+        fe_pow(y, rhs, C(p_sqrt_exp));
+        FE(sqr)(t, y);
+        FE(sub)(t, t, rhs);
+        if (!fe_is_zero(t))
+            return VG_ERR_INPUT;
+        uint8_t yb[NB];
+        fe_to_bytes(yb, y);
+        if ((yb[NB - 1] & 1u) != (in[0] & 1u)) {
+            if (fe_is_zero(y))
+                return VG_ERR_INPUT; /* y = 0 has no odd form */
+            FE(neg)(y, y);
+            fe_to_bytes(yb, y);
+        }
+        memcpy(xy, in + 1, NB);
+        memcpy(xy + NB, yb, NB);
+        return VG_OK;
+    }
+    return VG_ERR_INPUT;
+}
+
+/* ---- verification: [u1]G + [u2]Q, variable time ----------------------- */
+
+/* wNAF of k (public): k = sum naf[i] 2^i, naf[i] odd in (-2^w, 2^w) or 0,
+ * nonzero digits at least w + 1 apart. Returns the length. */
+#define NAFW 5
+static size_t wnaf(int8_t *naf, const uint8_t kb[NB])
+{
+    uint64_t k[NL + 1];
+    limbs_from_bytes(k, kb);
+    k[NL] = 0;
+    size_t len = 0;
+    for (;;) {
+        uint64_t any = 0;
+        for (size_t i = 0; i <= NL; i++)
+            any |= k[i];
+        if (!any)
+            break;
+        int d = 0;
+        if (k[0] & 1) {
+            d = (int)(k[0] & ((1u << (NAFW + 1)) - 1));
+            if (d >= (1 << NAFW))
+                d -= (1 << (NAFW + 1));
+            /* k -= d */
+            if (d > 0) {
+                uint64_t borrow = (uint64_t)d;
+                for (size_t i = 0; i <= NL && borrow; i++) {
+                    uint64_t o = k[i];
+                    k[i] = o - borrow;
+                    borrow = o < borrow;
+                }
+            } else {
+                uint64_t carry = (uint64_t)(-d);
+                for (size_t i = 0; i <= NL && carry; i++) {
+                    k[i] += carry;
+                    carry = k[i] < carry;
+                }
+            }
+        }
+        naf[len++] = (int8_t)d;
+        for (size_t i = 0; i < NL; i++)
+            k[i] = (k[i] >> 1) | (k[i + 1] << 63);
+        k[NL] >>= 1;
+    }
+    return len;
+}
+
+static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy, const uint8_t *rb)
+{
+    /* [u1]G from the fixed-base table, skipping zero digits (public). */
+    int8_t d[NWIN];
+    pt acc, acc2, tmp;
+    pt_aff q;
+    recode_signed(d, u1, W, NWIN);
+    pt_set_identity(&acc);
+    for (size_t i = 0; i < NWIN; i++) {
+        if (d[i] == 0)
+            continue;
+        int a = d[i] < 0 ? -d[i] : d[i];
+        q = *base_entry(i, (size_t)a - 1);
+        if (d[i] < 0)
+            FE(neg)(q.y, q.y);
+        pt_add_mixed(&acc, &acc, &q);
+    }
+    /* [u2]Q by wNAF: odd multiples Q, 3Q, ..., (2^NAFW - 1) Q. */
+    pt odd[1 << (NAFW - 1)], q2;
+    aff_from_bytes(&q, xy);
+    fe_copy(odd[0].x, q.x);
+    fe_copy(odd[0].y, q.y);
+    fe_copy(odd[0].z, C(one_mont));
+    pt_dbl(&q2, &odd[0]);
+    for (size_t j = 1; j < (1u << (NAFW - 1)); j++)
+        pt_add(&odd[j], &odd[j - 1], &q2);
+    int8_t naf[8 * NB + 2];
+    size_t len = wnaf(naf, u2);
+    pt_set_identity(&acc2);
+    for (size_t i = len; i-- > 0;) {
+        pt_dbl(&acc2, &acc2);
+        if (naf[i] > 0) {
+            pt_add(&acc2, &acc2, &odd[(naf[i] - 1) / 2]);
+        } else if (naf[i] < 0) {
+            tmp = odd[(-naf[i] - 1) / 2];
+            FE(neg)(tmp.y, tmp.y);
+            pt_add(&acc2, &acc2, &tmp);
+        }
+    }
+    pt_add(&acc, &acc, &acc2);
+    if (fe_is_zero(acc.z))
+        return VG_ERR_VERIFY;
+    /* x(R) mod n == r  <=>  X == r Z or (r + n < p and X == (r + n) Z):
+     * x(R) < p < 2 n, so x(R) mod n is x(R) or x(R) - n. No inversion. */
+    uint64_t r[NL], rn[NL];
+    fe rf, t;
+    limbs_from_bytes(r, rb);
+    FE(mul)(rf, r, C(r2_p)); /* r < n < p */
+    FE(mul)(t, rf, acc.z);
+    FE(sub)(t, t, acc.x);
+    if (fe_is_zero(t))
+        return VG_OK;
+    uint64_t c = 0;
+    for (size_t i = 0; i < NL; i++) {
+        uint64_t s = r[i] + C(n)[i];
+        uint64_t c1 = s < r[i];
+        rn[i] = s + c;
+        c = c1 | (rn[i] < s);
+    }
+    if (!c && limbs_lt(rn, C(p))) {
+        FE(mul)(rf, rn, C(r2_p));
+        FE(mul)(t, rf, acc.z);
+        FE(sub)(t, t, acc.x);
+        if (fe_is_zero(t))
+            return VG_OK;
+    }
+    return VG_ERR_VERIFY;
+}
+
+/* ---- test interface ------------------------------------------------------ */
+
+static int NAME(test_formula)(int op, uint8_t *r, const uint8_t *pb, int p_inf, const uint8_t *qb,
+                              int q_inf)
+{
+    pt p, q, s;
+    pt_aff qa;
+    /* Scale (x, y, 1) by z = x + 2 (any nonzero value): projective inputs
+     * that are not normalised. */
+    static const fe two = {2};
+    fe z;
+    if (p_inf) {
+        pt_set_identity(&p);
+    } else {
+        aff_from_bytes(&qa, pb);
+        FE(mul)(z, two, C(r2_p));
+        FE(add)(z, z, qa.x);
+        if (fe_is_zero(z))
+            fe_copy(z, C(one_mont));
+        FE(mul)(p.x, qa.x, z);
+        FE(mul)(p.y, qa.y, z);
+        fe_copy(p.z, z);
+    }
+    if (q_inf) {
+        pt_set_identity(&q);
+    } else {
+        aff_from_bytes(&qa, qb);
+        FE(mul)(z, two, C(r2_p));
+        FE(add)(z, z, qa.y);
+        if (fe_is_zero(z))
+            fe_copy(z, C(one_mont));
+        FE(mul)(q.x, qa.x, z);
+        FE(mul)(q.y, qa.y, z);
+        fe_copy(q.z, z);
+    }
+    if (op == 0)
+        pt_add(&s, &p, &q);
+    else if (op == 1)
+        pt_add_mixed(&s, &p, &qa);
+    else
+        pt_dbl(&s, &p);
+    fe x, y;
+    uint64_t inf = pt_to_affine(x, y, &s);
+    fe_to_bytes(r, x);
+    fe_to_bytes(r + NB, y);
+    return inf ? 1 : 0;
+}
+
+static void NAME(test_inv)(uint8_t *out, const uint8_t *in)
+{
+    fe a;
+    (void)fe_from_bytes(a, in);
+    fe_inv(a, a);
+    fe_to_bytes(out, a);
+}
+
+static void NAME(test_inv_divsteps)(uint8_t *out, const uint8_t *in)
+{
+#if defined(VG_NIST_HAVE_DIVSTEPS)
+    fe a;
+    (void)fe_from_bytes(a, in);
+    fe_inv_divsteps(a, a);
+    fe_to_bytes(out, a);
+#else
+    (void)in;
+    memset(out, 0, NB);
+#endif
+}
+
+const struct vg_nist_backend NAME(backend) = {
+    .name = VG_NIST_FE_ID == 1 ? "portable" : "adx",
+    .base_mul = NAME(base_mul),
+    .ecdh = NAME(ecdh),
+    .decode_point = NAME(decode_point),
+    .verify = NAME(verify),
+    .test_formula = NAME(test_formula),
+    .test_inv = NAME(test_inv),
+#if defined(VG_NIST_HAVE_DIVSTEPS)
+    .test_inv_divsteps = NAME(test_inv_divsteps),
+#endif
+};

@@ -1,0 +1,27 @@
+# P-256 / P-384 constant-time harness (issue 16), beside the generic ones of
+# tests/ct.cmake, whose support library (vg_ct_support: the constant-time
+# test build) it links.
+#
+#   ct_valgrind_nist                valgrind memcheck: the secret scalar of
+#                                   [k]G and [k]P of every variant valgrind
+#                                   runs; the secret key (and nonce) through
+#                                   public_key, ecdh and signing (label ct)
+#   ct_valgrind_nist_leaky_control  must be reported (WILL_FAIL)
+if(NOT TARGET vg_ct_support)
+  return()
+endif()
+
+if(VG_HAVE_MEMCHECK_H)
+  add_executable(ct_valgrind_nist ct/ct_valgrind_nist.c)
+  target_link_libraries(ct_valgrind_nist PRIVATE vg_ct_support)
+  add_test(NAME ct_valgrind_nist
+    COMMAND sh ${VG_CT_RUNNER} "${VG_VALGRIND}" $<TARGET_FILE:ct_valgrind_nist>)
+  # Passes only when memcheck reports the planted leak (the variable-time
+  # verification routine given a secret scalar).
+  add_test(NAME ct_valgrind_nist_leaky_control
+    COMMAND sh ${VG_CT_RUNNER} "${VG_VALGRIND}" $<TARGET_FILE:ct_valgrind_nist>
+            --expect-leak --leaky)
+  set_tests_properties(ct_valgrind_nist_leaky_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(ct_valgrind_nist ct_valgrind_nist_leaky_control PROPERTIES
+    LABELS "ct;valgrind" SKIP_RETURN_CODE 77 TIMEOUT 1200)
+endif()
