@@ -1,0 +1,23 @@
+# The BMI2/ADX field and scalar kernels of P-256 and P-384
+# (src/nist/x86_64/*_adx.h, static inline, for the point formulas) against
+# GMP: edges, beyond-the-contract inputs, 10^5 random pairs per modulus,
+# aliasing (test_nist_adx.c). The kernels are wrapped out of line in a
+# second compilation of the same file with -mbmi2 -madx, called only after
+# the CPU check; the test exits 77 (skip) without BMI2/ADX. x86-64 only.
+find_library(VG_GMP_LIBRARY gmp)
+find_path(VG_GMP_INCLUDE gmp.h)
+if(NOT VG_GMP_LIBRARY OR NOT VG_GMP_INCLUDE)
+  message(FATAL_ERROR "GMP not found (Debian package: libgmp-dev; tools/install-deps.sh "
+    "installs it): test_nist_adx needs it")
+endif()
+if(VG_X86)
+  add_library(test_nist_adx_kernels OBJECT test_nist_adx.c)
+  target_compile_definitions(test_nist_adx_kernels PRIVATE VG_NIST_ADX_KERNELS)
+  target_compile_options(test_nist_adx_kernels PRIVATE ${VG_WARNINGS} -mbmi2 -madx)
+  target_link_libraries(test_nist_adx_kernels PRIVATE vgcrypto_internal)
+  vg_test(test_nist_adx test_nist_adx.c $<TARGET_OBJECTS:test_nist_adx_kernels>
+    LIBS ${VG_GMP_LIBRARY})
+  target_include_directories(test_nist_adx PRIVATE ${VG_GMP_INCLUDE})
+  target_compile_options(test_nist_adx PRIVATE ${VG_WARNINGS})
+  set_tests_properties(test_nist_adx PROPERTIES LABELS nist SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
