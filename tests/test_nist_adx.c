@@ -60,6 +60,8 @@ void adx_sc384_sqr(uint64_t *r, const uint64_t *a) { sc384_sqr(r, a); }
 
 #else
 /* ---- the test ----------------------------------------------------------- */
+#include <stdio.h> /* before gmp.h, for gmp_fprintf */
+
 #include <gmp.h>
 
 #include "common.h"

@@ -19,6 +19,8 @@
  * differences of 32-bit-word rearrangements of the high half) could be tried in place of the four interleaved
  * reductions, with a squaring that computes the six cross products once;
  * nothing here has been timed.
+ * fe256_sqr has its own kernel (each cross product once); P-384 and the
+ * scalars square through their multiplication kernels.
  */
 #ifndef VG_NIST_X86_64_FE256_ADX_H
 #define VG_NIST_X86_64_FE256_ADX_H
@@ -70,11 +72,108 @@ static inline void fe256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t 
                      : "rdx", "cc", "memory");
 }
 
+/* One reduction round on the low half of a 512-bit square (fe256_sqr):
+ * window W = (w0, w1, w2, w3) < 2^256, m = w0, W + m p = (W - m) + m (p + 1)
+ * as in FE256_ADX_RED; (W + m p) / 2^64 < 2^192 + p < 2^256, so it fits the
+ * four words (w1, w2, w3, hi): the final carry into hi (the high half of
+ * the MULX, at most 2^64 - 2) does not overflow. lo and w0 are free after. */
+#define FE256_ADX_SQR_ROUND(w0, w1, w2, w3, lo, hi)                                              \
+    "movq %[" w0 "], %%rdx\n\t" /* m = w0 */                                                     \
+    "movq %[" w0 "], %[" lo "]\n\t"                                                              \
+    "shlq $32, %[" lo "]\n\t"                                                                    \
+    "shrq $32, %[" w0 "]\n\t"                                                                    \
+    "addq %[" lo "], %[" w1 "]\n\t"                                                              \
+    "adcq %[" w0 "], %[" w2 "]\n\t"                                                              \
+    "mulxq %[n3], %[" lo "], %[" hi "]\n\t"                                                      \
+    "adcq %[" lo "], %[" w3 "]\n\t"                                                              \
+    "adcq $0, %[" hi "]\n\t"
+
 /* void fe256_sqr(uint64_t r[4], const uint64_t a[4]);
- * r = a^2 R^-1 mod p; a in [0, p) -> r in [0, p); r may alias a. Runs the
- * multiplication kernel with b = a (a dedicated squaring, computing each
- * cross product a_i a_j once and doubling, is the obvious next step). */
-static inline void fe256_sqr(uint64_t r[4], const uint64_t a[4]) { fe256_mul(r, a, a); }
+ * r = a^2 R^-1 mod p. Contract: a in [0, p) -> r in [0, p); r may alias a.
+ * (Beyond it, as the test checks: for any a < 2^256 the result is
+ * (a^2 + M p) / R less p if that is not below p, which is below 2^256, with
+ * M < R the Montgomery multiplier; below p when a^2 < p 2^256.)
+ * Method: the full square into P0 .. P7 (the six cross products a_i a_j,
+ * i < j, once, doubled on the CF chain while the squares a_i^2 enter on the
+ * OF chain), then four Montgomery rounds FE256_ADX_SQR_ROUND on the low
+ * half L = (P0 .. P3), giving U = (L + M p) / R <= p, then U + the high half
+ * H = (P4 .. P7) and VG_MADX_FINAL4. U + H = (a^2 + M p) / R < 2p for
+ * a < p (and < 2^256 + p for any a < 2^256).
+ * Registers: %[a], %[r] pointers; P0 .. P7 the square; lo, hi scratch
+ * (named in the rounds as they rotate); z zero; rdx the MULX multiplier,
+ * then m. 13 registers plus rdx. */
+static inline void fe256_sqr(uint64_t r[4], const uint64_t a[4])
+{
+    uint64_t P0, P1, P2, P3, P4, P5, P6, P7, lo, hi, z;
+    __asm__ volatile(
+            /* cross products a_i a_j (i < j) at word i + j */
+            "movq 0(%[a]), %%rdx\n\t"
+            "mulxq 8(%[a]), %[P1], %[P2]\n\t"  /* a0 a1 at word 1 */
+            "mulxq 16(%[a]), %[lo], %[P3]\n\t" /* a0 a2 at word 2 */
+            "addq %[lo], %[P2]\n\t"
+            "mulxq 24(%[a]), %[lo], %[P4]\n\t" /* a0 a3 at word 3 */
+            "adcq %[lo], %[P3]\n\t"
+            "movq 8(%[a]), %%rdx\n\t"
+            "mulxq 24(%[a]), %[lo], %[P5]\n\t" /* a1 a3 at word 4 */
+            "adcq %[lo], %[P4]\n\t"
+            "movq 16(%[a]), %%rdx\n\t"
+            "mulxq 24(%[a]), %[lo], %[P6]\n\t" /* a2 a3 at word 5 */
+            "adcq %[lo], %[P5]\n\t"
+            /* so far a0 (a1 2^64 + a2 2^128 + a3 2^192) + a1 a3 2^256 + a2 a3 2^320 */
+            /* < 2^448, so the carry into P6 does not overflow it */
+            "adcq $0, %[P6]\n\t"
+            "movq 8(%[a]), %%rdx\n\t"
+            "mulxq 16(%[a]), %[lo], %[hi]\n\t" /* a1 a2 at word 3 */
+            "addq %[lo], %[P3]\n\t"
+            "adcq %[hi], %[P4]\n\t"
+            "adcq $0, %[P5]\n\t"
+            /* the six cross products sum to at most (2^64 - 1)^2 (2^320 + 2^256 + */
+            /* 2 * 2^192 + 2^128 + 2^64) < 2^448: no carry out of P6 */
+            "adcq $0, %[P6]\n\t"
+            /* double (CF chain) and add the squares a_i^2 at word 2i (OF chain) */
+            "xorl %k[z], %k[z]\n\t" /* z = 0, CF = OF = 0 */
+            "movq 0(%[a]), %%rdx\n\t"
+            "mulxq %%rdx, %[P0], %[hi]\n\t"
+            "adcxq %[P1], %[P1]\n\t"
+            "adoxq %[hi], %[P1]\n\t"
+            "movq 8(%[a]), %%rdx\n\t"
+            "mulxq %%rdx, %[lo], %[hi]\n\t"
+            "adcxq %[P2], %[P2]\n\t"
+            "adoxq %[lo], %[P2]\n\t"
+            "adcxq %[P3], %[P3]\n\t"
+            "adoxq %[hi], %[P3]\n\t"
+            "movq 16(%[a]), %%rdx\n\t"
+            "mulxq %%rdx, %[lo], %[hi]\n\t"
+            "adcxq %[P4], %[P4]\n\t"
+            "adoxq %[lo], %[P4]\n\t"
+            "adcxq %[P5], %[P5]\n\t"
+            "adoxq %[hi], %[P5]\n\t"
+            "movq 24(%[a]), %%rdx\n\t" /* last read of a */
+            "mulxq %%rdx, %[lo], %[P7]\n\t"
+            "adcxq %[P6], %[P6]\n\t"
+            "adoxq %[lo], %[P6]\n\t"
+            /* a^2 < 2^512: the top word takes both carries without overflow */
+            "adcxq %[z], %[P7]\n\t"
+            "adoxq %[z], %[P7]\n\t"
+            /* Montgomery rounds on L = (P0 .. P3); the window moves one word a round */
+            FE256_ADX_SQR_ROUND("P0", "P1", "P2", "P3", "lo", "hi")
+            FE256_ADX_SQR_ROUND("P1", "P2", "P3", "hi", "lo", "P0")
+            FE256_ADX_SQR_ROUND("P2", "P3", "hi", "P0", "lo", "P1")
+            FE256_ADX_SQR_ROUND("P3", "hi", "P0", "P1", "lo", "P2")
+            /* U = (hi, P0, P1, P2) <= p; S = U + H into (P4 .. P7, P3) */
+            "xorl %k[P3], %k[P3]\n\t" /* P3 = 0, CF = 0 */
+            "addq %[hi], %[P4]\n\t"
+            "adcq %[P0], %[P5]\n\t"
+            "adcq %[P1], %[P6]\n\t"
+            "adcq %[P2], %[P7]\n\t"
+            "adcq $0, %[P3]\n\t" /* S < 2^256 + p: the carry P3 is 0 or 1 */
+            VG_MADX_FINAL4("P4", "P5", "P6", "P7", "P3")
+            : [P0] "=&r"(P0), [P1] "=&r"(P1), [P2] "=&r"(P2), [P3] "=&r"(P3), [P4] "=&r"(P4),
+              [P5] "=&r"(P5), [P6] "=&r"(P6), [P7] "=&r"(P7), [lo] "=&r"(lo), [hi] "=&r"(hi),
+              [z] "=&r"(z)
+            : [a] "r"(a), [r] "r"(r), VG_MADX_MOD4(fe256_adx_p)
+            : "rdx", "cc", "memory");
+}
 
 /* void fe256_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
  * r = a + b mod p; a, b in [0, p) -> r in [0, p); any aliasing.
