@@ -1,9 +1,11 @@
 # The BMI2/ADX field and scalar kernels of P-256 and P-384
-# (src/nist/x86_64/*_adx.h, static inline, for the point formulas) against
-# GMP: edges, beyond-the-contract inputs, 10^5 random pairs per modulus,
-# aliasing (test_nist_adx.c). The kernels are wrapped out of line in a
-# second compilation of the same file with -mbmi2 -madx, called only after
-# the CPU check; the test exits 77 (skip) without BMI2/ADX. x86-64 only.
+# (src/nist/x86_64/*_adx.h) and the AVX-512 IFMA P-256 multiplication
+# (fe256_ifma.h), all static inline for the point formulas, against GMP:
+# edges, inputs beyond the contract, 10^5 random pairs per modulus,
+# aliasing (test_nist_adx.c). The kernels are wrapped out of line in two
+# more compilations of the same file, with -mbmi2 -madx and with
+# -mavx512f -mavx512ifma, called only after the CPU check; a set the CPU
+# lacks is skipped, and with neither the test exits 77 (skip). x86-64 only.
 find_library(VG_GMP_LIBRARY gmp)
 find_path(VG_GMP_INCLUDE gmp.h)
 if(NOT VG_GMP_LIBRARY OR NOT VG_GMP_INCLUDE)
@@ -15,8 +17,12 @@ if(VG_X86)
   target_compile_definitions(test_nist_adx_kernels PRIVATE VG_NIST_ADX_KERNELS)
   target_compile_options(test_nist_adx_kernels PRIVATE ${VG_WARNINGS} -mbmi2 -madx)
   target_link_libraries(test_nist_adx_kernels PRIVATE vgcrypto_internal)
+  add_library(test_nist_ifma_kernels OBJECT test_nist_adx.c)
+  target_compile_definitions(test_nist_ifma_kernels PRIVATE VG_NIST_IFMA_KERNELS)
+  target_compile_options(test_nist_ifma_kernels PRIVATE ${VG_WARNINGS} -mavx512f -mavx512ifma)
+  target_link_libraries(test_nist_ifma_kernels PRIVATE vgcrypto_internal)
   vg_test(test_nist_adx test_nist_adx.c $<TARGET_OBJECTS:test_nist_adx_kernels>
-    LIBS ${VG_GMP_LIBRARY})
+    $<TARGET_OBJECTS:test_nist_ifma_kernels> LIBS ${VG_GMP_LIBRARY})
   target_include_directories(test_nist_adx PRIVATE ${VG_GMP_INCLUDE})
   target_compile_options(test_nist_adx PRIVATE ${VG_WARNINGS})
   set_tests_properties(test_nist_adx PROPERTIES LABELS nist SKIP_RETURN_CODE 77 TIMEOUT 600)

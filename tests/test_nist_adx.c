@@ -1,14 +1,17 @@
 /*
  * The BMI2/ADX field and scalar kernels of P-256 and P-384
  * (src/nist/x86_64/fe256_adx.h, fe384_adx.h, sc256_adx.h, sc384_adx.h)
- * against GMP.
+ * and the AVX-512 IFMA P-256 multiplication (fe256_ifma.h) against GMP.
  *
- * This file is compiled twice (tests/nist_adx.cmake): once with
- * VG_NIST_ADX_KERNELS and -mbmi2 -madx, giving out-of-line wrappers of the
- * static inline kernels, and once without, giving the test itself, which
- * calls the wrappers only after vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX) (so
- * no BMI2 instruction the compiler might choose runs on a CPU without it;
- * exit 77, a ctest skip, otherwise).
+ * This file is compiled three times (tests/nist_adx.cmake): with
+ * VG_NIST_ADX_KERNELS and -mbmi2 -madx, and with VG_NIST_IFMA_KERNELS and
+ * -mavx512f -mavx512ifma, giving out-of-line wrappers of the static inline
+ * kernels, and once plainly, giving the test itself, which calls each set
+ * of wrappers only after vg_cpu_has says the CPU has its features (so no
+ * instruction the compiler might choose runs on a CPU without it); a set
+ * the CPU lacks is skipped, and with neither the test exits 77 (ctest
+ * skip). The IFMA kernel reduces fully for any inputs below R, so its
+ * expected results beyond the contract are a b R^-1 mod N below N.
  *
  * For every modulus N (p256, n256, p384, n384), R = 2^(64 k):
  *   mul: r = a b R^-1 mod N exactly, r < N, for a, b in [0, N); sqr: a^2;
@@ -35,6 +38,8 @@ vg_adx_op2 adx_fe256_mul, adx_fe256_add, adx_fe256_sub, adx_sc256_mul;
 vg_adx_op1 adx_fe256_sqr, adx_fe256_neg, adx_sc256_sqr;
 vg_adx_op2 adx_fe384_mul, adx_fe384_add, adx_fe384_sub, adx_sc384_mul;
 vg_adx_op1 adx_fe384_sqr, adx_fe384_neg, adx_sc384_sqr;
+vg_adx_op2 ifma_fe256_mul;
+vg_adx_op1 ifma_fe256_sqr;
 
 #ifdef VG_NIST_ADX_KERNELS
 /* ---- the wrappers (compiled with -mbmi2 -madx) ------------------------ */
@@ -58,6 +63,13 @@ void adx_fe384_neg(uint64_t *r, const uint64_t *a) { fe384_neg(r, a); }
 void adx_sc384_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { sc384_mul(r, a, b); }
 void adx_sc384_sqr(uint64_t *r, const uint64_t *a) { sc384_sqr(r, a); }
 
+#elif defined(VG_NIST_IFMA_KERNELS)
+/* ---- the IFMA wrappers (compiled with -mavx512f -mavx512ifma) ----------- */
+#include "nist/x86_64/fe256_ifma.h"
+
+void ifma_fe256_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { fe256_ifma_mul(r, a, b); }
+void ifma_fe256_sqr(uint64_t *r, const uint64_t *a) { fe256_ifma_sqr(r, a); }
+
 #else
 /* ---- the test ----------------------------------------------------------- */
 #include <stdio.h> /* before gmp.h, for gmp_fprintf */
@@ -80,21 +92,26 @@ struct modulus {
     vg_adx_op2 *add; /* NULL for the scalar moduli (no add/sub/neg kernels) */
     vg_adx_op2 *sub;
     vg_adx_op1 *neg;
+    uint32_t need;  /* CPU features the kernels need */
+    int always_reduced; /* output below N for any inputs below R (IFMA) */
 };
 
 static const struct modulus g_mods[] = {
     {"p256", "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff", 4, adx_fe256_mul,
-     adx_fe256_sqr, adx_fe256_add, adx_fe256_sub, adx_fe256_neg},
+     adx_fe256_sqr, adx_fe256_add, adx_fe256_sub, adx_fe256_neg, VG_CPU_BMI2 | VG_CPU_ADX, 0},
     {"n256", "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551", 4, adx_sc256_mul,
-     adx_sc256_sqr, NULL, NULL, NULL},
+     adx_sc256_sqr, NULL, NULL, NULL, VG_CPU_BMI2 | VG_CPU_ADX, 0},
     {"p384",
      "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000"
      "ffffffff",
-     6, adx_fe384_mul, adx_fe384_sqr, adx_fe384_add, adx_fe384_sub, adx_fe384_neg},
+     6, adx_fe384_mul, adx_fe384_sqr, adx_fe384_add, adx_fe384_sub, adx_fe384_neg,
+     VG_CPU_BMI2 | VG_CPU_ADX, 0},
     {"n384",
      "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196a"
      "ccc52973",
-     6, adx_sc384_mul, adx_sc384_sqr, NULL, NULL, NULL},
+     6, adx_sc384_mul, adx_sc384_sqr, NULL, NULL, NULL, VG_CPU_BMI2 | VG_CPU_ADX, 0},
+    {"p256 ifma", "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff", 4,
+     ifma_fe256_mul, ifma_fe256_sqr, NULL, NULL, NULL, VG_CPU_AVX512F | VG_CPU_AVX512IFMA, 1},
 };
 
 /* per-modulus state */
@@ -203,6 +220,8 @@ static void test_mul(const uint64_t *a, const uint64_t *b)
     mpz_tdiv_q_2exp(e, e, (mp_bitcnt_t)(64 * g_k));
     if (mpz_cmp(e, g_n) >= 0)
         mpz_sub(e, e, g_n);
+    if (g_m->always_reduced)
+        mpz_mod(e, e, g_n);
     int inside = mpz_cmp(ab, g_nr) < 0;
     mpz_mul(m, ab, g_rinv); /* a b R^-1 mod N, the contract */
     mpz_mod(m, m, g_n);
@@ -210,10 +229,11 @@ static void test_mul(const uint64_t *a, const uint64_t *b)
         CHECK_MSG(mpz_cmp(m, e) == 0, "%s: the model disagrees with a b R^-1 mod N", g_m->name);
     mpz_mod(x, e, g_n);
     CHECK_MSG(mpz_cmp(m, x) == 0, "%s: the model is not congruent to a b R^-1", g_m->name);
-    run2(g_m->mul, inside ? "mul" : "mul (beyond)", a, b, e, inside ? g_n : g_r);
+    mpz_srcptr bound = inside || g_m->always_reduced ? g_n : g_r;
+    run2(g_m->mul, inside ? "mul" : "mul (beyond)", a, b, e, bound);
     g_count[0]++;
     if (memcmp(a, b, sizeof(uint64_t) * (size_t)g_k) == 0) {
-        run1(g_m->sqr, inside ? "sqr" : "sqr (beyond)", a, e, inside ? g_n : g_r);
+        run1(g_m->sqr, inside ? "sqr" : "sqr (beyond)", a, e, bound);
         g_count[1]++;
     }
     mpz_clears(x, y, e, ab, m, NULL);
@@ -412,13 +432,22 @@ static void test_modulus(const struct modulus *m)
 
 int main(void)
 {
-    if (!vg_cpu_has(VG_CPU_BMI2 | VG_CPU_ADX)) {
-        printf("SKIP: the CPU (or VG_CPU_FEATURES) lacks BMI2/ADX\n");
+    int ran = 0;
+    mpz_inits(g_n, g_r, g_rinv, g_nr, g_ninvr, NULL);
+    for (size_t i = 0; i < sizeof g_mods / sizeof g_mods[0]; i++) {
+        if (!vg_cpu_has(g_mods[i].need)) {
+            printf("%s: skipped, the CPU (or VG_CPU_FEATURES) lacks its features\n",
+                   g_mods[i].name);
+            continue;
+        }
+        test_modulus(&g_mods[i]);
+        ran++;
+    }
+    if (!ran) {
+        mpz_clears(g_n, g_r, g_rinv, g_nr, g_ninvr, NULL);
+        printf("SKIP: the CPU (or VG_CPU_FEATURES) has neither BMI2/ADX nor AVX-512 IFMA\n");
         return 77;
     }
-    mpz_inits(g_n, g_r, g_rinv, g_nr, g_ninvr, NULL);
-    for (size_t i = 0; i < sizeof g_mods / sizeof g_mods[0]; i++)
-        test_modulus(&g_mods[i]);
     mpz_clears(g_n, g_r, g_rinv, g_nr, g_ninvr, NULL);
     return vgtest_done("test_nist_adx");
 }
