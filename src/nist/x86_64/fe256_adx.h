@@ -14,11 +14,13 @@
  * p: p = -1 mod 2^64, so -p^-1 mod 2^64 = 1 and each reduction multiplier
  * is the low word itself, and m p = m (p + 1) - m, where
  * p + 1 = 2^96 + 0xffffffff00000001 * 2^192 needs one shift pair and one
- * MULX instead of four MULX. A special (Solinas) reduction of the full
- * 512-bit product (Solinas, "Generalized Mersenne numbers", 1999: sums and
- * differences of 32-bit-word rearrangements of the high half) could be tried in place of the four interleaved
- * reductions, with a squaring that computes the six cross products once;
- * nothing here has been timed.
+ * MULX instead of four MULX. Where a special (Solinas) reduction could be
+ * tried instead (Solinas, "Generalized Mersenne numbers", 1999: the 512-bit
+ * product reduced by sums and differences of rearranged 32-bit words of its
+ * high half): after the full product, in place of the four interleaved
+ * rounds of fe256_mul, or in place of fe256_sqr's four rounds on the low
+ * half; the representation would then not be Montgomery, so the choice
+ * belongs with the portable field's. Nothing here has been timed.
  * fe256_sqr has its own kernel (each cross product once); P-384 and the
  * scalars square through their multiplication kernels.
  */
@@ -57,7 +59,8 @@ static const uint64_t fe256_adx_p[4] = {0xffffffffffffffffu, 0x00000000ffffffffu
 /* void fe256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
  * r = a b R^-1 mod p. Contract: a, b in [0, p) -> r in [0, p); any
  * aliasing. (Beyond the contract, as the test checks: for any a, b < 2^256
- * the result is congruent and below 2^256, and below p when a b < p 2^256.)
+ * the result is (a b + M p) / R, less p if not below p, with M < R the
+ * Montgomery multiplier: congruent, below 2^256, below p when a b < p R.)
  * Registers: %[a], %[b], %[r] pointers; A0 .. A5 the rotating window of t;
  * lo, hi scratch; rdx the MULX multiplier, then m. 11 registers plus rdx.
  * Four rows of VG_MADX_ROW4, each followed by FE256_ADX_RED; the result

@@ -75,6 +75,7 @@
     VG_MADX_STEP("8", w1, w2)                                                                    \
     VG_MADX_STEP("16", w2, w3)                                                                   \
     VG_MADX_STEP("24", w3, w4)                                                                   \
+    /* t + a b[i] < 2R + R 2^64: both carries into w5 leave it at 0 or 1 */                     \
     VG_MADX_CLOSE(w4, w5)
 
 /* Reduction with a general N and %[ninv] = -N^-1 mod 2^64 in memory:
@@ -89,6 +90,7 @@
     VG_MADX_RSTEP("n1", w1, w2)                                                                  \
     VG_MADX_RSTEP("n2", w2, w3)                                                                  \
     VG_MADX_RSTEP("n3", w3, w4)                                                                  \
+    /* t + m N < 2^64 * 2R: w5 ends at 0 or 1, no carry out */                                 \
     VG_MADX_CLOSE(w4, w5)
 
 /* The four rows with their reductions, rotating six registers A0 .. A5 so
@@ -154,6 +156,7 @@
     VG_MADX_STEP("24", w3, w4)                                                                   \
     VG_MADX_STEP("32", w4, w5)                                                                   \
     VG_MADX_STEP("40", w5, w6)                                                                   \
+    /* t + a b[i] < 2R + R 2^64: both carries into w7 leave it at 0 or 1 */                     \
     VG_MADX_CLOSE(w6, w7)
 
 /* The six multiply-add steps and the close of a k = 6 reduction, m in rdx:
@@ -167,6 +170,7 @@
     VG_MADX_RSTEP("n3", w3, w4)                                                                  \
     VG_MADX_RSTEP("n4", w4, w5)                                                                  \
     VG_MADX_RSTEP("n5", w5, w6)                                                                  \
+    /* t + m N < 2^64 * 2R: w7 ends at 0 or 1, no carry out */                                 \
     VG_MADX_CLOSE(w6, w7)
 
 /* General N, %[ninv] = -N^-1 mod 2^64 in memory. */
