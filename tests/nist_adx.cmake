@@ -27,3 +27,16 @@ if(VG_X86)
   target_compile_options(test_nist_adx PRIVATE ${VG_WARNINGS})
   set_tests_properties(test_nist_adx PROPERTIES LABELS nist SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+# Constant time of the ADX kernels under valgrind memcheck (inputs undefined;
+# test_nist_adx --force MASK, via tests/ct/run_valgrind.sh of the ct area),
+# with its leaky control, in the builds that have the valgrind harnesses.
+if(VG_X86 AND VG_HAVE_MEMCHECK_H)
+  target_compile_definitions(test_nist_adx PRIVATE VG_NIST_ADX_MEMCHECK)
+  add_test(NAME ct_valgrind_nist_adx
+    COMMAND sh ${VG_CT_RUNNER} "${VG_VALGRIND}" $<TARGET_FILE:test_nist_adx>)
+  add_test(NAME ct_valgrind_nist_adx_leaky_control
+    COMMAND sh ${VG_CT_RUNNER} "${VG_VALGRIND}" $<TARGET_FILE:test_nist_adx> --expect-leak --leaky)
+  set_tests_properties(ct_valgrind_nist_adx_leaky_control PROPERTIES WILL_FAIL TRUE)
+  set_tests_properties(ct_valgrind_nist_adx ct_valgrind_nist_adx_leaky_control PROPERTIES
+    LABELS "ct;valgrind" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

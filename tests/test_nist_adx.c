@@ -10,7 +10,8 @@
  * of wrappers only after vg_cpu_has says the CPU has its features (so no
  * instruction the compiler might choose runs on a CPU without it); a set
  * the CPU lacks is skipped, and with neither the test exits 77 (ctest
- * skip). The IFMA kernel reduces fully for any inputs below R, so its
+ * skip). With --detect / --force MASK [--leaky] it is the valgrind
+ * constant-time check of the ADX kernels instead (ct_run below). The IFMA kernel reduces fully for any inputs below R, so its
  * expected results beyond the contract are a b R^-1 mod N below N.
  *
  * For every modulus N (p256, n256, p384, n384), R = 2^(64 k):
@@ -430,8 +431,77 @@ static void test_modulus(const struct modulus *m)
            vgtest_failed == before ? "ok" : "FAILED", g_fail[0], g_fail[1], g_fail[2]);
 }
 
-int main(void)
+#ifdef VG_NIST_ADX_MEMCHECK
+#include <valgrind/memcheck.h>
+
+/* Constant-time check under valgrind memcheck (tests/ct/run_valgrind.sh
+ * runs `test_nist_adx --force MASK [--leaky]` under valgrind, MASK from
+ * `--detect` run natively, as valgrind's CPUID hides ADX): every ADX kernel
+ * on inputs marked undefined (secret); memcheck reports any branch or
+ * memory index that depends on them, and valgrind then exits 1. The results
+ * are declassified only after the kernels. --leaky adds one branch on a
+ * result before that, which memcheck must report (the leaky control).
+ * Valgrind cannot run AVX-512, so the IFMA kernel is not checked here. */
+static int ct_run(uint32_t mask, int leaky)
 {
+    if ((mask & (VG_CPU_BMI2 | VG_CPU_ADX)) != (VG_CPU_BMI2 | VG_CPU_ADX)) {
+        printf("SKIP: the CPU lacks BMI2/ADX\n");
+        return 77;
+    }
+    uint64_t sum = 0;
+    unsigned long calls = 0;
+    for (size_t i = 0; i < sizeof g_mods / sizeof g_mods[0]; i++) {
+        const struct modulus *m = &g_mods[i];
+        if (m->need != (VG_CPU_BMI2 | VG_CPU_ADX))
+            continue;
+        for (int n = 0; n < 200; n++) {
+            uint64_t a[MAXW], b[MAXW], r[MAXW];
+            for (int j = 0; j < m->k; j++) {
+                a[j] = vgtest_rand64(&g_seed);
+                b[j] = vgtest_rand64(&g_seed);
+            }
+            a[m->k - 1] = 0; /* top word 0: below N */
+            b[m->k - 1] >>= 1 + (n & 31); /* below N, some small values */
+            VALGRIND_MAKE_MEM_UNDEFINED(a, sizeof a);
+            VALGRIND_MAKE_MEM_UNDEFINED(b, sizeof b);
+            m->mul(r, a, b);
+            m->sqr(r, r);
+            m->mul(a, a, a);
+            calls += 3;
+            if (m->add) {
+                m->add(r, r, a);
+                m->sub(r, r, b);
+                m->neg(b, b);
+                m->sub(r, b, r);
+                calls += 4;
+            }
+            if (leaky && i == 0 && n == 0 && (r[0] & 1)) /* the planted leak */
+                sum ^= 1;
+            VALGRIND_MAKE_MEM_DEFINED(r, sizeof r);
+            for (int j = 0; j < m->k; j++)
+                sum += r[j];
+        }
+    }
+    printf("ct: %lu kernel calls on undefined inputs%s (checksum %016llx)\n", calls,
+           leaky ? ", with the leaky control" : "", (unsigned long long)sum);
+    return 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--detect") == 0) {
+        printf("%u\n", (unsigned)vg_cpu_detected());
+        return 0;
+    }
+    if (argc >= 3 && strcmp(argv[1], "--force") == 0) {
+#ifdef VG_NIST_ADX_MEMCHECK
+        return ct_run((uint32_t)strtoul(argv[2], NULL, 0), argc >= 4 && strcmp(argv[3], "--leaky") == 0);
+#else
+        printf("SKIP: built without valgrind/memcheck.h\n");
+        return 77;
+#endif
+    }
     int ran = 0;
     mpz_inits(g_n, g_r, g_rinv, g_nr, g_ninvr, NULL);
     for (size_t i = 0; i < sizeof g_mods / sizeof g_mods[0]; i++) {
