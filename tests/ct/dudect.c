@@ -198,6 +198,27 @@ static double read_load1(void)
     return l;
 }
 
+/* The "cpu" line of /proc/stat: total ticks and steal ticks (the eighth
+ * field); 0 when unreadable. */
+static int read_cpu_ticks(uint64_t *total, uint64_t *steal)
+{
+    unsigned long long f[10] = {0};
+    int ok = 0;
+    FILE *fp = fopen("/proc/stat", "r");
+    *total = *steal = 0;
+    if (!fp)
+        return 0;
+    if (fscanf(fp, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
+               &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9]) >= 8) {
+        for (int i = 0; i < 8; i++) /* guest time is counted in user already */
+            *total += f[i];
+        *steal = f[7];
+        ok = 1;
+    }
+    fclose(fp);
+    return ok;
+}
+
 /* procs_running of /proc/stat (runnable tasks, this one included); -1. */
 static long read_running(void)
 {
@@ -253,6 +274,9 @@ void vg_dudect_machine(struct vg_dudect_machine *m)
         t[i] = calib_once();
     }
     m->others = reads ? (double)sum / reads : -1.0;
+    m->steal = -1.0;
+    if (!read_cpu_ticks(&m->cpu_total, &m->cpu_steal))
+        m->cpu_total = 0;
     qsort(t, CALIB_RUNS, sizeof t[0], cmp_u64);
     m->calib_median = t[CALIB_RUNS / 2];
     m->calib_spread = m->calib_median
@@ -263,18 +287,17 @@ void vg_dudect_machine(struct vg_dudect_machine *m)
         snprintf(m->why, sizeof m->why, "load average %.2f > %.2f", m->load1, 0.75 * m->ncpu);
     else if (m->others >= 0.5)
         snprintf(m->why, sizeof m->why, "%.2f other runnable tasks", m->others);
-    else if (m->calib_spread > VG_DUDECT_SPREAD_MAX)
-        snprintf(m->why, sizeof m->why, "calibration spread %.1f%% > %.0f%%",
-                 100.0 * m->calib_spread, 100.0 * VG_DUDECT_SPREAD_MAX);
     m->busy = m->why[0] != 0;
 }
 
 void vg_dudect_machine_print(const char *when, const struct vg_dudect_machine *m)
 {
-    printf("# machine (%s): %d CPUs, load average %.2f, other runnable tasks %.2f, calibration "
-           "median %llu ticks, spread %.1f%%: %s%s\n",
-           when, m->ncpu, m->load1, m->others, (unsigned long long)m->calib_median,
-           100.0 * m->calib_spread, m->busy ? "BUSY, " : "quiet", m->why);
+    printf("# machine (%s): %d CPUs, load average %.2f, other runnable tasks %.2f, steal "
+           "%.2f%% since boot, calibration median %llu ticks, spread %.1f%%: %s%s\n",
+           when, m->ncpu, m->load1, m->others,
+           m->cpu_total ? 100.0 * (double)m->cpu_steal / (double)m->cpu_total : -1.0,
+           (unsigned long long)m->calib_median, 100.0 * m->calib_spread,
+           m->busy ? "BUSY, " : "quiet", m->why);
     fflush(stdout);
 }
 
@@ -290,8 +313,9 @@ void vg_dudect_print_header(int width, const char *label_title)
     struct vg_dudect_machine m;
     vg_dudect_machine(&m);
     vg_dudect_machine_print("start", &m);
-    printf("%-*s %9s %9s %6s %8s %10s %10s %5s %6s %7s  %s\n", width, label_title, "samples",
-           "max|t|", "crop%", "median", "mean0", "mean1", "load", "others", "spread%", "verdict");
+    printf("%-*s %9s %9s %6s %8s %10s %10s %5s %6s %6s %7s  %s\n", width, label_title,
+           "samples", "max|t|", "crop%", "median", "mean0", "mean1", "load", "others", "steal%",
+           "spread%", "verdict");
 }
 
 /* The current row's machine state (the worse of before and after). */
@@ -301,9 +325,10 @@ static void print_row(int width, const char *label, const struct vg_dudect_resul
                       const char *verdict)
 {
     const struct vg_dudect_machine *m = &g_row_state;
-    printf("%-*s %9zu %9.2f %6.1f %8llu %10.1f %10.1f %5.2f %6.2f %7.1f  %s\n", width, label,
-           res->samples, res->max_abs_t, res->worst_pct, (unsigned long long)res->median,
-           res->mean[0], res->mean[1], m->load1, m->others, 100.0 * m->calib_spread, verdict);
+    printf("%-*s %9zu %9.2f %6.1f %8llu %10.1f %10.1f %5.2f %6.2f %6.2f %7.1f  %s\n", width,
+           label, res->samples, res->max_abs_t, res->worst_pct, (unsigned long long)res->median,
+           res->mean[0], res->mean[1], m->load1, m->others, 100.0 * m->steal,
+           100.0 * m->calib_spread, verdict);
     fflush(stdout);
 }
 
@@ -352,6 +377,18 @@ static int state_after(void)
         g_row_state.others = after.others;
     if (after.calib_spread > g_row_state.calib_spread)
         g_row_state.calib_spread = after.calib_spread;
+    /* Steal over the row: the hypervisor's share of the CPU time between
+     * the two samples. */
+    if (after.cpu_total == g_row_state.cpu_total && after.cpu_total)
+        g_row_state.steal = 0.0; /* shorter than a clock tick: nothing stolen */
+    if (after.cpu_total > g_row_state.cpu_total && g_row_state.cpu_total) {
+        g_row_state.steal = (double)(after.cpu_steal - g_row_state.cpu_steal) /
+                            (double)(after.cpu_total - g_row_state.cpu_total);
+        if (g_row_state.steal > VG_DUDECT_STEAL_MAX && !after.busy)
+            snprintf(after.why, sizeof after.why, "steal %.1f%% > %.0f%%",
+                     100.0 * g_row_state.steal, 100.0 * VG_DUDECT_STEAL_MAX),
+                after.busy = 1;
+    }
     if (after.busy && !g_row_state.busy) {
         g_row_state.busy = 1;
         memcpy(g_row_state.why, after.why, sizeof after.why);

@@ -86,17 +86,23 @@ struct vg_dudect_machine {
     double others;         /* other runnable tasks: mean of procs_running - 1
                               over 16 reads of /proc/stat; -1 unknown */
     uint64_t calib_median; /* ticks of a fixed dependent arithmetic loop */
-    double calib_spread;   /* (p90 - p10) / median of 301 timings of it */
+    double calib_spread;   /* (p90 - p10) / median of 301 timings of it (printed,
+                              not part of the rule: see docs/constant-time.md) */
+    uint64_t cpu_total;    /* /proc/stat "cpu" line: all ticks so far */
+    uint64_t cpu_steal;    /* of which stolen by the hypervisor */
+    double steal;          /* stolen share of the CPU time since the previous
+                              sample (the row's duration); -1 unknown */
     int busy;              /* the rule of docs/constant-time.md, "Machine state" */
     char why[96];          /* what made it busy, "" when quiet */
 };
 
 /* Sample the machine now (about 10 ms). Busy when the load average passes
  * 0.75 per CPU, when another task was runnable in at least half of the
- * reads, or when the calibration spread passes VG_DUDECT_SPREAD_MAX. The
+ * reads, or when the hypervisor stole more than VG_DUDECT_STEAL_MAX of the
+ * CPU time over the row (a KVM guest's host running other guests). The
  * environment variable VG_DUDECT_BUSY=judge keeps the verdicts of a busy
  * run (the state is still printed): for experiments only. */
-#define VG_DUDECT_SPREAD_MAX 0.10
+#define VG_DUDECT_STEAL_MAX 0.02
 void vg_dudect_machine(struct vg_dudect_machine *m);
 /* One line "# machine (when): ..." on stdout. */
 void vg_dudect_machine_print(const char *when, const struct vg_dudect_machine *m);
