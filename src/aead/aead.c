@@ -148,12 +148,13 @@ int vg_aead_stream_verify(vg_aead_stream *s, const uint8_t tag[16])
 /* ks = ChaCha20 blocks 0 .. nb - 1 of (k, n), nb = 1 + ceil(len / 64)
  * rounded up to even (the row kernels do two blocks for the price of one):
  * at most 4 blocks for len <= 192. */
-static void aead_short_keystream(const struct vg_chacha20_impl *chacha, uint8_t ks[256],
-                                 size_t len, const uint32_t k[8], const uint32_t n[3])
+static size_t aead_short_keystream(const struct vg_chacha20_impl *chacha, uint8_t ks[256],
+                                   size_t len, const uint32_t k[8], const uint32_t n[3])
 {
     size_t nb = (1 + (len + 63) / 64 + 1) & ~(size_t)1;
     memset(ks, 0, 64 * nb);
     chacha->blocks(ks, ks, nb, k, n, 0); /* counters 0..3: no wrap */
+    return 64 * nb; /* the bytes written, to wipe */
 }
 
 /* tag = Poly1305 over AD || pad16 || ct || pad16 || le64(ad_len) ||
@@ -198,13 +199,15 @@ static void aead_short_seal(const struct vg_chacha20_impl *chacha,
     vg_poly1305_state st;
 
     aead_key_nonce(k, n, extended, nonce, key);
-    aead_short_keystream(chacha, ks, len, k, n);
+    size_t used = aead_short_keystream(chacha, ks, len, k, n);
     if (len)
         aead_short_xor(ct, pt, len, ks + 64);
     aead_short_tag(poly, tag, ks, ad, ad_len, ct, len, buf, &st);
+    /* Only what was written holds secrets: the keystream blocks made, the
+     * ciphertext copy and length block (public, but cheap), the state. */
     vg_wipe(k, sizeof k);
-    vg_wipe(ks, sizeof ks);
-    vg_wipe(buf, sizeof buf);
+    vg_wipe(ks, used);
+    vg_wipe(buf, 16 * ((len + 15) / 16 + 1));
     vg_wipe(&st, sizeof st);
 }
 
@@ -220,7 +223,7 @@ static int aead_short_open(const struct vg_chacha20_impl *chacha,
     int ok;
 
     aead_key_nonce(k, n, extended, nonce, key);
-    aead_short_keystream(chacha, ks, len, k, n);
+    size_t used = aead_short_keystream(chacha, ks, len, k, n);
     aead_short_tag(poly, want, ks, ad, ad_len, ct, len, buf, &st);
     ok = vg_ct_memcmp(want, tag, 16) == 0;
     /* The verdict is public: the caller learns it from the return value. */
@@ -232,8 +235,8 @@ static int aead_short_open(const struct vg_chacha20_impl *chacha,
             vg_wipe(pt, len);
     }
     vg_wipe(k, sizeof k);
-    vg_wipe(ks, sizeof ks);
-    vg_wipe(buf, sizeof buf);
+    vg_wipe(ks, used);
+    vg_wipe(buf, 16 * ((len + 15) / 16 + 1));
     vg_wipe(want, sizeof want);
     vg_wipe(&st, sizeof st);
     return ok ? VG_OK : VG_ERR_VERIFY;
