@@ -6,8 +6,8 @@
 # 4.2.8) and application data goes both ways (s_server -rev sends back each
 # line reversed). Also: a HelloRetryRequest (RFC 8446 4.1.4: client's first
 # share X25519, server accepts only X25519MLKEM768), a failing negotiation
-# (no common group), and the provider loaded through an openssl.cnf fragment
-# as docs/provider.md gives it.
+# (no common group), and the provider and default groups loaded through the
+# openssl.cnf fragment of docs/provider.md.
 # Usage: test_provider.sh MODULE  (MODULE = path of vgcrypto-provider.so, or
 # empty when the provider is not built: exit 77, skipped).
 set -u
@@ -40,6 +40,12 @@ PROV=(-provider-path "$T/mod" -provider vgcrypto -provider default)
 # An Ed25519 server certificate from OpenSSL's default provider.
 openssl req -x509 -newkey ed25519 -keyout "$T/key.pem" -out "$T/cert.pem" -nodes \
   -subj /CN=localhost -days 2 > /dev/null 2>&1 || { echo "cannot make a certificate"; exit 1; }
+
+# `openssl list` shows every KEM and key manager of the provider.
+openssl list "${PROV[@]}" -kem-algorithms -key-managers > "$T/list.out" 2>&1
+for a in ML-KEM-512 ML-KEM-768 ML-KEM-1024 X25519MLKEM768 X-Wing; do
+  check "list: $a KEM and key manager" [ "$(grep -c "[{ ]$a[,} ].*@ vgcrypto" "$T/list.out")" = 2 ]
+done
 
 # start_server OUT ARGS...: s_server on 127.0.0.1 port 0 (the kernel picks a
 # free port, so parallel tests cannot collide), one connection, -rev; sets
@@ -145,13 +151,15 @@ else
   check "no common group: server started" false
 fi
 
-# The openssl.cnf fragment of docs/provider.md (module path filled in), no
-# -provider options: Groups from the command line, providers from the file.
+# The openssl.cnf fragment of docs/provider.md (module path filled in), and
+# no -provider or -groups options: providers and the default groups
+# (X25519MLKEM768 first, so the client's first share) come from the file.
 cat > "$T/openssl.cnf" <<CNF
 openssl_conf = openssl_init
 
 [openssl_init]
 providers = provider_sect
+ssl_conf = ssl_sect
 
 [provider_sect]
 default = default_sect
@@ -163,10 +171,17 @@ activate = 1
 [vgcrypto_sect]
 module = $MODULE
 activate = 1
+
+[ssl_sect]
+system_default = system_default_sect
+
+[system_default_sect]
+Groups = X25519MLKEM768:X25519
 CNF
-if OPENSSL_CONF=$T/openssl.cnf start_server "$T/s-cnf.out" -groups X25519MLKEM768; then
-  OPENSSL_CONF=$T/openssl.cnf client "$T/c-cnf.out" -groups X25519MLKEM768
+if OPENSSL_CONF=$T/openssl.cnf start_server "$T/s-cnf.out"; then
+  OPENSSL_CONF=$T/openssl.cnf client "$T/c-cnf.out"
   check "openssl.cnf: negotiated X25519MLKEM768" [ "$(server_share "$T/c-cnf.out")" = "4588 1120" ]
+  check "openssl.cnf: one ClientHello" [ "$(grep -c 'ClientHello, Length=' "$T/c-cnf.out")" = 1 ]
   check "openssl.cnf: application data" grep -q -F "$REPLY_LINE" "$T/c-cnf.out"
 else
   check "openssl.cnf: server started" false
