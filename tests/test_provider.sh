@@ -41,6 +41,13 @@ PROV=(-provider-path "$T/mod" -provider vgcrypto -provider default)
 openssl req -x509 -newkey ed25519 -keyout "$T/key.pem" -out "$T/cert.pem" -nodes \
   -subj /CN=localhost -days 2 > /dev/null 2>&1 || { echo "cannot make a certificate"; exit 1; }
 
+# The module exports its entry point and nothing else (the library inside it
+# is linked statically and stays private).
+if command -v nm > /dev/null; then
+  check "module exports only OSSL_provider_init" \
+    [ "$(nm -D --defined-only "$MODULE" | awk '{ print $NF }')" = OSSL_provider_init ]
+fi
+
 # `openssl list` shows every KEM and key manager of the provider.
 openssl list "${PROV[@]}" -kem-algorithms -key-managers > "$T/list.out" 2>&1
 for a in ML-KEM-512 ML-KEM-768 ML-KEM-1024 X25519MLKEM768 X-Wing; do
