@@ -1,0 +1,34 @@
+# The OpenSSL 3 provider (issue 18; provider/). When it is not built (no
+# OpenSSL 3 headers, or -DVG_PROVIDER=OFF) both tests run and exit 77
+# (skipped).
+#  - test_provider: over EVP, the provider's KEM values against the
+#    library's (tests/test_provider.c);
+#  - test_provider_tls: TLS 1.3 handshakes for each group with openssl
+#    s_server / s_client over loopback, a HelloRetryRequest, the openssl.cnf
+#    fragment of docs/provider.md (tests/test_provider.sh).
+if(TARGET vgcrypto_provider)
+  set(vg_provider_dir $<TARGET_FILE_DIR:vgcrypto_provider>)
+  set(vg_provider_file $<TARGET_FILE:vgcrypto_provider>)
+else()
+  set(vg_provider_dir "")
+  set(vg_provider_file "")
+endif()
+vg_test(test_provider test_provider.c LIBS OpenSSL::Crypto ARGS "${vg_provider_dir}"
+  LABELS provider)
+set_tests_properties(test_provider PROPERTIES SKIP_RETURN_CODE 77)
+if(TARGET vgcrypto_provider)
+  add_dependencies(test_provider vgcrypto_provider)
+endif()
+# The handshake test loads the module into Debian's openssl, which has no
+# sanitizer runtime: a sanitizer-built module cannot load there, so that
+# build skips it (test_provider, itself sanitized, still runs).
+if(CMAKE_C_FLAGS MATCHES "-fsanitize")
+  set(vg_provider_file "")
+endif()
+find_program(VG_BASH bash)
+if(VG_BASH)
+  add_test(NAME test_provider_tls
+    COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_provider.sh "${vg_provider_file}")
+  set_tests_properties(test_provider_tls PROPERTIES LABELS provider SKIP_RETURN_CODE 77
+    TIMEOUT 300)
+endif()
