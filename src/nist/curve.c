@@ -178,10 +178,10 @@ static void fe_pow(fe r, const fe a, const uint64_t e[NL])
 static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
 
 /* The same by Bernstein-Yang divsteps (inv_divsteps.h), where the compiler
- * has __int128. Tested against GMP beside fe_inv (test_nist_fe); fe_inv
- * (Fermat) stays the one the operations use until the two are timed
- * side by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...);
- * -DVG_NIST_INV_DIVSTEPS switches the operations to divsteps. */
+ * has __int128. Tested against GMP beside fe_inv (test_nist_fe). Timed side
+ * by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...) it
+ * was the faster on both curves and both variants, so the operations use
+ * it where the compiler has __int128; -DVG_NIST_INV_FERMAT keeps Fermat. */
 #if defined(__SIZEOF_INT128__)
 #define VG_NIST_HAVE_DIVSTEPS 1
 #define DS_NAME fe_inv_divsteps
@@ -348,6 +348,97 @@ static void pt_dbl(pt *r, const pt *p)
     fe_copy(r->z, z3);
 }
 
+/* ---- Jacobian doubling runs ------------------------------------------------
+ * The windowed multiplications spend most of their time in runs of
+ * doublings between two additions. Algorithm 6 costs 8M + 3S and about 20
+ * additions; in Jacobian coordinates (x = X / Z^2, y = Y / Z^3) a doubling
+ * with a = -3 costs 3M + 5S and about a dozen additions (Bernstein-Lange,
+ * Explicit-Formulas Database, dbl-2001-b). A run therefore converts the
+ * projective accumulator to Jacobian (2M + 1S), doubles there, and converts
+ * back (2M + 1S) before the complete addition.
+ *
+ * Exceptional cases: dbl-2001-b is correct for every affine point with
+ * y != 0, and the prime-order curves have no point of order 2, so no
+ * affine point has y = 0. The identity is kept as (1 : 1 : 0) (any
+ * (l^2 : l^3 : 0) with l != 0): doubling maps it to (1 : 1 : 0) again, and
+ * the conversion back gives (0 : Y : 0) with Y != 0, the projective
+ * identity. So no case depends on the scalar, and nothing branches. */
+typedef struct {
+    fe x, y, z;
+} ptj;
+
+/* Projective (X : Y : Z) to Jacobian (X Z, Y Z^2, Z): X Z / Z^2 = X / Z and
+ * Y Z^2 / Z^3 = Y / Z. The identity (Z = 0) becomes (1, 1, 0). */
+static void pt_to_jac(ptj *r, const pt *p)
+{
+    fe z2;
+    uint64_t inf = fe_is_zero(p->z);
+    FE(sqr)(z2, p->z);
+    FE(mul)(r->x, p->x, p->z);
+    FE(mul)(r->y, p->y, z2);
+    fe_copy(r->z, p->z);
+    fe_cmov(r->x, C(one_mont), inf);
+    fe_cmov(r->y, C(one_mont), inf);
+}
+
+/* Jacobian (X, Y, Z) to projective (X Z : Y : Z^3): X Z / Z^3 = X / Z^2 and
+ * Y / Z^3. A Jacobian identity (Y != 0, Z = 0) gives (0 : Y : 0). */
+static void jac_to_pt(pt *r, const ptj *p)
+{
+    fe z2;
+    FE(sqr)(z2, p->z);
+    FE(mul)(r->x, p->x, p->z);
+    fe_copy(r->y, p->y);
+    FE(mul)(r->z, z2, p->z);
+}
+
+/* r = 2 p in Jacobian coordinates, a = -3 (dbl-2001-b): delta = Z^2,
+ * gamma = Y^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
+ * X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta,
+ * Y3 = alpha (4 beta - X3) - 8 gamma^2. r may alias p. 3M + 5S. */
+static void ptj_dbl(ptj *r, const ptj *p)
+{
+    fe delta, gamma, beta, alpha, t, u, x3, y3, z3;
+    FE(sqr)(delta, p->z);
+    FE(sqr)(gamma, p->y);
+    FE(mul)(beta, p->x, gamma);
+    FE(sub)(t, p->x, delta);
+    FE(add)(u, p->x, delta);
+    FE(mul)(alpha, t, u);
+    FE(add)(t, alpha, alpha);
+    FE(add)(alpha, t, alpha);
+    FE(add)(t, p->y, p->z);
+    FE(sqr)(t, t);
+    FE(sub)(t, t, gamma);
+    FE(sub)(z3, t, delta);
+    FE(add)(beta, beta, beta);
+    FE(add)(beta, beta, beta); /* 4 beta */
+    FE(sqr)(x3, alpha);
+    FE(add)(u, beta, beta);
+    FE(sub)(x3, x3, u);
+    FE(sub)(t, beta, x3);
+    FE(mul)(y3, alpha, t);
+    FE(sqr)(gamma, gamma);
+    FE(add)(gamma, gamma, gamma);
+    FE(add)(gamma, gamma, gamma);
+    FE(add)(gamma, gamma, gamma); /* 8 gamma^2 */
+    FE(sub)(y3, y3, gamma);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+/* r = 2^n p through Jacobian coordinates (n >= 1); r may alias p. */
+static void pt_dbl_n(pt *r, const pt *p, unsigned n)
+{
+    ptj j;
+    pt_to_jac(&j, p);
+    for (unsigned i = 0; i < n; i++)
+        ptj_dbl(&j, &j);
+    jac_to_pt(r, &j);
+    vg_wipe(&j, sizeof j);
+}
+
 static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 {
     fe_cmov(r->x, a->x, mask);
@@ -360,8 +451,8 @@ static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 static uint64_t pt_to_affine(fe x, fe y, const pt *p)
 {
     fe zi;
-#if defined(VG_NIST_INV_DIVSTEPS) && defined(VG_NIST_HAVE_DIVSTEPS)
-    fe_inv_divsteps(zi, p->z); /* -DVG_NIST_INV_DIVSTEPS: the divsteps inversion */
+#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS)
+    fe_inv_divsteps(zi, p->z); /* the faster (see fe_inv_divsteps) */
 #else
     fe_inv(zi, p->z);
 #endif
@@ -511,8 +602,7 @@ static void var_mul_pt(pt *r, const pt_aff *p, const uint8_t k[NB])
     recode_signed(d, k, VW, VWIN);
     var_lookup(&acc, tab, d[VWIN - 1]);
     for (size_t i = VWIN - 1; i-- > 0;) {
-        for (int j = 0; j < VW; j++)
-            pt_dbl(&acc, &acc);
+        pt_dbl_n(&acc, &acc, VW);
         var_lookup(&t, tab, d[i]);
         pt_add(&acc, &acc, &t);
     }
@@ -670,8 +760,15 @@ static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy,
     int8_t naf[8 * NB + 2];
     size_t len = wnaf(naf, u2);
     pt_set_identity(&acc2);
+    /* Runs of doublings between nonzero digits go through Jacobian
+     * coordinates (pt_dbl_n); the run length is public here. */
+    unsigned run = 0;
     for (size_t i = len; i-- > 0;) {
-        pt_dbl(&acc2, &acc2);
+        run++;
+        if (naf[i] == 0)
+            continue;
+        pt_dbl_n(&acc2, &acc2, run);
+        run = 0;
         if (naf[i] > 0) {
             pt_add(&acc2, &acc2, &odd[(naf[i] - 1) / 2]);
         } else if (naf[i] < 0) {
@@ -680,6 +777,8 @@ static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy,
             pt_add(&acc2, &acc2, &tmp);
         }
     }
+    if (run)
+        pt_dbl_n(&acc2, &acc2, run);
     pt_add(&acc, &acc, &acc2);
     if (fe_is_zero(acc.z))
         return VG_ERR_VERIFY;
@@ -749,8 +848,10 @@ static int NAME(test_formula)(int op, uint8_t *r, const uint8_t *pb, int p_inf, 
         pt_add(&s, &p, &q);
     else if (op == 1)
         pt_add_mixed(&s, &p, &qa);
-    else
+    else if (op == 2)
         pt_dbl(&s, &p);
+    else
+        pt_dbl_n(&s, &p, op == 3 ? 1 : 5);
     fe x, y;
     uint64_t inf = pt_to_affine(x, y, &s);
     fe_to_bytes(r, x);

@@ -42,7 +42,9 @@ struct vg_nist_backend {
      * affine inputs, each point given as xy with inf = 1 for the identity
      * (xy then ignored). op 0: P + Q with Algorithm 4 (both inputs first
      * scaled by random-looking Z to exercise projective inputs), 1: P + Q
-     * with Algorithm 5 (Q not the identity), 2: 2 P with Algorithm 6.
+     * with Algorithm 5 (Q not the identity), 2: 2 P with Algorithm 6,
+     * 3: 2 P and 4: 2^5 P through the Jacobian doubling run of curve.c
+     * (projective to Jacobian, dbl-2001-b, back).
      * Writes the affine result, returns 1 when it is the identity. */
     int (*test_formula)(int op, uint8_t *r, const uint8_t *p, int p_inf, const uint8_t *q,
                         int q_inf);
