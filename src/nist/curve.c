@@ -57,6 +57,31 @@
 #error "VG_NIST_BITS must be 256 or 384"
 #endif
 
+/* Scalars mod n for ECDSA's arithmetic (sign_s, verify_u below): the
+ * variant's Montgomery multiplication (sc_portable.h, or the BMI2/ADX
+ * kernels of x86_64/sc256_adx.h / sc384_adx.h), and the generic additions
+ * of mont_portable.h, which the ADX headers do not have (a few per
+ * signature). */
+#include "mont_portable.h"
+#if VG_NIST_FE_ID == 2
+#if VG_NIST_BITS == 256
+#include "x86_64/sc256_adx.h"
+#else
+#include "x86_64/sc384_adx.h"
+#endif
+#else
+#include "sc_portable.h"
+#endif
+#if VG_NIST_BITS == 256
+#define SC_MUL(r, a, b) sc256_mul(r, a, b)
+#define SC_SQR(r, a) sc256_sqr(r, a)
+#else
+#define SC_MUL(r, a, b) sc384_mul(r, a, b)
+#define SC_SQR(r, a) sc384_sqr(r, a)
+#endif
+#define SC_ADD(r, a, b) vg_mont_add(r, a, b, C(n), NL)
+#define SC_NEG(r, a) vg_mont_neg(r, a, C(n), NL)
+
 /* vg_nist_p256_portable_<name> etc.: each variant's functions have their own names. */
 #define VG_NIST_NAME3(c, v, n) vg_nist_##c##_##v##_##n
 #define VG_NIST_NAME2(c, v, n) VG_NIST_NAME3(c, v, n)
@@ -194,6 +219,119 @@ static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
 #define DS_BATCHES (VG_NIST_BITS == 256 ? 13 : 19)
 #include "inv_divsteps.h"
 #endif
+
+/* ---- scalars mod n (ECDSA) ------------------------------------------------ */
+
+typedef uint64_t sc[NL];
+
+/* r = b R mod n for b < n (big-endian bytes). */
+static void sc_from_bytes(sc r, const uint8_t b[NB])
+{
+    uint64_t a[NL];
+    limbs_from_bytes(a, b);
+    SC_MUL(r, a, C(r2_n));
+    vg_wipe(a, sizeof a);
+}
+
+static void sc_to_bytes(uint8_t b[NB], const sc a)
+{
+    static const sc one = {1};
+    sc t;
+    SC_MUL(t, a, one);
+    limbs_to_bytes(b, t);
+    vg_wipe(t, sizeof t);
+}
+
+/* r = a^(n - 2) = 1 / a mod n (Fermat; n prime), 0 for 0. The exponent is
+ * public, so its window indexes the table; a (the nonce) stays secret. */
+static void sc_inv_fermat(sc r, const sc a)
+{
+    sc tab[16], acc;
+    memcpy(tab[0], C(n_one_mont), sizeof(sc));
+    memcpy(tab[1], a, sizeof(sc));
+    for (size_t i = 2; i < 16; i++)
+        SC_MUL(tab[i], tab[i - 1], a);
+    memcpy(acc, C(n_one_mont), sizeof(sc));
+    for (size_t i = NL * 16; i-- > 0;) {
+        for (int k = 0; k < 4; k++)
+            SC_SQR(acc, acc);
+        unsigned nib = (unsigned)(C(n_minus_2)[i / 16] >> (4 * (i % 16))) & 15u;
+        SC_MUL(acc, acc, tab[nib]);
+    }
+    memcpy(r, acc, sizeof(sc));
+    vg_wipe(tab, sizeof tab);
+    vg_wipe(acc, sizeof acc);
+}
+
+/* The same by divsteps where the compiler has __int128 (as the field's:
+ * the faster), else Fermat; -DVG_NIST_INV_FERMAT keeps Fermat. The
+ * template was included once above for the field: its parameters are
+ * redefined for n. */
+#if defined(VG_NIST_HAVE_DIVSTEPS)
+#undef DS_NAME
+#undef DS_NL
+#undef DS_MUL
+#undef DS_ADD
+#undef DS_NEG
+#undef DS_MOD
+#undef DS_K
+#undef DS_BATCHES
+#define DS_NAME sc_inv_divsteps
+#define DS_NL NL
+#define DS_MUL(r, a, b) SC_MUL(r, a, b)
+#define DS_ADD(r, a, b) SC_ADD(r, a, b)
+#define DS_NEG(r, a) SC_NEG(r, a)
+#define DS_MOD C(n)
+#define DS_K C(divsteps_k_n)
+#define DS_BATCHES (VG_NIST_BITS == 256 ? 13 : 19)
+#include "inv_divsteps.h"
+#endif
+
+static void sc_inv(sc r, const sc a)
+{
+#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS)
+    sc_inv_divsteps(r, a);
+#else
+    sc_inv_fermat(r, a);
+#endif
+}
+
+/* FIPS 186-5 section 6.4.1 steps 4 and 7: s = k^-1 (e + r d) mod n. Pre:
+ * k, r, d, e < n (big-endian), k != 0. Constant time in k and d. */
+static void NAME(sign_s)(uint8_t *sb, const uint8_t *kb, const uint8_t *rb, const uint8_t *db,
+                         const uint8_t *eb)
+{
+    sc k, r, d, e, t;
+    sc_from_bytes(k, kb);
+    sc_from_bytes(r, rb);
+    sc_from_bytes(d, db);
+    sc_from_bytes(e, eb);
+    sc_inv(k, k);
+    SC_MUL(t, r, d);
+    SC_ADD(t, t, e);
+    SC_MUL(t, k, t);
+    sc_to_bytes(sb, t);
+    vg_wipe(k, sizeof k);
+    vg_wipe(d, sizeof d);
+    vg_wipe(t, sizeof t);
+    vg_wipe(e, sizeof e);
+}
+
+/* FIPS 186-5 section 6.4.2 steps 4 and 5: w = s^-1, u1 = e w, u2 = r w
+ * mod n. Pre: e, r, s < n, s != 0. Public inputs. */
+static void NAME(verify_u)(uint8_t *u1b, uint8_t *u2b, const uint8_t *eb, const uint8_t *rb,
+                           const uint8_t *sb)
+{
+    sc e, r, w, u;
+    sc_from_bytes(e, eb);
+    sc_from_bytes(r, rb);
+    sc_from_bytes(w, sb);
+    sc_inv(w, w);
+    SC_MUL(u, e, w);
+    sc_to_bytes(u1b, u);
+    SC_MUL(u, r, w);
+    sc_to_bytes(u2b, u);
+}
 
 /* ---- point formulas (RCB 2016, a = -3) ---------------------------------- */
 
@@ -880,6 +1018,22 @@ static void NAME(test_inv_divsteps)(uint8_t *out, const uint8_t *in)
 #endif
 }
 
+static void NAME(test_sc_inv)(uint8_t *out, const uint8_t *in)
+{
+    sc a;
+    sc_from_bytes(a, in);
+    sc_inv(a, a);
+    sc_to_bytes(out, a);
+}
+
+static void NAME(test_sc_inv_fermat)(uint8_t *out, const uint8_t *in)
+{
+    sc a;
+    sc_from_bytes(a, in);
+    sc_inv_fermat(a, a);
+    sc_to_bytes(out, a);
+}
+
 const struct vg_nist_backend NAME(backend) = {
     .name = VG_NIST_FE_ID == 1 ? "portable" : "adx",
     .base_mul = NAME(base_mul),
@@ -887,7 +1041,11 @@ const struct vg_nist_backend NAME(backend) = {
     .decode_point = NAME(decode_point),
     .verify = NAME(verify),
     .test_formula = NAME(test_formula),
+    .sign_s = NAME(sign_s),
+    .verify_u = NAME(verify_u),
     .test_inv = NAME(test_inv),
+    .test_sc_inv = NAME(test_sc_inv),
+    .test_sc_inv_fermat = NAME(test_sc_inv_fermat),
 #if defined(VG_NIST_HAVE_DIVSTEPS)
     .test_inv_divsteps = NAME(test_inv_divsteps),
 #endif
