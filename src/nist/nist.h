@@ -62,8 +62,8 @@ struct vg_nist_backend {
      * this variant (Fermat, in^(p-2)). Pre: in < p. */
     void (*test_inv)(uint8_t *out, const uint8_t *in);
     /* Test interface: the same by Bernstein-Yang divsteps (inv_divsteps.h);
-     * NULL where the compiler has no __int128. Not used by the operations
-     * (Fermat is) until the two are timed. */
+     * NULL where the compiler has no __int128. The operations use it where
+     * it exists (the faster; -DVG_NIST_INV_FERMAT keeps Fermat). */
     void (*test_inv_divsteps)(uint8_t *out, const uint8_t *in);
     /* Test interface: out = 1 / in mod n (0 for 0), in < n, with this
      * variant's scalar kernels: the inversion sign_s and verify_u use, and
