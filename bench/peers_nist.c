@@ -127,10 +127,16 @@ static void prep_clear(struct prep *s)
     memset(s, 0, sizeof *s);
 }
 
-/* 1 when s is already prepared for in. */
+/* vg_peers_nist_no_cache: every call makes its key objects afresh (the
+ * statistical tests: both classes pay the same setup). */
+static int g_no_cache;
+
+void vg_peers_nist_no_cache(int on) { g_no_cache = on != 0; }
+
+/* 1 when s is already prepared for in (never with no-cache). */
 static int prepared(const struct prep *s, const uint8_t *in, size_t in_len)
 {
-    return s->ctx && s->for_len == in_len && memcmp(s->for_in, in, in_len) == 0;
+    return !g_no_cache && s->ctx && s->for_len == in_len && memcmp(s->for_in, in, in_len) == 0;
 }
 
 static void remember(struct prep *s, const uint8_t *in, size_t in_len)

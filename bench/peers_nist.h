@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* On: the key objects (and contexts) are made afresh on every call instead
+ * of being kept for the next call with the same key (the default). */
+void vg_peers_nist_no_cache(int on);
+
 int vg_peer_openssl_p256_ecdh(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 int vg_peer_openssl_p384_ecdh(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 int vg_peer_openssl_p256_public_key(uint8_t *out, size_t out_len, const uint8_t *in,

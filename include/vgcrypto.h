@@ -41,7 +41,7 @@ VG_API const char *vg_cpu_features(void);
 
 /* Name of the variant that runs now for a primitive: "x25519",
  * "x25519-base", "ed25519", "sha256", "sha512", "keccak", "mlkem",
- * "mldsa", "chacha20" or "poly1305"; e.g. "portable", "adx", "shani",
+ * "mldsa", "chacha20", "poly1305", "p256" or "p384"; e.g. "portable", "adx", "shani",
  * "avx2", "ifma". NULL for an
  * unknown primitive (or NULL). */
 VG_API const char *vg_implementation(const char *primitive);

@@ -7,6 +7,10 @@
 #                                   runs; the secret key (and nonce) through
 #                                   public_key, ecdh and signing (label ct)
 #   ct_valgrind_nist_leaky_control  must be reported (WILL_FAIL)
+#   ct_dudect_nist                  dudect rows (ecdh, public_key, sign per
+#                                   curve and variant, OpenSSL EVP peers),
+#                                   VG_CT_NIST_SAMPLES each (label ct)
+#   ct_dudect_nist_long             10^6 per row (label ct-long, configuration Long)
 if(NOT TARGET vg_ct_support)
   return()
 endif()
@@ -25,3 +29,13 @@ if(VG_HAVE_MEMCHECK_H)
   set_tests_properties(ct_valgrind_nist ct_valgrind_nist_leaky_control PROPERTIES
     LABELS "ct;valgrind" SKIP_RETURN_CODE 77 TIMEOUT 1200)
 endif()
+
+set(VG_CT_NIST_SAMPLES 20000 CACHE STRING "dudect measurements per P-256/P-384 row, short ct test")
+add_executable(test_dudect_nist ct/test_dudect_nist.c ${PROJECT_SOURCE_DIR}/bench/peers_nist.c)
+target_include_directories(test_dudect_nist PRIVATE ${PROJECT_SOURCE_DIR}/bench)
+target_link_libraries(test_dudect_nist PRIVATE vg_ct_support ${CMAKE_DL_LIBS})
+add_test(NAME ct_dudect_nist COMMAND test_dudect_nist ${VG_CT_NIST_SAMPLES})
+set_tests_properties(ct_dudect_nist PROPERTIES SKIP_RETURN_CODE 77 LABELS ct TIMEOUT 900 RUN_SERIAL TRUE)
+add_test(NAME ct_dudect_nist_long COMMAND test_dudect_nist ${VG_CT_LONG_SAMPLES}
+  CONFIGURATIONS Long)
+set_tests_properties(ct_dudect_nist_long PROPERTIES SKIP_RETURN_CODE 77 LABELS ct-long TIMEOUT 14400 RUN_SERIAL TRUE)

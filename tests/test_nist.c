@@ -260,7 +260,16 @@ static void check_formulas(const struct curve *c, const struct vg_nist_backend *
         inf = be->test_formula(2, rb, pb, 0, qb, 0);
         bad += inf || !mpt_eq_xy(&R, rb, nb);
         bad += !be->test_formula(2, rb, pb, 1, qb, 0);
-        cases += 3;
+        /* 2P and 2^5 P through the Jacobian doubling runs, and of O */
+        inf = be->test_formula(3, rb, pb, 0, qb, 0);
+        bad += inf || !mpt_eq_xy(&R, rb, nb);
+        bad += !be->test_formula(3, rb, pb, 1, qb, 0);
+        for (int k = 0; k < 4; k++)
+            mpt_add(&R, &R, &R);
+        inf = be->test_formula(4, rb, pb, 0, qb, 0);
+        bad += R.inf ? !inf : (inf || !mpt_eq_xy(&R, rb, nb));
+        bad += !be->test_formula(4, rb, pb, 1, qb, 0);
+        cases += 7;
     }
     CHECK_MSG(bad == 0, "%s %s formulas: %lu of %lu wrong", c->name, be->name, bad, cases);
     printf("%s %s: formulas %lu cases\n", c->name, be->name, cases);

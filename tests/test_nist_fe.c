@@ -294,6 +294,20 @@ int main(void)
             snprintf(nm, sizeof nm, "p384 field inverse, divsteps (%s)", v384[i]->name);
             check_inv(nm, 48, P384_P, v384[i]->test_inv_divsteps);
         }
+        /* The scalar inversion sign_s / verify_u use, and the Fermat chain,
+         * with the variant's scalar kernels. */
+        if (v256[i]) {
+            snprintf(nm, sizeof nm, "p256 scalar inverse (%s)", v256[i]->name);
+            check_inv(nm, 32, P256_N, v256[i]->test_sc_inv);
+            snprintf(nm, sizeof nm, "p256 scalar inverse, Fermat (%s)", v256[i]->name);
+            check_inv(nm, 32, P256_N, v256[i]->test_sc_inv_fermat);
+        }
+        if (v384[i]) {
+            snprintf(nm, sizeof nm, "p384 scalar inverse (%s)", v384[i]->name);
+            check_inv(nm, 48, P384_N, v384[i]->test_sc_inv);
+            snprintf(nm, sizeof nm, "p384 scalar inverse, Fermat (%s)", v384[i]->name);
+            check_inv(nm, 48, P384_N, v384[i]->test_sc_inv_fermat);
+        }
     }
     check_inv("p256 scalar inverse", 32, P256_N, vg_nist_p256_test_sc_inv);
     check_inv("p384 scalar inverse", 48, P384_N, vg_nist_p384_test_sc_inv);

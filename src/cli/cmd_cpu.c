@@ -14,7 +14,7 @@
  * that adds a primitive needs no change here. */
 static const char *const g_primitives[] = {"x25519", "x25519-base", "ed25519",  "sha256",
                                            "sha512", "keccak",      "mlkem",    "mldsa",
-                                           "chacha20", "poly1305"};
+                                           "chacha20", "poly1305",    "p256",     "p384"};
 
 int vg_cli_cmd_cpu(int argc, char **argv)
 {

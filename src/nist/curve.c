@@ -57,6 +57,31 @@
 #error "VG_NIST_BITS must be 256 or 384"
 #endif
 
+/* Scalars mod n for ECDSA's arithmetic (sign_s, verify_u below): the
+ * variant's Montgomery multiplication (sc_portable.h, or the BMI2/ADX
+ * kernels of x86_64/sc256_adx.h / sc384_adx.h), and the generic additions
+ * of mont_portable.h, which the ADX headers do not have (a few per
+ * signature). */
+#include "mont_portable.h"
+#if VG_NIST_FE_ID == 2
+#if VG_NIST_BITS == 256
+#include "x86_64/sc256_adx.h"
+#else
+#include "x86_64/sc384_adx.h"
+#endif
+#else
+#include "sc_portable.h"
+#endif
+#if VG_NIST_BITS == 256
+#define SC_MUL(r, a, b) sc256_mul(r, a, b)
+#define SC_SQR(r, a) sc256_sqr(r, a)
+#else
+#define SC_MUL(r, a, b) sc384_mul(r, a, b)
+#define SC_SQR(r, a) sc384_sqr(r, a)
+#endif
+#define SC_ADD(r, a, b) vg_mont_add(r, a, b, C(n), NL)
+#define SC_NEG(r, a) vg_mont_neg(r, a, C(n), NL)
+
 /* vg_nist_p256_portable_<name> etc.: each variant's functions have their own names. */
 #define VG_NIST_NAME3(c, v, n) vg_nist_##c##_##v##_##n
 #define VG_NIST_NAME2(c, v, n) VG_NIST_NAME3(c, v, n)
@@ -178,10 +203,10 @@ static void fe_pow(fe r, const fe a, const uint64_t e[NL])
 static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
 
 /* The same by Bernstein-Yang divsteps (inv_divsteps.h), where the compiler
- * has __int128. Tested against GMP beside fe_inv (test_nist_fe); fe_inv
- * (Fermat) stays the one the operations use until the two are timed
- * side by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...);
- * -DVG_NIST_INV_DIVSTEPS switches the operations to divsteps. */
+ * has __int128. Tested against GMP beside fe_inv (test_nist_fe). Timed side
+ * by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...) it
+ * was the faster on both curves and both variants, so the operations use
+ * it where the compiler has __int128; -DVG_NIST_INV_FERMAT keeps Fermat. */
 #if defined(__SIZEOF_INT128__)
 #define VG_NIST_HAVE_DIVSTEPS 1
 #define DS_NAME fe_inv_divsteps
@@ -194,6 +219,119 @@ static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
 #define DS_BATCHES (VG_NIST_BITS == 256 ? 13 : 19)
 #include "inv_divsteps.h"
 #endif
+
+/* ---- scalars mod n (ECDSA) ------------------------------------------------ */
+
+typedef uint64_t sc[NL];
+
+/* r = b R mod n for b < n (big-endian bytes). */
+static void sc_from_bytes(sc r, const uint8_t b[NB])
+{
+    uint64_t a[NL];
+    limbs_from_bytes(a, b);
+    SC_MUL(r, a, C(r2_n));
+    vg_wipe(a, sizeof a);
+}
+
+static void sc_to_bytes(uint8_t b[NB], const sc a)
+{
+    static const sc one = {1};
+    sc t;
+    SC_MUL(t, a, one);
+    limbs_to_bytes(b, t);
+    vg_wipe(t, sizeof t);
+}
+
+/* r = a^(n - 2) = 1 / a mod n (Fermat; n prime), 0 for 0. The exponent is
+ * public, so its window indexes the table; a (the nonce) stays secret. */
+static void sc_inv_fermat(sc r, const sc a)
+{
+    sc tab[16], acc;
+    memcpy(tab[0], C(n_one_mont), sizeof(sc));
+    memcpy(tab[1], a, sizeof(sc));
+    for (size_t i = 2; i < 16; i++)
+        SC_MUL(tab[i], tab[i - 1], a);
+    memcpy(acc, C(n_one_mont), sizeof(sc));
+    for (size_t i = NL * 16; i-- > 0;) {
+        for (int k = 0; k < 4; k++)
+            SC_SQR(acc, acc);
+        unsigned nib = (unsigned)(C(n_minus_2)[i / 16] >> (4 * (i % 16))) & 15u;
+        SC_MUL(acc, acc, tab[nib]);
+    }
+    memcpy(r, acc, sizeof(sc));
+    vg_wipe(tab, sizeof tab);
+    vg_wipe(acc, sizeof acc);
+}
+
+/* The same by divsteps where the compiler has __int128 (as the field's:
+ * the faster), else Fermat; -DVG_NIST_INV_FERMAT keeps Fermat. The
+ * template was included once above for the field: its parameters are
+ * redefined for n. */
+#if defined(VG_NIST_HAVE_DIVSTEPS)
+#undef DS_NAME
+#undef DS_NL
+#undef DS_MUL
+#undef DS_ADD
+#undef DS_NEG
+#undef DS_MOD
+#undef DS_K
+#undef DS_BATCHES
+#define DS_NAME sc_inv_divsteps
+#define DS_NL NL
+#define DS_MUL(r, a, b) SC_MUL(r, a, b)
+#define DS_ADD(r, a, b) SC_ADD(r, a, b)
+#define DS_NEG(r, a) SC_NEG(r, a)
+#define DS_MOD C(n)
+#define DS_K C(divsteps_k_n)
+#define DS_BATCHES (VG_NIST_BITS == 256 ? 13 : 19)
+#include "inv_divsteps.h"
+#endif
+
+static void sc_inv(sc r, const sc a)
+{
+#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS)
+    sc_inv_divsteps(r, a);
+#else
+    sc_inv_fermat(r, a);
+#endif
+}
+
+/* FIPS 186-5 section 6.4.1 steps 4 and 7: s = k^-1 (e + r d) mod n. Pre:
+ * k, r, d, e < n (big-endian), k != 0. Constant time in k and d. */
+static void NAME(sign_s)(uint8_t *sb, const uint8_t *kb, const uint8_t *rb, const uint8_t *db,
+                         const uint8_t *eb)
+{
+    sc k, r, d, e, t;
+    sc_from_bytes(k, kb);
+    sc_from_bytes(r, rb);
+    sc_from_bytes(d, db);
+    sc_from_bytes(e, eb);
+    sc_inv(k, k);
+    SC_MUL(t, r, d);
+    SC_ADD(t, t, e);
+    SC_MUL(t, k, t);
+    sc_to_bytes(sb, t);
+    vg_wipe(k, sizeof k);
+    vg_wipe(d, sizeof d);
+    vg_wipe(t, sizeof t);
+    vg_wipe(e, sizeof e);
+}
+
+/* FIPS 186-5 section 6.4.2 steps 4 and 5: w = s^-1, u1 = e w, u2 = r w
+ * mod n. Pre: e, r, s < n, s != 0. Public inputs. */
+static void NAME(verify_u)(uint8_t *u1b, uint8_t *u2b, const uint8_t *eb, const uint8_t *rb,
+                           const uint8_t *sb)
+{
+    sc e, r, w, u;
+    sc_from_bytes(e, eb);
+    sc_from_bytes(r, rb);
+    sc_from_bytes(w, sb);
+    sc_inv(w, w);
+    SC_MUL(u, e, w);
+    sc_to_bytes(u1b, u);
+    SC_MUL(u, r, w);
+    sc_to_bytes(u2b, u);
+}
 
 /* ---- point formulas (RCB 2016, a = -3) ---------------------------------- */
 
@@ -348,6 +486,97 @@ static void pt_dbl(pt *r, const pt *p)
     fe_copy(r->z, z3);
 }
 
+/* ---- Jacobian doubling runs ------------------------------------------------
+ * The windowed multiplications spend most of their time in runs of
+ * doublings between two additions. Algorithm 6 costs 8M + 3S and about 20
+ * additions; in Jacobian coordinates (x = X / Z^2, y = Y / Z^3) a doubling
+ * with a = -3 costs 3M + 5S and about a dozen additions (Bernstein-Lange,
+ * Explicit-Formulas Database, dbl-2001-b). A run therefore converts the
+ * projective accumulator to Jacobian (2M + 1S), doubles there, and converts
+ * back (2M + 1S) before the complete addition.
+ *
+ * Exceptional cases: dbl-2001-b is correct for every affine point with
+ * y != 0, and the prime-order curves have no point of order 2, so no
+ * affine point has y = 0. The identity is kept as (1 : 1 : 0) (any
+ * (l^2 : l^3 : 0) with l != 0): doubling maps it to (1 : 1 : 0) again, and
+ * the conversion back gives (0 : Y : 0) with Y != 0, the projective
+ * identity. So no case depends on the scalar, and nothing branches. */
+typedef struct {
+    fe x, y, z;
+} ptj;
+
+/* Projective (X : Y : Z) to Jacobian (X Z, Y Z^2, Z): X Z / Z^2 = X / Z and
+ * Y Z^2 / Z^3 = Y / Z. The identity (Z = 0) becomes (1, 1, 0). */
+static void pt_to_jac(ptj *r, const pt *p)
+{
+    fe z2;
+    uint64_t inf = fe_is_zero(p->z);
+    FE(sqr)(z2, p->z);
+    FE(mul)(r->x, p->x, p->z);
+    FE(mul)(r->y, p->y, z2);
+    fe_copy(r->z, p->z);
+    fe_cmov(r->x, C(one_mont), inf);
+    fe_cmov(r->y, C(one_mont), inf);
+}
+
+/* Jacobian (X, Y, Z) to projective (X Z : Y : Z^3): X Z / Z^3 = X / Z^2 and
+ * Y / Z^3. A Jacobian identity (Y != 0, Z = 0) gives (0 : Y : 0). */
+static void jac_to_pt(pt *r, const ptj *p)
+{
+    fe z2;
+    FE(sqr)(z2, p->z);
+    FE(mul)(r->x, p->x, p->z);
+    fe_copy(r->y, p->y);
+    FE(mul)(r->z, z2, p->z);
+}
+
+/* r = 2 p in Jacobian coordinates, a = -3 (dbl-2001-b): delta = Z^2,
+ * gamma = Y^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
+ * X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta,
+ * Y3 = alpha (4 beta - X3) - 8 gamma^2. r may alias p. 3M + 5S. */
+static void ptj_dbl(ptj *r, const ptj *p)
+{
+    fe delta, gamma, beta, alpha, t, u, x3, y3, z3;
+    FE(sqr)(delta, p->z);
+    FE(sqr)(gamma, p->y);
+    FE(mul)(beta, p->x, gamma);
+    FE(sub)(t, p->x, delta);
+    FE(add)(u, p->x, delta);
+    FE(mul)(alpha, t, u);
+    FE(add)(t, alpha, alpha);
+    FE(add)(alpha, t, alpha);
+    FE(add)(t, p->y, p->z);
+    FE(sqr)(t, t);
+    FE(sub)(t, t, gamma);
+    FE(sub)(z3, t, delta);
+    FE(add)(beta, beta, beta);
+    FE(add)(beta, beta, beta); /* 4 beta */
+    FE(sqr)(x3, alpha);
+    FE(add)(u, beta, beta);
+    FE(sub)(x3, x3, u);
+    FE(sub)(t, beta, x3);
+    FE(mul)(y3, alpha, t);
+    FE(sqr)(gamma, gamma);
+    FE(add)(gamma, gamma, gamma);
+    FE(add)(gamma, gamma, gamma);
+    FE(add)(gamma, gamma, gamma); /* 8 gamma^2 */
+    FE(sub)(y3, y3, gamma);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+/* r = 2^n p through Jacobian coordinates (n >= 1); r may alias p. */
+static void pt_dbl_n(pt *r, const pt *p, unsigned n)
+{
+    ptj j;
+    pt_to_jac(&j, p);
+    for (unsigned i = 0; i < n; i++)
+        ptj_dbl(&j, &j);
+    jac_to_pt(r, &j);
+    vg_wipe(&j, sizeof j);
+}
+
 static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 {
     fe_cmov(r->x, a->x, mask);
@@ -360,8 +589,8 @@ static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 static uint64_t pt_to_affine(fe x, fe y, const pt *p)
 {
     fe zi;
-#if defined(VG_NIST_INV_DIVSTEPS) && defined(VG_NIST_HAVE_DIVSTEPS)
-    fe_inv_divsteps(zi, p->z); /* -DVG_NIST_INV_DIVSTEPS: the divsteps inversion */
+#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS)
+    fe_inv_divsteps(zi, p->z); /* the faster (see fe_inv_divsteps) */
 #else
     fe_inv(zi, p->z);
 #endif
@@ -511,8 +740,7 @@ static void var_mul_pt(pt *r, const pt_aff *p, const uint8_t k[NB])
     recode_signed(d, k, VW, VWIN);
     var_lookup(&acc, tab, d[VWIN - 1]);
     for (size_t i = VWIN - 1; i-- > 0;) {
-        for (int j = 0; j < VW; j++)
-            pt_dbl(&acc, &acc);
+        pt_dbl_n(&acc, &acc, VW);
         var_lookup(&t, tab, d[i]);
         pt_add(&acc, &acc, &t);
     }
@@ -670,8 +898,15 @@ static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy,
     int8_t naf[8 * NB + 2];
     size_t len = wnaf(naf, u2);
     pt_set_identity(&acc2);
+    /* Runs of doublings between nonzero digits go through Jacobian
+     * coordinates (pt_dbl_n); the run length is public here. */
+    unsigned run = 0;
     for (size_t i = len; i-- > 0;) {
-        pt_dbl(&acc2, &acc2);
+        run++;
+        if (naf[i] == 0)
+            continue;
+        pt_dbl_n(&acc2, &acc2, run);
+        run = 0;
         if (naf[i] > 0) {
             pt_add(&acc2, &acc2, &odd[(naf[i] - 1) / 2]);
         } else if (naf[i] < 0) {
@@ -680,6 +915,8 @@ static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy,
             pt_add(&acc2, &acc2, &tmp);
         }
     }
+    if (run)
+        pt_dbl_n(&acc2, &acc2, run);
     pt_add(&acc, &acc, &acc2);
     if (fe_is_zero(acc.z))
         return VG_ERR_VERIFY;
@@ -749,8 +986,10 @@ static int NAME(test_formula)(int op, uint8_t *r, const uint8_t *pb, int p_inf, 
         pt_add(&s, &p, &q);
     else if (op == 1)
         pt_add_mixed(&s, &p, &qa);
-    else
+    else if (op == 2)
         pt_dbl(&s, &p);
+    else
+        pt_dbl_n(&s, &p, op == 3 ? 1 : 5);
     fe x, y;
     uint64_t inf = pt_to_affine(x, y, &s);
     fe_to_bytes(r, x);
@@ -779,6 +1018,22 @@ static void NAME(test_inv_divsteps)(uint8_t *out, const uint8_t *in)
 #endif
 }
 
+static void NAME(test_sc_inv)(uint8_t *out, const uint8_t *in)
+{
+    sc a;
+    sc_from_bytes(a, in);
+    sc_inv(a, a);
+    sc_to_bytes(out, a);
+}
+
+static void NAME(test_sc_inv_fermat)(uint8_t *out, const uint8_t *in)
+{
+    sc a;
+    sc_from_bytes(a, in);
+    sc_inv_fermat(a, a);
+    sc_to_bytes(out, a);
+}
+
 const struct vg_nist_backend NAME(backend) = {
     .name = VG_NIST_FE_ID == 1 ? "portable" : "adx",
     .base_mul = NAME(base_mul),
@@ -786,7 +1041,11 @@ const struct vg_nist_backend NAME(backend) = {
     .decode_point = NAME(decode_point),
     .verify = NAME(verify),
     .test_formula = NAME(test_formula),
+    .sign_s = NAME(sign_s),
+    .verify_u = NAME(verify_u),
     .test_inv = NAME(test_inv),
+    .test_sc_inv = NAME(test_sc_inv),
+    .test_sc_inv_fermat = NAME(test_sc_inv_fermat),
 #if defined(VG_NIST_HAVE_DIVSTEPS)
     .test_inv_divsteps = NAME(test_inv_divsteps),
 #endif

@@ -38,11 +38,23 @@ struct vg_nist_backend {
      * else VG_ERR_VERIFY. Pre: u1, u2, r < n; Q = xy accepted by
      * decode_point. Variable time (public inputs only), wNAF. */
     int (*verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy, const uint8_t *r);
+    /* ECDSA's scalar arithmetic mod n with this variant's scalar kernels
+     * (big-endian NB-byte integers below n). sign_s: s = k^-1 (e + r d),
+     * FIPS 186-5 section 6.4.1 steps 4 and 7, k != 0; constant time in k
+     * and d. verify_u: u1 = e s^-1, u2 = r s^-1, section 6.4.2 steps 4-5,
+     * s != 0; public inputs. The inversion is divsteps where the compiler
+     * has __int128 (else, or with -DVG_NIST_INV_FERMAT, Fermat). */
+    void (*sign_s)(uint8_t *s, const uint8_t *k, const uint8_t *r, const uint8_t *d,
+                   const uint8_t *e);
+    void (*verify_u)(uint8_t *u1, uint8_t *u2, const uint8_t *e, const uint8_t *r,
+                     const uint8_t *s);
     /* Test interface (the library does not call it): the point formulas on
      * affine inputs, each point given as xy with inf = 1 for the identity
      * (xy then ignored). op 0: P + Q with Algorithm 4 (both inputs first
      * scaled by random-looking Z to exercise projective inputs), 1: P + Q
-     * with Algorithm 5 (Q not the identity), 2: 2 P with Algorithm 6.
+     * with Algorithm 5 (Q not the identity), 2: 2 P with Algorithm 6,
+     * 3: 2 P and 4: 2^5 P through the Jacobian doubling run of curve.c
+     * (projective to Jacobian, dbl-2001-b, back).
      * Writes the affine result, returns 1 when it is the identity. */
     int (*test_formula)(int op, uint8_t *r, const uint8_t *p, int p_inf, const uint8_t *q,
                         int q_inf);
@@ -50,9 +62,14 @@ struct vg_nist_backend {
      * this variant (Fermat, in^(p-2)). Pre: in < p. */
     void (*test_inv)(uint8_t *out, const uint8_t *in);
     /* Test interface: the same by Bernstein-Yang divsteps (inv_divsteps.h);
-     * NULL where the compiler has no __int128. Not used by the operations
-     * (Fermat is) until the two are timed. */
+     * NULL where the compiler has no __int128. The operations use it where
+     * it exists (the faster; -DVG_NIST_INV_FERMAT keeps Fermat). */
     void (*test_inv_divsteps)(uint8_t *out, const uint8_t *in);
+    /* Test interface: out = 1 / in mod n (0 for 0), in < n, with this
+     * variant's scalar kernels: the inversion sign_s and verify_u use, and
+     * the Fermat chain. */
+    void (*test_sc_inv)(uint8_t *out, const uint8_t *in);
+    void (*test_sc_inv_fermat)(uint8_t *out, const uint8_t *in);
 };
 
 /* The variants' structs (src/nist/curve.c, one compilation each). */

@@ -65,7 +65,7 @@ static const uint64_t fe256_adx_p[4] = {0xffffffffffffffffu, 0x00000000ffffffffu
  * lo, hi scratch; rdx the MULX multiplier, then m. 11 registers plus rdx.
  * Four rows of VG_MADX_ROW4, each followed by FE256_ADX_RED; the result
  * t = (A4, A5, A0, A1, A2) < 2p goes through VG_MADX_FINAL4. */
-static inline void fe256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline VG_MADX_INLINE void fe256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t A[8];
     __asm__ volatile(VG_MADX_MUL4(FE256_ADX_RED)
@@ -105,7 +105,7 @@ static inline void fe256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t 
  * Registers: %[a], %[r] pointers; P0 .. P7 the square; lo, hi scratch
  * (named in the rounds as they rotate); z zero; rdx the MULX multiplier,
  * then m. 13 registers plus rdx. */
-static inline void fe256_sqr(uint64_t r[4], const uint64_t a[4])
+static inline VG_MADX_INLINE void fe256_sqr(uint64_t r[4], const uint64_t a[4])
 {
     uint64_t P0, P1, P2, P3, P4, P5, P6, P7, lo, hi, z;
     __asm__ volatile(
@@ -185,7 +185,7 @@ static inline void fe256_sqr(uint64_t r[4], const uint64_t a[4])
  * subtracted in the registers; a borrow out of c means a + b < p, and then
  * CMOV takes the stored sum back (a load either way). When a + b >= p,
  * a + b - p < p fits four words. */
-static inline void fe256_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline VG_MADX_INLINE void fe256_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, c;
     __asm__ volatile("xorl %k[c], %k[c]\n\t" /* c = 0, CF = 0 */
@@ -228,7 +228,7 @@ static inline void fe256_add(uint64_t r[4], const uint64_t a[4], const uint64_t 
  * stored at r, p is added in the registers (mod 2^256: the carry out is
  * dropped, as a - b + 2^256 + p - 2^256 = a - b + p is in (0, p) when
  * a < b); when c = 0, CMOVZ takes the stored a - b back. */
-static inline void fe256_sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline VG_MADX_INLINE void fe256_sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t t0, t1, t2, t3, c;
     __asm__ volatile("movq 0(%[a]), %[T0]\n\t"
@@ -268,7 +268,7 @@ static inline void fe256_sub(uint64_t r[4], const uint64_t a[4], const uint64_t 
  * alias a. Registers: %[a], %[r] pointers; T0 .. T3 = p - a (no borrow, as
  * a < p); c the OR of a's words, whose ZF says a = 0; z = 0, moved in by
  * CMOVZ in that case. */
-static inline void fe256_neg(uint64_t r[4], const uint64_t a[4])
+static inline VG_MADX_INLINE void fe256_neg(uint64_t r[4], const uint64_t a[4])
 {
     uint64_t t0, t1, t2, t3, c, z;
     __asm__ volatile("xorl %k[z], %k[z]\n\t"

@@ -45,7 +45,7 @@ static const uint64_t fe384_adx_p[6] = {0x00000000ffffffffu, 0xffffffff00000000u
  * lo, hi scratch; rdx the MULX multiplier, then m. 13 registers plus rdx.
  * Six rows of VG_MADX_ROW6, each followed by FE384_ADX_RED; the result
  * t = (A6, A7, A0, A1, A2, A3, A4) < 2p goes through VG_MADX_FINAL6. */
-static inline void fe384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+static inline VG_MADX_INLINE void fe384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t A[10];
     __asm__ volatile(VG_MADX_MUL6(FE384_ADX_RED)
@@ -58,7 +58,10 @@ static inline void fe384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t 
 /* void fe384_sqr(uint64_t r[6], const uint64_t a[6]);
  * r = a^2 R^-1 mod p; a in [0, p) -> r in [0, p); r may alias a. Runs the
  * multiplication kernel with b = a (a dedicated squaring is a next step). */
-static inline void fe384_sqr(uint64_t r[6], const uint64_t a[6]) { fe384_mul(r, a, a); }
+static inline VG_MADX_INLINE void fe384_sqr(uint64_t r[6], const uint64_t a[6])
+{
+    fe384_mul(r, a, a);
+}
 
 /* void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6]);
  * r = a + b mod p; a, b in [0, p) -> r in [0, p); any aliasing.
@@ -66,7 +69,7 @@ static inline void fe384_sqr(uint64_t r[6], const uint64_t a[6]) { fe384_mul(r, 
  * As fe256_add: the sum is stored at r, p is subtracted in the registers,
  * and a borrow out of c (a + b < p) makes CMOV take the stored sum back.
  * When a + b >= p, a + b - p < p fits six words. */
-static inline void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+static inline VG_MADX_INLINE void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t t0, t1, t2, t3, t4, t5, c;
     __asm__ volatile("xorl %k[c], %k[c]\n\t" /* c = 0, CF = 0 */
@@ -120,7 +123,7 @@ static inline void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t 
  * borrow mask (all ones iff a < b). a - b mod 2^384 is stored at r, p is
  * added in the registers mod 2^384 (when a < b that gives a - b + p, in
  * (0, p)), and when c = 0 CMOVZ takes the stored a - b back. */
-static inline void fe384_sub(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+static inline VG_MADX_INLINE void fe384_sub(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t t0, t1, t2, t3, t4, t5, c;
     __asm__ volatile("movq 0(%[a]), %[T0]\n\t"
@@ -171,7 +174,7 @@ static inline void fe384_sub(uint64_t r[6], const uint64_t a[6], const uint64_t 
  * r = -a mod p; a in [0, p) -> r in [0, p) (-0 = 0); r may alias a.
  * Registers: %[a], %[r] pointers; T0 .. T5 = p - a (no borrow, a < p);
  * c the OR of a's words (ZF iff a = 0); z = 0, moved in by CMOVZ then. */
-static inline void fe384_neg(uint64_t r[6], const uint64_t a[6])
+static inline VG_MADX_INLINE void fe384_neg(uint64_t r[6], const uint64_t a[6])
 {
     uint64_t t0, t1, t2, t3, t4, t5, c, z;
     __asm__ volatile("xorl %k[z], %k[z]\n\t"

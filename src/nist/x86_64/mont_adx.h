@@ -40,6 +40,13 @@
 
 #include <stdint.h>
 
+/* Every kernel of fe256_adx.h, fe384_adx.h, sc256_adx.h and sc384_adx.h is
+ * static inline with this attribute: the point formulas call a kernel a
+ * dozen times, and GCC's inliner counts the asm text as a large body and
+ * otherwise kept the multiplications out of line (a call, and the
+ * operands through memory, per product). */
+#define VG_MADX_INLINE __attribute__((always_inline))
+
 /* (w_j, w_{j+1}) += a[j] * rdx: the low half on the CF chain (ADCX), the
  * high half on the OF chain (ADOX). */
 #define VG_MADX_STEP(off, wj, wj1)                                                               \

@@ -33,7 +33,7 @@ static const uint64_t sc256_adx_ninv = 0xccd1c8aaee00bc4fu;
  * operands. 11 registers plus rdx. Four rows of VG_MADX_ROW4, each followed
  * by VG_MADX_RED4 (bounds there); t = (A4, A5, A0, A1, A2) < 2n goes
  * through VG_MADX_FINAL4. */
-static inline void sc256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+static inline VG_MADX_INLINE void sc256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t A[8];
     __asm__ volatile(VG_MADX_MUL4(VG_MADX_RED4)
@@ -47,6 +47,9 @@ static inline void sc256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t 
 /* void sc256_sqr(uint64_t r[4], const uint64_t a[4]);
  * r = a^2 R^-1 mod n; a in [0, n) -> r in [0, n); r may alias a (the
  * multiplication kernel with b = a). */
-static inline void sc256_sqr(uint64_t r[4], const uint64_t a[4]) { sc256_mul(r, a, a); }
+static inline VG_MADX_INLINE void sc256_sqr(uint64_t r[4], const uint64_t a[4])
+{
+    sc256_mul(r, a, a);
+}
 
 #endif

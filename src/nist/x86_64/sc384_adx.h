@@ -35,7 +35,7 @@ static const uint64_t sc384_adx_ninv = 0x6ed46089e88fdc45u;
  * operands. 13 registers plus rdx. Six rows of VG_MADX_ROW6, each followed
  * by VG_MADX_RED6 (bounds there); t = (A6, A7, A0, A1, A2, A3, A4) < 2n
  * goes through VG_MADX_FINAL6. */
-static inline void sc384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+static inline VG_MADX_INLINE void sc384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
     uint64_t A[10];
     __asm__ volatile(VG_MADX_MUL6(VG_MADX_RED6)
@@ -49,6 +49,9 @@ static inline void sc384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t 
 /* void sc384_sqr(uint64_t r[6], const uint64_t a[6]);
  * r = a^2 R^-1 mod n; a in [0, n) -> r in [0, n); r may alias a (the
  * multiplication kernel with b = a). */
-static inline void sc384_sqr(uint64_t r[6], const uint64_t a[6]) { sc384_mul(r, a, a); }
+static inline VG_MADX_INLINE void sc384_sqr(uint64_t r[6], const uint64_t a[6])
+{
+    sc384_mul(r, a, a);
+}
 
 #endif
