@@ -541,9 +541,7 @@ VG_API int vg_xwing_decaps(uint8_t ss[32], const uint8_t ct[1120], const uint8_t
  * part of pk fails the FIPS 203 7.2 check; encaps and decaps when the X25519
  * value is all zero (a peer share of small order, RFC 8446 7.4.2); decaps
  * when the dk fails the FIPS 203 7.3 check. A wrong ML-KEM ciphertext gives
- * ML-KEM's implicit-rejection secret (VG_OK). SecP256r1MLKEM768 and
- * SecP384r1MLKEM1024 (vg_p256mlkem768_*, vg_p384mlkem1024_*) come with the
- * P-256/P-384 API. */
+ * ML-KEM's implicit-rejection secret (VG_OK). */
 #define VG_X25519MLKEM768_PUBLICKEYBYTES 1216
 #define VG_X25519MLKEM768_SECRETKEYBYTES 2432
 #define VG_X25519MLKEM768_CIPHERTEXTBYTES 1120
@@ -558,6 +556,48 @@ VG_API int vg_x25519mlkem768_encaps_derand(uint8_t ct[1120], uint8_t ss[64],
 VG_API int vg_x25519mlkem768_encaps(uint8_t ct[1120], uint8_t ss[64], const uint8_t pk[1216]);
 VG_API int vg_x25519mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1120],
                                     const uint8_t sk[2432]);
+/* SecP256r1MLKEM768 (0x11EB) and SecP384r1MLKEM1024 (0x11ED) of
+ * draft-ietf-tls-ecdhe-mlkem as KEMs: the EC part first in all three.
+ * pk = SEC 1 uncompressed point (65 / 97) || ML-KEM ek (1184 / 1568);
+ * ct = the server's uncompressed ephemeral point || ML-KEM ct (1088 / 1568);
+ * ss = ECDH x-coordinate (32 / 48) || ML-KEM ss (32). sk = EC scalar (32 /
+ * 48, big endian) || ML-KEM dk (2400 / 3168, FIPS 203). keypair_derand:
+ * seed = EC scalar || ML-KEM d || z (64); encaps_derand: eseed = ephemeral EC
+ * scalar || ML-KEM m (32). VG_ERR_INPUT, outputs zeroed: a seed scalar 0 or
+ * >= n; encaps when the ML-KEM part of pk fails FIPS 203 7.2 or the client's
+ * point fails SEC 1 validation (not uncompressed, coordinate >= p, off the
+ * curve); decaps when the server's point fails it or the dk fails FIPS 203
+ * 7.3. A wrong ML-KEM ciphertext gives ML-KEM's implicit-rejection secret
+ * (VG_OK). Random forms: VG_ERR_RANDOM, outputs zeroed, when the system's
+ * random source fails. */
+#define VG_P256MLKEM768_PUBLICKEYBYTES 1249
+#define VG_P256MLKEM768_SECRETKEYBYTES 2432
+#define VG_P256MLKEM768_CIPHERTEXTBYTES 1153
+#define VG_P256MLKEM768_SHAREDSECRETBYTES 64
+#define VG_P256MLKEM768_SEEDBYTES 96
+#define VG_P256MLKEM768_ENCAPSSEEDBYTES 64
+#define VG_P384MLKEM1024_PUBLICKEYBYTES 1665
+#define VG_P384MLKEM1024_SECRETKEYBYTES 3216
+#define VG_P384MLKEM1024_CIPHERTEXTBYTES 1665
+#define VG_P384MLKEM1024_SHAREDSECRETBYTES 80
+#define VG_P384MLKEM1024_SEEDBYTES 112
+#define VG_P384MLKEM1024_ENCAPSSEEDBYTES 80
+VG_API int vg_p256mlkem768_keypair_derand(uint8_t pk[1249], uint8_t sk[2432],
+                                          const uint8_t seed[96]);
+VG_API int vg_p256mlkem768_keypair(uint8_t pk[1249], uint8_t sk[2432]);
+VG_API int vg_p256mlkem768_encaps_derand(uint8_t ct[1153], uint8_t ss[64],
+                                         const uint8_t pk[1249], const uint8_t eseed[64]);
+VG_API int vg_p256mlkem768_encaps(uint8_t ct[1153], uint8_t ss[64], const uint8_t pk[1249]);
+VG_API int vg_p256mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1153],
+                                  const uint8_t sk[2432]);
+VG_API int vg_p384mlkem1024_keypair_derand(uint8_t pk[1665], uint8_t sk[3216],
+                                           const uint8_t seed[112]);
+VG_API int vg_p384mlkem1024_keypair(uint8_t pk[1665], uint8_t sk[3216]);
+VG_API int vg_p384mlkem1024_encaps_derand(uint8_t ct[1665], uint8_t ss[80],
+                                          const uint8_t pk[1665], const uint8_t eseed[80]);
+VG_API int vg_p384mlkem1024_encaps(uint8_t ct[1665], uint8_t ss[80], const uint8_t pk[1665]);
+VG_API int vg_p384mlkem1024_decaps(uint8_t ss[80], const uint8_t ct[1665],
+                                   const uint8_t sk[3216]);
 /* ---- end of Hybrid KEMs ---- */
 
 /* ---- Key encodings ------------------------------------------------------

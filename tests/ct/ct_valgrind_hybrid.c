@@ -8,6 +8,8 @@
  *     32-byte decapsulation key of decaps (valid and tampered ciphertexts:
  *     implicit rejection, and a different X25519 share);
  *   - X25519MLKEM768: the 96-byte seed, the eseed, the 2432-byte secret key;
+ *   - SecP256r1MLKEM768, SecP384r1MLKEM1024: the seed (EC scalar || d || z),
+ *     the eseed (ephemeral scalar || m), the secret key (scalar || dk);
  *   - PKCS#8: vg_key_decode_private on DER whose key bytes are undefined
  *     (the tags and lengths stay defined: they depend on the algorithm and
  *     form only): X25519, Ed25519, X-Wing, ML-KEM-768 seed / expanded (the
@@ -44,7 +46,7 @@
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
-static uint8_t g_seed[96], g_eseed[64];
+static uint8_t g_seed[112], g_eseed[80];
 
 static void check_xwing(void)
 {
@@ -110,6 +112,58 @@ static void check_x25519mlkem768(void)
         CHECK(memcmp(ss, ss2, 64) == 0);
     }
 }
+
+/* SecP256r1MLKEM768 and SecP384r1MLKEM1024: the seed (EC scalar || ML-KEM
+ * d || z), the eseed (ephemeral scalar || m) and the secret key (scalar ||
+ * dk) undefined; a valid and a tampered ML-KEM ciphertext. */
+struct ct_nh {
+    size_t pk, sk, ct, ss, seed, eseed;
+    int (*keypair_derand)(uint8_t *, uint8_t *, const uint8_t *);
+    int (*encaps_derand)(uint8_t *, uint8_t *, const uint8_t *, const uint8_t *);
+    int (*decaps)(uint8_t *, const uint8_t *, const uint8_t *);
+};
+
+static void check_nist_hybrid(const struct ct_nh *h)
+{
+    static uint8_t pk[1665], sk[3216], pk2[1665], sk2[3216], ct[1665], ct2[1665];
+    uint8_t ss[80], ss2[80], seed[112], eseed[80];
+    CHECK(h->keypair_derand(pk, sk, g_seed) == VG_OK);
+    CHECK(h->encaps_derand(ct, ss, pk, g_eseed) == VG_OK);
+    memcpy(seed, g_seed, h->seed);
+    SECRET(seed, h->seed);
+    CHECK(h->keypair_derand(pk2, sk2, seed) == VG_OK);
+    PUBLIC(pk2, h->pk);
+    PUBLIC(sk2, h->sk);
+    CHECK(memcmp(pk, pk2, h->pk) == 0 && memcmp(sk, sk2, h->sk) == 0);
+    memcpy(eseed, g_eseed, h->eseed);
+    SECRET(eseed, h->eseed);
+    CHECK(h->encaps_derand(ct2, ss2, pk, eseed) == VG_OK);
+    PUBLIC(ct2, h->ct);
+    PUBLIC(ss2, h->ss);
+    CHECK(memcmp(ct, ct2, h->ct) == 0 && memcmp(ss, ss2, h->ss) == 0);
+    for (int t = 0; t < 2; t++) {
+        memcpy(ct2, ct, h->ct);
+        if (t)
+            ct2[h->ct - 7] ^= 1; /* in the ML-KEM ciphertext */
+        CHECK(h->decaps(ss, ct2, sk) == VG_OK);
+        memcpy(sk2, sk, h->sk);
+        SECRET(sk2, h->sk);
+        CHECK(h->decaps(ss2, ct2, sk2) == VG_OK);
+        PUBLIC(ss2, h->ss);
+        CHECK(memcmp(ss, ss2, h->ss) == 0);
+    }
+}
+
+static const struct ct_nh g_p256mlkem768 = {
+    VG_P256MLKEM768_PUBLICKEYBYTES, VG_P256MLKEM768_SECRETKEYBYTES,
+    VG_P256MLKEM768_CIPHERTEXTBYTES, VG_P256MLKEM768_SHAREDSECRETBYTES,
+    VG_P256MLKEM768_SEEDBYTES, VG_P256MLKEM768_ENCAPSSEEDBYTES,
+    vg_p256mlkem768_keypair_derand, vg_p256mlkem768_encaps_derand, vg_p256mlkem768_decaps};
+static const struct ct_nh g_p384mlkem1024 = {
+    VG_P384MLKEM1024_PUBLICKEYBYTES, VG_P384MLKEM1024_SECRETKEYBYTES,
+    VG_P384MLKEM1024_CIPHERTEXTBYTES, VG_P384MLKEM1024_SHAREDSECRETBYTES,
+    VG_P384MLKEM1024_SEEDBYTES, VG_P384MLKEM1024_ENCAPSSEEDBYTES,
+    vg_p384mlkem1024_keypair_derand, vg_p384mlkem1024_encaps_derand, vg_p384mlkem1024_decaps};
 
 /* Decode der (n bytes) twice: defined, then with the bytes [off, off+len)
  * undefined; same result. */
@@ -215,8 +269,11 @@ int main(int argc, char **argv)
         vg_cpu_force(masks[m]);
         check_xwing();
         check_x25519mlkem768();
+        check_nist_hybrid(&g_p256mlkem768);
+        check_nist_hybrid(&g_p384mlkem1024);
         check_encodings();
-        printf("  checked mask 0x%03x: x-wing, x25519mlkem768 (keypair, encaps, decaps), "
+        printf("  checked mask 0x%03x: x-wing, x25519mlkem768, p256mlkem768, p384mlkem1024 "
+               "(keypair, encaps, decaps), "
                "PKCS#8 encode/decode of 7 key kinds\n", (unsigned)masks[m]);
     }
     return vgtest_done("ct_valgrind_hybrid");
