@@ -605,12 +605,16 @@ VG_API int vg_p384mlkem1024_decaps(uint8_t ss[80], const uint8_t ct[1665],
  * DER or PEM (RFC 7468 labels "PRIVATE KEY" and "PUBLIC KEY"), for X25519
  * and Ed25519 (RFC 8410), ML-KEM-512/768/1024 (the LAMPS ML-KEM certificates
  * document), ML-DSA-44/65/87 (RFC 9881) and X-Wing (its draft's "Use in
- * X.509"); docs/encodings.md has the details. VG_KEY_P256 and VG_KEY_P384
- * are reserved: encoding them, and decoding an id-ecPublicKey key, give
- * VG_ERR_INPUT for now.
+ * X.509"), P-256 and P-384 (RFC 5480 SPKI: id-ecPublicKey with the
+ * namedCurve OID, an uncompressed point; RFC 5915 ECPrivateKey inside
+ * PKCS#8, written as OpenSSL 3 writes it: no [0] parameters, [1] publicKey
+ * present; read with or without either, [0] equal to the curve, [1] equal
+ * to the scalar's point); docs/encodings.md has the details.
  *
  * The private key material ("key") is, per algorithm:
  *   X25519: the 32-byte secret; X-Wing: the 32-byte decapsulation key;
+ *   P-256 / P-384: the 32 / 48-byte big-endian scalar, in [1, n-1] (public
+ *     keys: the 65 / 97-byte uncompressed point, validated);
  *   Ed25519: the 32-byte seed (encode also takes the 64-byte seed || public
  *     key, checked: its second half must be the seed's public key);
  *   ML-KEM: the 64-byte seed d || z, or the expanded dk (1632/2400/3168);
@@ -628,9 +632,9 @@ VG_API int vg_p384mlkem1024_decaps(uint8_t ss[80], const uint8_t ct[1665],
  * FIPS 203 7.3 and a pairwise encapsulation check; ML-DSA: s1 and s2 within
  * [-eta, eta]), an ML-KEM or X-Wing public key failing FIPS 203 7.2.
  * decode: DER or PEM, told apart by content; strict DER (definite minimal
- * lengths, exact sizes, no trailing data, parameters absent); writes the
- * algorithm, the flags that re-encode the input (DER/PEM and the form
- * found), and the key as encode takes it: the seed when the input has one,
+ * lengths, exact sizes, no trailing data, parameters absent but EC's
+ * namedCurve); writes the algorithm, the flags that re-encode the input
+ * (DER/PEM and the form found), and the key as encode takes it: the seed when the input has one,
  * else the expanded key. Checks: "both" regenerated from the seed and
  * compared (constant time); an expanded key as for encode; a publicKey
  * field (version 1) equal to the key's own; X-Wing's publicKey absent.
@@ -646,8 +650,8 @@ typedef enum vg_key_alg {
     VG_KEY_MLDSA65 = 7,
     VG_KEY_MLDSA87 = 8,
     VG_KEY_XWING = 9,
-    VG_KEY_P256 = 10, /* reserved */
-    VG_KEY_P384 = 11  /* reserved */
+    VG_KEY_P256 = 10,
+    VG_KEY_P384 = 11
 } vg_key_alg;
 #define VG_KEY_DER 0x0u
 #define VG_KEY_PEM 0x1u

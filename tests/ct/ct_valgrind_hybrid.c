@@ -12,7 +12,8 @@
  *     the eseed (ephemeral scalar || m), the secret key (scalar || dk);
  *   - PKCS#8: vg_key_decode_private on DER whose key bytes are undefined
  *     (the tags and lengths stay defined: they depend on the algorithm and
- *     form only): X25519, Ed25519, X-Wing, ML-KEM-768 seed / expanded (the
+ *     form only): X25519, Ed25519, X-Wing, P-256, P-384 (the scalar),
+ *     ML-KEM-768 seed / expanded (the
  *     7.3 check and the pairwise check) / both (KeyGen and the constant-time
  *     compare), ML-DSA-65 seed / expanded (the s1/s2 range check) / both;
  *     vg_key_encode_private (DER and PEM: the base64 of the secret) with the
@@ -202,6 +203,14 @@ static void check_key(vg_key_alg alg, unsigned form, const uint8_t *key, size_t 
         CHECK_MSG(n1 == n2 && memcmp(e1, e2, n1) == 0, "encode %s %s", what, pem ? "PEM" : "DER");
     }
     CHECK(vg_key_encode_private(e1, sizeof e1, &n1, alg, form, key, len) == VG_OK);
+    if (secret_tail == 0) { /* EC: the scalar sits before the public key; find it */
+        size_t off = 0;
+        while (off + len <= n1 && memcmp(e1 + off, key, len) != 0)
+            off++;
+        CHECK(off + len <= n1);
+        decode_secret(e1, n1, off, len, what);
+        return;
+    }
     decode_secret(e1, n1, n1 - secret_tail, secret_tail, what);
 }
 
@@ -212,6 +221,8 @@ static void check_encodings(void)
     check_key(VG_KEY_X25519, 0, g_seed, 32, 32, "x25519");
     check_key(VG_KEY_ED25519, 0, g_seed, 32, 32, "ed25519");
     check_key(VG_KEY_XWING, 0, g_seed, 32, 32, "x-wing");
+    check_key(VG_KEY_P256, 0, g_seed, 32, 0, "p-256"); /* g_seed[0] = 7: < n */
+    check_key(VG_KEY_P384, 0, g_seed, 48, 0, "p-384");
     check_key(VG_KEY_MLKEM768, VG_KEY_SEED, g_seed, 64, 64, "ml-kem-768 seed");
     check_key(VG_KEY_MLDSA65, VG_KEY_SEED, g_seed, 32, 32, "ml-dsa-65 seed");
     /* Expanded keys: the whole expanded key secret (ML-KEM: the 7.3 and
@@ -274,7 +285,7 @@ int main(int argc, char **argv)
         check_encodings();
         printf("  checked mask 0x%03x: x-wing, x25519mlkem768, p256mlkem768, p384mlkem1024 "
                "(keypair, encaps, decaps), "
-               "PKCS#8 encode/decode of 7 key kinds\n", (unsigned)masks[m]);
+               "PKCS#8 encode/decode of 9 key kinds\n", (unsigned)masks[m]);
     }
     return vgtest_done("ct_valgrind_hybrid");
 }
