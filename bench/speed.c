@@ -887,6 +887,75 @@ static int setup_hyb_decaps(uint8_t *in, size_t in_len)
                                              eseed);
     return rc == VG_OK ? 0 : -1;
 }
+/* SecP256r1MLKEM768 / SecP384r1MLKEM1024 (tls-p256mlkem768-*,
+ * tls-p384mlkem1024-*): as tls-x25519mlkem768-*, seeds = EC scalar || ML-KEM
+ * seed; the setups clear the scalars' top bit so they are < n. Components in
+ * the same run: p256-public-key, p256-ecdh, ml-kem-768-* (resp. p384-*,
+ * ml-kem-1024-*); keypair = public-key + ml-kem keypair, encaps = public-key
+ * + ecdh + ml-kem encaps, decaps = ecdh + ml-kem decaps. */
+#define NHYB_FNS(c, P)                                                                     \
+    static int ours_##c##_keypair(uint8_t *out, size_t out_len, const uint8_t *in,         \
+                                  size_t in_len)                                           \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_##c##_keypair_derand(out, out + P##_PUBLICKEYBYTES, in);                 \
+    }                                                                                      \
+    static int ours_##c##_encaps(uint8_t *out, size_t out_len, const uint8_t *in,          \
+                                 size_t in_len)                                            \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_##c##_encaps_derand(out, out + P##_CIPHERTEXTBYTES, in,                  \
+                                      in + P##_PUBLICKEYBYTES);                            \
+    }                                                                                      \
+    static int ours_##c##_decaps(uint8_t *out, size_t out_len, const uint8_t *in,          \
+                                 size_t in_len)                                            \
+    {                                                                                      \
+        (void)out_len;                                                                     \
+        (void)in_len;                                                                      \
+        return vg_##c##_decaps(out, in + P##_SECRETKEYBYTES, in);                          \
+    }                                                                                      \
+    static int setup_##c##_keypair(uint8_t *in, size_t in_len)                             \
+    {                                                                                      \
+        if (in_len != P##_SEEDBYTES)                                                       \
+            return -1;                                                                     \
+        in[0] &= 0x7f;                                                                     \
+        return 0;                                                                          \
+    }                                                                                      \
+    /* in: seed || eseed || ... -> pk || eseed. */                                         \
+    static int setup_##c##_encaps(uint8_t *in, size_t in_len)                              \
+    {                                                                                      \
+        static uint8_t sk[P##_SECRETKEYBYTES];                                             \
+        uint8_t seed[P##_SEEDBYTES], eseed[P##_ENCAPSSEEDBYTES];                           \
+        if (in_len != P##_PUBLICKEYBYTES + P##_ENCAPSSEEDBYTES)                            \
+            return -1;                                                                     \
+        memcpy(seed, in, sizeof seed);                                                     \
+        memcpy(eseed, in + sizeof seed, sizeof eseed);                                     \
+        seed[0] &= 0x7f;                                                                   \
+        eseed[0] &= 0x7f;                                                                  \
+        int rc = vg_##c##_keypair_derand(in, sk, seed);                                    \
+        memcpy(in + P##_PUBLICKEYBYTES, eseed, sizeof eseed);                              \
+        return rc == VG_OK ? 0 : -1;                                                       \
+    }                                                                                      \
+    /* in: seed || eseed || ... -> sk || ct. */                                            \
+    static int setup_##c##_decaps(uint8_t *in, size_t in_len)                              \
+    {                                                                                      \
+        static uint8_t pk[P##_PUBLICKEYBYTES];                                             \
+        uint8_t seed[P##_SEEDBYTES], eseed[P##_ENCAPSSEEDBYTES], ss[P##_SHAREDSECRETBYTES]; \
+        if (in_len != P##_SECRETKEYBYTES + P##_CIPHERTEXTBYTES)                            \
+            return -1;                                                                     \
+        memcpy(seed, in, sizeof seed);                                                     \
+        memcpy(eseed, in + sizeof seed, sizeof eseed);                                     \
+        seed[0] &= 0x7f;                                                                   \
+        eseed[0] &= 0x7f;                                                                  \
+        int rc = vg_##c##_keypair_derand(pk, in, seed);                                    \
+        if (rc == VG_OK)                                                                   \
+            rc = vg_##c##_encaps_derand(in + P##_SECRETKEYBYTES, ss, pk, eseed);           \
+        return rc == VG_OK ? 0 : -1;                                                       \
+    }
+NHYB_FNS(p256mlkem768, VG_P256MLKEM768)
+NHYB_FNS(p384mlkem1024, VG_P384MLKEM1024)
 static int ours_pkcs8_decode(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
 {
     vg_key_alg a;
@@ -1288,6 +1357,20 @@ static const struct speed_row g_rows[] = {
     {"tls-x25519mlkem768-decaps",
      VG_X25519MLKEM768_SECRETKEYBYTES + VG_X25519MLKEM768_CIPHERTEXTBYTES, 64, ours_hyb_decaps,
      NULL, NULL, setup_hyb_decaps, 1, NULL, NOTE_HYBRID, 0},
+    {"tls-p256mlkem768-keypair", VG_P256MLKEM768_SEEDBYTES, VG_P256MLKEM768_PUBLICKEYBYTES + VG_P256MLKEM768_SECRETKEYBYTES,
+     ours_p256mlkem768_keypair, NULL, NULL, setup_p256mlkem768_keypair, 1, NULL, NOTE_HYBRID, 0},
+    {"tls-p256mlkem768-encaps", VG_P256MLKEM768_PUBLICKEYBYTES + VG_P256MLKEM768_ENCAPSSEEDBYTES,
+     VG_P256MLKEM768_CIPHERTEXTBYTES + VG_P256MLKEM768_SHAREDSECRETBYTES, ours_p256mlkem768_encaps, NULL, NULL,
+     setup_p256mlkem768_encaps, 1, NULL, NOTE_HYBRID, 0},
+    {"tls-p256mlkem768-decaps", VG_P256MLKEM768_SECRETKEYBYTES + VG_P256MLKEM768_CIPHERTEXTBYTES, VG_P256MLKEM768_SHAREDSECRETBYTES,
+     ours_p256mlkem768_decaps, NULL, NULL, setup_p256mlkem768_decaps, 1, NULL, NOTE_HYBRID, 0},
+    {"tls-p384mlkem1024-keypair", VG_P384MLKEM1024_SEEDBYTES, VG_P384MLKEM1024_PUBLICKEYBYTES + VG_P384MLKEM1024_SECRETKEYBYTES,
+     ours_p384mlkem1024_keypair, NULL, NULL, setup_p384mlkem1024_keypair, 1, NULL, NOTE_HYBRID, 0},
+    {"tls-p384mlkem1024-encaps", VG_P384MLKEM1024_PUBLICKEYBYTES + VG_P384MLKEM1024_ENCAPSSEEDBYTES,
+     VG_P384MLKEM1024_CIPHERTEXTBYTES + VG_P384MLKEM1024_SHAREDSECRETBYTES, ours_p384mlkem1024_encaps, NULL, NULL,
+     setup_p384mlkem1024_encaps, 1, NULL, NOTE_HYBRID, 0},
+    {"tls-p384mlkem1024-decaps", VG_P384MLKEM1024_SECRETKEYBYTES + VG_P384MLKEM1024_CIPHERTEXTBYTES, VG_P384MLKEM1024_SHAREDSECRETBYTES,
+     ours_p384mlkem1024_decaps, NULL, NULL, setup_p384mlkem1024_decaps, 1, NULL, NOTE_HYBRID, 0},
     {"pkcs8-decode-ml-kem-768-seed", 86, 64, ours_pkcs8_decode, NULL, NULL,
      setup_pkcs8_mlkem768, 1, NULL, NOTE_HYBRID, 0},
     {"pkcs8-decode-ml-dsa-65-seed", 54, 32, ours_pkcs8_decode, NULL, NULL, setup_pkcs8_mldsa65,

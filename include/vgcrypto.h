@@ -541,9 +541,7 @@ VG_API int vg_xwing_decaps(uint8_t ss[32], const uint8_t ct[1120], const uint8_t
  * part of pk fails the FIPS 203 7.2 check; encaps and decaps when the X25519
  * value is all zero (a peer share of small order, RFC 8446 7.4.2); decaps
  * when the dk fails the FIPS 203 7.3 check. A wrong ML-KEM ciphertext gives
- * ML-KEM's implicit-rejection secret (VG_OK). SecP256r1MLKEM768 and
- * SecP384r1MLKEM1024 (vg_p256mlkem768_*, vg_p384mlkem1024_*) come with the
- * P-256/P-384 API. */
+ * ML-KEM's implicit-rejection secret (VG_OK). */
 #define VG_X25519MLKEM768_PUBLICKEYBYTES 1216
 #define VG_X25519MLKEM768_SECRETKEYBYTES 2432
 #define VG_X25519MLKEM768_CIPHERTEXTBYTES 1120
@@ -558,6 +556,48 @@ VG_API int vg_x25519mlkem768_encaps_derand(uint8_t ct[1120], uint8_t ss[64],
 VG_API int vg_x25519mlkem768_encaps(uint8_t ct[1120], uint8_t ss[64], const uint8_t pk[1216]);
 VG_API int vg_x25519mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1120],
                                     const uint8_t sk[2432]);
+/* SecP256r1MLKEM768 (0x11EB) and SecP384r1MLKEM1024 (0x11ED) of
+ * draft-ietf-tls-ecdhe-mlkem as KEMs: the EC part first in all three.
+ * pk = SEC 1 uncompressed point (65 / 97) || ML-KEM ek (1184 / 1568);
+ * ct = the server's uncompressed ephemeral point || ML-KEM ct (1088 / 1568);
+ * ss = ECDH x-coordinate (32 / 48) || ML-KEM ss (32). sk = EC scalar (32 /
+ * 48, big endian) || ML-KEM dk (2400 / 3168, FIPS 203). keypair_derand:
+ * seed = EC scalar || ML-KEM d || z (64); encaps_derand: eseed = ephemeral EC
+ * scalar || ML-KEM m (32). VG_ERR_INPUT, outputs zeroed: a seed scalar 0 or
+ * >= n; encaps when the ML-KEM part of pk fails FIPS 203 7.2 or the client's
+ * point fails SEC 1 validation (not uncompressed, coordinate >= p, off the
+ * curve); decaps when the server's point fails it or the dk fails FIPS 203
+ * 7.3. A wrong ML-KEM ciphertext gives ML-KEM's implicit-rejection secret
+ * (VG_OK). Random forms: VG_ERR_RANDOM, outputs zeroed, when the system's
+ * random source fails. */
+#define VG_P256MLKEM768_PUBLICKEYBYTES 1249
+#define VG_P256MLKEM768_SECRETKEYBYTES 2432
+#define VG_P256MLKEM768_CIPHERTEXTBYTES 1153
+#define VG_P256MLKEM768_SHAREDSECRETBYTES 64
+#define VG_P256MLKEM768_SEEDBYTES 96
+#define VG_P256MLKEM768_ENCAPSSEEDBYTES 64
+#define VG_P384MLKEM1024_PUBLICKEYBYTES 1665
+#define VG_P384MLKEM1024_SECRETKEYBYTES 3216
+#define VG_P384MLKEM1024_CIPHERTEXTBYTES 1665
+#define VG_P384MLKEM1024_SHAREDSECRETBYTES 80
+#define VG_P384MLKEM1024_SEEDBYTES 112
+#define VG_P384MLKEM1024_ENCAPSSEEDBYTES 80
+VG_API int vg_p256mlkem768_keypair_derand(uint8_t pk[1249], uint8_t sk[2432],
+                                          const uint8_t seed[96]);
+VG_API int vg_p256mlkem768_keypair(uint8_t pk[1249], uint8_t sk[2432]);
+VG_API int vg_p256mlkem768_encaps_derand(uint8_t ct[1153], uint8_t ss[64],
+                                         const uint8_t pk[1249], const uint8_t eseed[64]);
+VG_API int vg_p256mlkem768_encaps(uint8_t ct[1153], uint8_t ss[64], const uint8_t pk[1249]);
+VG_API int vg_p256mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1153],
+                                  const uint8_t sk[2432]);
+VG_API int vg_p384mlkem1024_keypair_derand(uint8_t pk[1665], uint8_t sk[3216],
+                                           const uint8_t seed[112]);
+VG_API int vg_p384mlkem1024_keypair(uint8_t pk[1665], uint8_t sk[3216]);
+VG_API int vg_p384mlkem1024_encaps_derand(uint8_t ct[1665], uint8_t ss[80],
+                                          const uint8_t pk[1665], const uint8_t eseed[80]);
+VG_API int vg_p384mlkem1024_encaps(uint8_t ct[1665], uint8_t ss[80], const uint8_t pk[1665]);
+VG_API int vg_p384mlkem1024_decaps(uint8_t ss[80], const uint8_t ct[1665],
+                                   const uint8_t sk[3216]);
 /* ---- end of Hybrid KEMs ---- */
 
 /* ---- Key encodings ------------------------------------------------------
@@ -565,12 +605,16 @@ VG_API int vg_x25519mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1120],
  * DER or PEM (RFC 7468 labels "PRIVATE KEY" and "PUBLIC KEY"), for X25519
  * and Ed25519 (RFC 8410), ML-KEM-512/768/1024 (the LAMPS ML-KEM certificates
  * document), ML-DSA-44/65/87 (RFC 9881) and X-Wing (its draft's "Use in
- * X.509"); docs/encodings.md has the details. VG_KEY_P256 and VG_KEY_P384
- * are reserved: encoding them, and decoding an id-ecPublicKey key, give
- * VG_ERR_INPUT for now.
+ * X.509"), P-256 and P-384 (RFC 5480 SPKI: id-ecPublicKey with the
+ * namedCurve OID, an uncompressed point; RFC 5915 ECPrivateKey inside
+ * PKCS#8, written as OpenSSL 3 writes it: no [0] parameters, [1] publicKey
+ * present; read with or without either, [0] equal to the curve, [1] equal
+ * to the scalar's point); docs/encodings.md has the details.
  *
  * The private key material ("key") is, per algorithm:
  *   X25519: the 32-byte secret; X-Wing: the 32-byte decapsulation key;
+ *   P-256 / P-384: the 32 / 48-byte big-endian scalar, in [1, n-1] (public
+ *     keys: the 65 / 97-byte uncompressed point, validated);
  *   Ed25519: the 32-byte seed (encode also takes the 64-byte seed || public
  *     key, checked: its second half must be the seed's public key);
  *   ML-KEM: the 64-byte seed d || z, or the expanded dk (1632/2400/3168);
@@ -588,9 +632,9 @@ VG_API int vg_x25519mlkem768_decaps(uint8_t ss[64], const uint8_t ct[1120],
  * FIPS 203 7.3 and a pairwise encapsulation check; ML-DSA: s1 and s2 within
  * [-eta, eta]), an ML-KEM or X-Wing public key failing FIPS 203 7.2.
  * decode: DER or PEM, told apart by content; strict DER (definite minimal
- * lengths, exact sizes, no trailing data, parameters absent); writes the
- * algorithm, the flags that re-encode the input (DER/PEM and the form
- * found), and the key as encode takes it: the seed when the input has one,
+ * lengths, exact sizes, no trailing data, parameters absent but EC's
+ * namedCurve); writes the algorithm, the flags that re-encode the input
+ * (DER/PEM and the form found), and the key as encode takes it: the seed when the input has one,
  * else the expanded key. Checks: "both" regenerated from the seed and
  * compared (constant time); an expanded key as for encode; a publicKey
  * field (version 1) equal to the key's own; X-Wing's publicKey absent.
@@ -606,8 +650,8 @@ typedef enum vg_key_alg {
     VG_KEY_MLDSA65 = 7,
     VG_KEY_MLDSA87 = 8,
     VG_KEY_XWING = 9,
-    VG_KEY_P256 = 10, /* reserved */
-    VG_KEY_P384 = 11  /* reserved */
+    VG_KEY_P256 = 10,
+    VG_KEY_P384 = 11
 } vg_key_alg;
 #define VG_KEY_DER 0x0u
 #define VG_KEY_PEM 0x1u

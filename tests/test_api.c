@@ -150,6 +150,28 @@ static int t_x25519mlkem768_decaps(uint8_t *const p[])
 {
     return vg_x25519mlkem768_decaps(p[0], p[1], p[2]);
 }
+static int t_p256mlkem768_keypair_derand(uint8_t *const p[])
+{
+    return vg_p256mlkem768_keypair_derand(p[0], p[1], p[2]);
+}
+static int t_p256mlkem768_keypair(uint8_t *const p[]) { return vg_p256mlkem768_keypair(p[0], p[1]); }
+static int t_p256mlkem768_encaps_derand(uint8_t *const p[])
+{
+    return vg_p256mlkem768_encaps_derand(p[0], p[1], p[2], p[3]);
+}
+static int t_p256mlkem768_encaps(uint8_t *const p[]) { return vg_p256mlkem768_encaps(p[0], p[1], p[2]); }
+static int t_p256mlkem768_decaps(uint8_t *const p[]) { return vg_p256mlkem768_decaps(p[0], p[1], p[2]); }
+static int t_p384mlkem1024_keypair_derand(uint8_t *const p[])
+{
+    return vg_p384mlkem1024_keypair_derand(p[0], p[1], p[2]);
+}
+static int t_p384mlkem1024_keypair(uint8_t *const p[]) { return vg_p384mlkem1024_keypair(p[0], p[1]); }
+static int t_p384mlkem1024_encaps_derand(uint8_t *const p[])
+{
+    return vg_p384mlkem1024_encaps_derand(p[0], p[1], p[2], p[3]);
+}
+static int t_p384mlkem1024_encaps(uint8_t *const p[]) { return vg_p384mlkem1024_encaps(p[0], p[1], p[2]); }
+static int t_p384mlkem1024_decaps(uint8_t *const p[]) { return vg_p384mlkem1024_decaps(p[0], p[1], p[2]); }
 static int t_shake128_init(uint8_t *const p[]) { return vg_shake128_init((vg_shake_state *)p[0]); }
 static int t_shake256_init(uint8_t *const p[]) { return vg_shake256_init((vg_shake_state *)p[0]); }
 static int t_shake_absorb(uint8_t *const p[])
@@ -717,6 +739,16 @@ static const struct row g_rows[] = {
     ROW(x25519mlkem768_encaps_derand, EI, O(1120), O(64), I(1216), I(64)),
     ROW(x25519mlkem768_encaps, EI, O(1120), O(64), I(1216)),
     ROW(x25519mlkem768_decaps, EI, O(64), I(1120), I(2432)),
+    ROW(p256mlkem768_keypair_derand, EI, O(1249), O(2432), I(96)),
+    ROW(p256mlkem768_keypair, EI, O(1249), O(2432)),
+    ROW(p256mlkem768_encaps_derand, EI, O(1153), O(64), I(1249), I(64)),
+    ROW(p256mlkem768_encaps, EI, O(1153), O(64), I(1249)),
+    ROW(p256mlkem768_decaps, EI, O(64), I(1153), I(2432)),
+    ROW(p384mlkem1024_keypair_derand, EI, O(1665), O(3216), I(112)),
+    ROW(p384mlkem1024_keypair, EI, O(1665), O(3216)),
+    ROW(p384mlkem1024_encaps_derand, EI, O(1665), O(80), I(1665), I(80)),
+    ROW(p384mlkem1024_encaps, EI, O(1665), O(80), I(1665)),
+    ROW(p384mlkem1024_decaps, EI, O(80), I(1665), I(3216)),
     /* Key encodings (issue 17) */
     ROW(key_encode_private, EI, O(KEY_CAP), O(sizeof(size_t)), I(32)),
     ROW(key_decode_private, EI, O(sizeof(vg_key_alg)), O(sizeof(unsigned)), O(KEY_CAP),

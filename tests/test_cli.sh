@@ -1960,5 +1960,123 @@ check "speed: the four issue-21 rows, each with a figure" \
     [ "$(grep -Ec '^(hashml-dsa-65|ed25519ph)-(sign|verify) +[0-9]+' "$S/speed")" = 4 ]
 check "help documents --prehash and --ph" sh -c '"$1" help | grep -q -- "--prehash H" && "$1" help | grep -q -- "--ph"' sh "$V"
 
+# ---- issue 17, part 2: NIST hybrids, P-256/P-384 PEM/DER keys ---------------
+# SecP256r1MLKEM768 / SecP384r1MLKEM1024 round trips, sizes and the share
+# layout (EC point first, then the ML-KEM ek); keygen p-256|p-384 --pem/--der
+# read by OpenSSL 3.0 (`openssl pkey`, `openssl ec`), OpenSSL's EC keys read
+# by us (pkey byte for byte, sign/verify/ecdh with key files); x25519 and
+# ed25519 commands with PEM/DER key files; the rejections.
+mkdir "$T/h17b"
+N=$T/h17b
+for spec in "p256-mlkem768 2432 1249 1153 64 32 65 ml-kem-768 1184 p-256" \
+    "p384-mlkem1024 3216 1665 1665 80 48 97 ml-kem-1024 1568 p-384"; do
+    set -- $spec
+    hyb=$1 skl=$2 pkl=$3 ctl=$4 ssl=$5 nb=$6 ptl=$7 kem=$8 ekl=$9 curve=${10}
+    "$V" keygen $hyb -s "$N/h.sk" -p "$N/h.pk" &&
+        "$V" encaps $hyb -p "$N/h.pk" -c "$N/h.ct" -k "$N/h.ss1" &&
+        "$V" decaps $hyb -s "$N/h.sk" -c "$N/h.ct" -k "$N/h.ss2"
+    check "$hyb round trip, sizes $skl $pkl $ctl $ssl" \
+        [ "$?:$(stat -c %s "$N/h.sk" "$N/h.pk" "$N/h.ct" "$N/h.ss1" | tr '\n' ' ')" = "0:$skl $pkl $ctl $ssl " ]
+    check "$hyb shared secrets equal" cmp -s "$N/h.ss1" "$N/h.ss2"
+    check "$hyb secret key mode 0600" [ "$(stat -c %a "$N/h.sk")" = 600 ]
+    # Layout: the EC part first. The point = the public key of the scalar
+    # that leads the secret key (through OpenSSL), the ML-KEM ek after it.
+    head -c $nb "$N/h.sk" >"$N/h.scalar"
+    "$V" pkey $curve -i "$N/h.scalar" -o "$N/h.scalar.pem" &&
+        openssl pkey -in "$N/h.scalar.pem" -pubout -outform DER 2>/dev/null | tail -c $ptl >"$N/h.opt"
+    check "$hyb public key starts with the EC scalar's point (OpenSSL)" \
+        cmp -s "$N/h.opt" <(head -c $ptl "$N/h.pk")
+    tail -c $ekl "$N/h.pk" >"$N/h.ek"
+    "$V" encaps $kem -p "$N/h.ek" -c "$N/m.ct" -k "$N/m.ss"
+    check "$hyb public key ends with an $kem ek" [ $? = 0 ]
+    # The shared secret: the ECDH x-coordinate first (our ecdh of the
+    # secret scalar and the ciphertext's point, itself checked against OpenSSL).
+    head -c $ptl "$N/h.ct" >"$N/h.cpt"
+    "$V" ecdh $curve -s "$N/h.scalar" -p "$N/h.cpt" -o "$N/h.x"
+    check "$hyb shared secret starts with the ECDH x-coordinate" cmp -s "$N/h.x" <(head -c $nb "$N/h.ss1")
+    # Rejections: the client's point off the curve (last byte of y changed),
+    # compressed; the server's point off the curve; an ML-KEM ek coefficient
+    # >= q; nothing written.
+    python3 - "$N/h.pk" "$N/h.ct" "$ptl" <<'PY'
+import sys
+pk = bytearray(open(sys.argv[1], 'rb').read()); ct = bytearray(open(sys.argv[2], 'rb').read())
+n = int(sys.argv[3])
+a = bytearray(pk); a[n - 1] ^= 1; open(sys.argv[1] + '.offcurve', 'wb').write(a)
+b = bytearray(pk); b[0] = 2; open(sys.argv[1] + '.compressed', 'wb').write(b)
+c = bytearray(pk); c[n] = 0xff; c[n + 1] |= 0x0f; open(sys.argv[1] + '.badek', 'wb').write(c)
+d = bytearray(ct); d[n - 1] ^= 1; open(sys.argv[2] + '.offcurve', 'wb').write(d)
+PY
+    for bad in offcurve compressed badek; do
+        reject_case "$hyb encaps, client share $bad" \
+            "$V" encaps $hyb -p "$N/h.pk.$bad" -c "$N/r.ct" -k "$N/r.ss"
+    done
+    reject_case "$hyb decaps, server point off the curve" \
+        "$V" decaps $hyb -s "$N/h.sk" -c "$N/h.ct.offcurve" -k "$N/r.ss"
+    check "$hyb: nothing written after the rejections" [ ! -e "$N/r.ct" ] && check "$hyb: no shared secret" [ ! -e "$N/r.ss" ]
+    error_case "keygen $hyb --pem (no encoding)" "$V" keygen $hyb --pem -s "$N/n.sk" -p "$N/n.pk"
+done
+check "the TLS group spelling secp256r1mlkem768" sh -c '"$1" keygen secp256r1mlkem768 -s "$2/t.sk" -p "$2/t.pk" && [ "$(stat -c %s "$2/t.pk")" = 1249 ]' sh "$V" "$N"
+# P-256 / P-384 key files: ours read by OpenSSL, OpenSSL's read by us.
+for curve in p-256 p-384; do
+    OC=$(echo $curve | tr a-z A-Z)
+    for f in pem der; do
+        F=$(echo $f | tr a-z A-Z)
+        "$V" keygen $curve --$f -s "$N/$curve.$f.key" -p "$N/$curve.$f.pub"
+        check "keygen $curve --$f rc 0, mode 0600" [ "$?:$(stat -c %a "$N/$curve.$f.key")" = 0:600 ]
+        openssl pkey -inform $F -in "$N/$curve.$f.key" -pubout -outform $F -out "$N/o.pub" 2>/dev/null
+        check "openssl pkey reads our $curve $f key, same public key" cmp -s "$N/o.pub" "$N/$curve.$f.pub"
+        openssl pkey -inform $F -in "$N/$curve.$f.key" -text -noout >"$N/o.txt" 2>/dev/null
+        check "openssl pkey -text on our $curve $f key" grep -q "Private-Key: (${curve#p-} bit)" "$N/o.txt"
+        openssl ec -inform $F -in "$N/$curve.$f.key" -check -noout >"$N/o.txt" 2>&1
+        check "openssl ec -check accepts our $curve $f key" grep -q "EC Key valid" "$N/o.txt"
+        openssl pkey -pubin -inform $F -in "$N/$curve.$f.pub" -outform $F -pubout -out "$N/o2.pub" 2>/dev/null
+        check "openssl reads our $curve $f public key" cmp -s "$N/o2.pub" "$N/$curve.$f.pub"
+        openssl pkcs8 -topk8 -nocrypt -inform $F -in "$N/$curve.$f.key" -outform $F -out "$N/o.key" 2>/dev/null
+        check "openssl pkcs8 re-encodes our $curve $f key byte for byte" cmp -s "$N/o.key" "$N/$curve.$f.key"
+    done
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:$OC -out "$N/o.key" 2>/dev/null
+    openssl pkey -in "$N/o.key" -pubout -out "$N/o.pub" 2>/dev/null
+    "$V" pkey -i "$N/o.key" -o "$N/our.key"
+    check "pkey re-encodes OpenSSL's $curve key byte for byte" cmp -s "$N/our.key" "$N/o.key"
+    "$V" pkey -i "$N/o.key" -o "$N/our.pub" --pubout
+    check "pkey --pubout of OpenSSL's $curve key = OpenSSL's public key" cmp -s "$N/our.pub" "$N/o.pub"
+    # (openssl pkey -outform DER writes SEC 1's bare ECPrivateKey for EC keys;
+    # PKCS#8 DER comes from openssl pkcs8 -topk8)
+    openssl pkcs8 -topk8 -nocrypt -in "$N/o.key" -outform DER -out "$N/o.der" 2>/dev/null
+    openssl ec -in "$N/o.key" -no_public -outform DER 2>/dev/null |
+        openssl pkcs8 -topk8 -nocrypt -inform DER -outform DER -out "$N/o.nopub.der" 2>/dev/null
+    "$V" pkey -i "$N/o.nopub.der" -o "$N/our.der" --der
+    check "pkey reads OpenSSL's $curve PKCS#8 without the public key" cmp -s "$N/our.der" "$N/o.der"
+    # sign / verify / ecdh with PEM and DER key files, against OpenSSL.
+    "$V" sign $curve -s "$N/o.der" -i "$S/m1" -o "$N/sig" --der
+    openssl dgst -sha${curve#p-} -verify "$N/o.pub" -signature "$N/sig" "$S/m1" >/dev/null 2>&1
+    check "sign $curve with OpenSSL's DER key, OpenSSL verifies" [ $? = 0 ]
+    openssl dgst -sha${curve#p-} -sign "$N/o.key" -out "$N/osig" "$S/m1"
+    check "verify $curve with OpenSSL's PEM public key and signature" \
+        [ "$("$V" verify $curve -p "$N/o.pub" -i "$S/m1" -S "$N/osig" --der)" = OK ]
+    "$V" ecdh $curve -s "$N/$curve.pem.key" -p "$N/o.pub" -o "$N/x1" &&
+        openssl pkeyutl -derive -inkey "$N/o.key" -peerkey "$N/$curve.pem.pub" -out "$N/x2" 2>/dev/null
+    check "ecdh $curve with PEM key files = OpenSSL's" cmp -s "$N/x1" "$N/x2"
+done
+reject_case "sign p-256 with a P-384 PEM key" "$V" sign p-256 -s "$N/p-384.pem.key" -i "$S/m1" -o "$N/z"
+reject_case "verify p-384 with a P-256 DER public key" \
+    "$V" verify p-384 -p "$N/p-256.der.pub" -i "$S/m1" -S "$N/osig" --der
+"$V" keygen x25519 --pem -s "$N/x.key" -p "$N/x.pub"
+reject_case "ecdh p-256 with an X25519 PEM peer key" \
+    "$V" ecdh p-256 -s "$N/p-256.pem.key" -p "$N/x.pub" -o "$N/z"
+check "no output after the EC key rejections" [ ! -e "$N/z" ]
+# x25519 and ed25519 commands with PEM/DER key files.
+openssl genpkey -algorithm X25519 -out "$N/ox.key" 2>/dev/null
+openssl pkey -in "$N/ox.key" -pubout -outform DER -out "$N/ox.der" 2>/dev/null
+"$V" x25519 -s "$N/x.key" -p "$N/ox.der" -o "$N/xs1" &&
+    openssl pkeyutl -derive -inkey "$N/ox.key" -peerkey "$N/x.pub" -out "$N/xs2" 2>/dev/null
+check "x25519 with PEM / DER key files = OpenSSL's" cmp -s "$N/xs1" "$N/xs2"
+openssl genpkey -algorithm ED25519 -out "$N/oe.key" 2>/dev/null
+openssl pkey -in "$N/oe.key" -pubout -out "$N/oe.pub" 2>/dev/null
+"$V" sign ed25519 -s "$N/oe.key" -i "$S/m1" -o "$N/esig" &&
+    openssl pkeyutl -verify -pubin -inkey "$N/oe.pub" -rawin -in "$S/m1" -sigfile "$N/esig" >/dev/null 2>&1
+check "sign ed25519 with OpenSSL's PEM key, OpenSSL verifies" [ $? = 0 ]
+check "verify ed25519 with OpenSSL's PEM public key" [ "$("$V" verify ed25519 -p "$N/oe.pub" -i "$S/m1" -S "$N/esig")" = OK ]
+
 echo "test_cli: $pass passed, $fail failed"
 [ $fail = 0 ]

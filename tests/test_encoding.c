@@ -8,9 +8,11 @@
  *    re-encode byte for byte, in PEM and (the file decoded by OpenSSL's PEM
  *    reader) DER; their inconsistent examples are refused. X-Wing's draft
  *    example likewise.
- *  - OpenSSL 3.0 interoperability for X25519 and Ed25519, both directions,
- *    DER and PEM: OpenSSL parses ours to the same raw keys, and ours equal
- *    OpenSSL's encodings byte for byte; we parse OpenSSL's.
+ *  - OpenSSL 3.0 interoperability for X25519, Ed25519, P-256 and P-384, both
+ *    directions, DER and PEM: OpenSSL parses ours to the same keys, and ours
+ *    equal OpenSSL's encodings byte for byte; we parse OpenSSL's (for EC also
+ *    its PKCS#8 without the publicKey and with the [0] parameters, as
+ *    OpenSSL writes them with EC_PKEY_NO_PUBKEY / explicit parameters off).
  *  - Round trips of every algorithm and form on random keys.
  *  - Malformed DER and PEM, each VG_ERR_INPUT with the outputs zeroed: every
  *    length off by one, every BER length form (long form for a short length,
@@ -19,6 +21,8 @@
  *    EC form), wrong versions, attributes, wrong element lengths, nonzero
  *    unused bits, and PEM armour errors.
  */
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -329,6 +333,124 @@ static void test_openssl(void)
            cases);
 }
 
+/* ---- OpenSSL interoperability: P-256, P-384 ------------------------------- */
+
+/* i2d of an EC key in PKCS#8 (DER) through a memory BIO. */
+static size_t openssl_pkcs8_der(EVP_PKEY *k, uint8_t *out, size_t cap)
+{
+    BIO *b = BIO_new(BIO_s_mem());
+    char *p;
+    CHECK(i2d_PKCS8PrivateKey_bio(b, k, NULL, NULL, 0, NULL, NULL) == 1);
+    long l = BIO_get_mem_data(b, &p);
+    size_t n = l > 0 && (size_t)l <= cap ? (size_t)l : 0;
+    memcpy(out, p, n);
+    BIO_free(b);
+    return n;
+}
+
+/* Decode ours with the EC checks: alg, scalar, and its point from OpenSSL. */
+static void test_openssl_ec(void)
+{
+    static uint8_t oder[512], ours[1024];
+    int cases = 0;
+    for (int c = 0; c < 2; c++) {
+        const char *curve = c == 0 ? "P-256" : "P-384";
+        vg_key_alg alg = c == 0 ? VG_KEY_P256 : VG_KEY_P384;
+        size_t nb = c == 0 ? 32 : 48, ptl = 2 * nb + 1;
+        for (int it = 0; it < 20; it++) {
+            uint8_t sk[48], pt[97], pt2[97];
+            size_t n, kl, ol;
+            vg_key_alg a;
+            unsigned fl;
+            EVP_PKEY *ok = EVP_PKEY_Q_keygen(NULL, NULL, "EC", curve);
+            BIGNUM *d = NULL;
+            CHECK(ok && EVP_PKEY_get_bn_param(ok, OSSL_PKEY_PARAM_PRIV_KEY, &d) == 1);
+            CHECK(BN_bn2binpad(d, sk, (int)nb) == (int)nb);
+            BN_clear_free(d);
+            CHECK(EVP_PKEY_get_octet_string_param(ok, OSSL_PKEY_PARAM_PUB_KEY, pt, sizeof pt,
+                                                  &ol) == 1 && ol == ptl && pt[0] == 0x04);
+            /* Our public key of the scalar is OpenSSL's. */
+            CHECK((c == 0 ? vg_p256_public_key(pt2, sk) : vg_p384_public_key(pt2, sk)) == VG_OK &&
+                  memcmp(pt, pt2, ptl) == 0);
+            size_t olen = openssl_pkcs8_der(ok, oder, sizeof oder);
+            unsigned char *opub = NULL;
+            int opublen = i2d_PUBKEY(ok, &opub);
+            BIO *bp = BIO_new(BIO_s_mem()), *bq = BIO_new(BIO_s_mem());
+            PEM_write_bio_PrivateKey(bp, ok, NULL, NULL, 0, NULL, NULL);
+            PEM_write_bio_PUBKEY(bq, ok);
+            char *opem, *opubpem;
+            long opemlen = BIO_get_mem_data(bp, &opem), opubpemlen = BIO_get_mem_data(bq, &opubpem);
+            for (int pem = 0; pem < 2; pem++) {
+                unsigned f = pem ? VG_KEY_PEM : VG_KEY_DER;
+                /* Ours, private: OpenSSL's bytes exactly, and OpenSSL reads it. */
+                CHECK(vg_key_encode_private(ours, sizeof ours, &n, alg, f, sk, nb) == VG_OK);
+                CHECK(pem ? (n == (size_t)opemlen && memcmp(ours, opem, n) == 0)
+                          : (n == olen && memcmp(ours, oder, n) == 0));
+                EVP_PKEY *rk;
+                if (pem) {
+                    BIO *b = BIO_new_mem_buf(ours, (int)n);
+                    rk = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
+                    BIO_free(b);
+                } else {
+                    const unsigned char *q = ours;
+                    rk = d2i_PrivateKey(EVP_PKEY_EC, NULL, &q, (long)n);
+                }
+                CHECK(rk && EVP_PKEY_eq(rk, ok) == 1);
+                EVP_PKEY_free(rk);
+                /* Ours, public. */
+                CHECK(vg_key_encode_public(ours, sizeof ours, &n, alg, f, pt, ptl) == VG_OK);
+                CHECK(pem ? (n == (size_t)opubpemlen && memcmp(ours, opubpem, n) == 0)
+                          : (n == (size_t)opublen && memcmp(ours, opub, n) == 0));
+                if (pem) {
+                    BIO *b = BIO_new_mem_buf(ours, (int)n);
+                    rk = PEM_read_bio_PUBKEY(b, NULL, NULL, NULL);
+                    BIO_free(b);
+                } else {
+                    const unsigned char *q = ours;
+                    rk = d2i_PUBKEY(NULL, &q, (long)n);
+                }
+                CHECK(rk && EVP_PKEY_eq(rk, ok) == 1);
+                EVP_PKEY_free(rk);
+                /* OpenSSL's, read by us. */
+                CHECK(vg_key_decode_private(&a, &fl, g_key, sizeof g_key, &kl,
+                                            pem ? (const uint8_t *)opem : oder,
+                                            pem ? (size_t)opemlen : olen) == VG_OK &&
+                      a == alg && fl == f && kl == nb && memcmp(g_key, sk, nb) == 0);
+                CHECK(vg_key_decode_public(&a, g_pk, sizeof g_pk, &kl,
+                                           pem ? (const uint8_t *)opubpem : opub,
+                                           pem ? (size_t)opubpemlen : (size_t)opublen) == VG_OK &&
+                      a == alg && kl == ptl && memcmp(g_pk, pt, ptl) == 0);
+                cases += 4;
+            }
+            BIO_free(bp);
+            BIO_free(bq);
+            OPENSSL_free(opub);
+            /* OpenSSL's PKCS#8 without the publicKey (include-public off,
+             * EC_PKEY_NO_PUBKEY), and with the named-curve encoding set
+             * explicitly: we read both. (OpenSSL's PKCS#8 writer never puts
+             * [0] parameters in the ECPrivateKey; that form is in the
+             * malformed-input table's accepted cases.) */
+            for (int v = 0; v < 2; v++) {
+                EVP_PKEY *k2 = EVP_PKEY_dup(ok);
+                if (v == 0)
+                    CHECK(EVP_PKEY_set_int_param(k2, OSSL_PKEY_PARAM_EC_INCLUDE_PUBLIC, 0) == 1);
+                else
+                    CHECK(EVP_PKEY_set_utf8_string_param(k2, OSSL_PKEY_PARAM_EC_ENCODING,
+                                                         OSSL_PKEY_EC_ENCODING_GROUP) == 1);
+                size_t l2 = openssl_pkcs8_der(k2, oder, sizeof oder);
+                CHECK(l2 > 0 && vg_key_decode_private(&a, &fl, g_key, sizeof g_key, &kl, oder,
+                                                      l2) == VG_OK &&
+                      a == alg && kl == nb && memcmp(g_key, sk, nb) == 0);
+                EVP_PKEY_free(k2);
+                cases++;
+            }
+            EVP_PKEY_free(ok);
+        }
+    }
+    printf("openssl interop: %d cases (P-256, P-384; private, public; DER, PEM; both ways)\n",
+           cases);
+}
+
 /* ---- round trips ----------------------------------------------------------- */
 
 struct algsz {
@@ -340,7 +462,8 @@ static const struct algsz g_sizes[] = {
     {VG_KEY_MLKEM512, 64, 1632, 800}, {VG_KEY_MLKEM768, 64, 2400, 1184},
     {VG_KEY_MLKEM1024, 64, 3168, 1568}, {VG_KEY_MLDSA44, 32, 2560, 1312},
     {VG_KEY_MLDSA65, 32, 4032, 1952}, {VG_KEY_MLDSA87, 32, 4896, 2592},
-    {VG_KEY_XWING, 32, 0, 1216},
+    {VG_KEY_XWING, 32, 0, 1216},      {VG_KEY_P256, 32, 0, 65},
+    {VG_KEY_P384, 48, 0, 97},
 };
 
 static int public_of(vg_key_alg a, uint8_t *pk, uint8_t *exp, const uint8_t *seed)
@@ -355,6 +478,8 @@ static int public_of(vg_key_alg a, uint8_t *pk, uint8_t *exp, const uint8_t *see
     case VG_KEY_MLDSA44: return vg_mldsa44_keypair_derand(pk, exp, seed);
     case VG_KEY_MLDSA65: return vg_mldsa65_keypair_derand(pk, exp, seed);
     case VG_KEY_MLDSA87: return vg_mldsa87_keypair_derand(pk, exp, seed);
+    case VG_KEY_P256: return vg_p256_public_key(pk, seed);
+    case VG_KEY_P384: return vg_p384_public_key(pk, seed);
     default: return vg_xwing_keypair_derand(pk, tmp, seed);
     }
 }
@@ -371,6 +496,7 @@ static void test_round_trips(void)
             vg_key_alg a;
             unsigned fl;
             vgtest_randbytes(&rs, seed, sizeof seed);
+            seed[0] &= S->alg == VG_KEY_P256 || S->alg == VG_KEY_P384 ? 0x7f : 0xff; /* < n */
             bad += public_of(S->alg, g_pk, g_exp, seed) != VG_OK;
             unsigned forms = S->exp ? 3 : 1;
             for (unsigned fi = 0; fi < forms; fi++) {
@@ -420,14 +546,42 @@ static void test_round_trips(void)
                    VG_ERR_INPUT;
         }
     }
-    /* Reserved and unknown algorithms, unknown flags. */
-    uint8_t k[32] = {1};
+    /* Unknown algorithms, unknown flags; EC: scalars 0, n and all-ones, the
+     * expanded or both forms, a public point off the curve, compressed. */
+    uint8_t k[48] = {1};
     size_t n;
-    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P256, 0, k, 32) != VG_ERR_INPUT;
-    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P384, 0, k, 32) != VG_ERR_INPUT;
+    static const uint8_t n256[32] = {
+        0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63,
+        0x25, 0x51};
     bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_NONE, 0, k, 32) != VG_ERR_INPUT;
     bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_X25519, 8, k, 32) != VG_ERR_INPUT;
-    bad += vg_key_encode_public(g_out, sizeof g_out, &n, VG_KEY_P256, 0, k, 32) != VG_ERR_INPUT;
+    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P256, VG_KEY_EXPANDED, k, 32) !=
+           VG_ERR_INPUT;
+    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P384, VG_KEY_BOTH, k, 48) !=
+           VG_ERR_INPUT;
+    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P256, 0, n256, 32) !=
+               VG_ERR_INPUT || n != 0;
+    memset(k, 0, sizeof k);
+    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P256, 0, k, 32) != VG_ERR_INPUT;
+    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P384, 0, k, 48) != VG_ERR_INPUT;
+    memset(k, 0xff, sizeof k);
+    bad += vg_key_encode_private(g_out, sizeof g_out, &n, VG_KEY_P384, 0, k, 48) != VG_ERR_INPUT;
+    for (int c = 0; c < 2; c++) {
+        vg_key_alg ea = c ? VG_KEY_P384 : VG_KEY_P256;
+        size_t pl = c ? 97 : 65;
+        memset(k, 0, sizeof k);
+        k[c ? 47 : 31] = 5;
+        CHECK((c ? vg_p384_public_key(g_pk, k) : vg_p256_public_key(g_pk, k)) == VG_OK);
+        bad += vg_key_encode_public(g_out, sizeof g_out, &n, ea, 0, g_pk, pl) != VG_OK;
+        g_pk[pl - 1] ^= 1; /* y + 1: off the curve */
+        bad += vg_key_encode_public(g_out, sizeof g_out, &n, ea, 0, g_pk, pl) != VG_ERR_INPUT;
+        g_pk[pl - 1] ^= 1;
+        g_pk[0] = 0x02; /* compressed prefix with the uncompressed length */
+        bad += vg_key_encode_public(g_out, sizeof g_out, &n, ea, 0, g_pk, pl) != VG_ERR_INPUT;
+        bad += vg_key_encode_public(g_out, sizeof g_out, &n, ea, 0, g_pk, 1 + pl / 2) !=
+               VG_ERR_INPUT;
+    }
     /* An ML-KEM public key failing FIPS 203 7.2. */
     uint8_t seed[64] = {3};
     vg_mlkem768_keypair_derand(g_pk, g_exp, seed);
@@ -644,6 +798,111 @@ static int mutate_all(const uint8_t *der, size_t n, int priv, const char *what)
     return cases;
 }
 
+/* The ECPrivateKey (RFC 5915) inside an EC PKCS#8 der: the tree root->k[2]
+ * ->k[0] is SEQUENCE { INTEGER 1, OCTET STRING scalar, [1] { BIT STRING } }
+ * as we write it. Accepted: without [1], with [0] namedCurve before [1].
+ * Refused: version 0 and 2, the scalar 0 and n, a shorter scalar, [0] with
+ * the other curve, [1] before [0], [1] with another point, compressed, or
+ * unused bits, an element after [1]. */
+static int ec_private_cases(const uint8_t *der, size_t n, const uint8_t *pk, size_t pk_len,
+                            const char *what)
+{
+    static const uint8_t p256[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
+    static const uint8_t p384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
+    static const uint8_t n256[32] = {
+        0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63,
+        0x25, 0x51};
+    static const uint8_t n384[48] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xc7, 0x63, 0x4d, 0x81, 0xf4, 0x37,
+        0x2d, 0xdf, 0x58, 0x1a, 0x0d, 0xb2, 0x48, 0xb0, 0xa7, 0x7a, 0xec, 0xec, 0x19, 0x6a, 0xcc,
+        0xc5, 0x29, 0x73};
+    static const uint8_t zero[48] = {0}, v0[] = {0}, v2[] = {2};
+    static uint8_t bits[128];
+    const int is256 = pk_len == 65;
+    const size_t nb = is256 ? 32 : 48;
+    int cases = 0, bad = 0;
+    struct node *r, *e;
+    size_t m;
+    vg_key_alg a;
+    unsigned fl;
+    size_t kl;
+#define EC_TREE() (r = fresh(der, n, 1), e = r->k[2]->k[0])
+#define EXPECT(want, label)                                                                \
+    do {                                                                                   \
+        m = ser(r, g_mut, NULL, M_NONE);                                                   \
+        int ok_ = (want) ? vg_key_decode_private(&a, &fl, g_key, sizeof g_key, &kl, g_mut, \
+                                                 m) == VG_OK && kl == nb                   \
+                         : refused_private(g_mut, m);                                      \
+        if (!ok_)                                                                          \
+            fprintf(stderr, "  %s: EC %s: wrong verdict\n", what, label);                 \
+        bad += !ok_;                                                                       \
+        cases++;                                                                           \
+    } while (0)
+    EC_TREE();
+    CHECK(e->tag == 0x30 && e->nk == 3 && e->k[2]->tag == 0xa1);
+    if (e->tag != 0x30 || e->nk != 3)
+        return 0;
+    EC_TREE();
+    e->nk = 2;
+    EXPECT(1, "without publicKey");
+    EC_TREE();
+    e->k[3] = e->k[2];
+    e->k[2] = leaf(0xa0, NULL, 0);
+    e->k[2]->k[0] = leaf(0x06, is256 ? p256 : p384, is256 ? sizeof p256 : sizeof p384);
+    e->k[2]->nk = 1;
+    e->nk = 4;
+    EXPECT(1, "with [0] namedCurve");
+    e->k[2]->k[0] = leaf(0x06, is256 ? p384 : p256, is256 ? sizeof p384 : sizeof p256);
+    EXPECT(0, "[0] with the other curve");
+    e->k[2]->k[0] = leaf(0x05, NULL, 0);
+    EXPECT(0, "[0] NULL");
+    e->k[2]->k[0] = leaf(0x06, is256 ? p256 : p384, is256 ? sizeof p256 : sizeof p384);
+    {
+        struct node *t = e->k[2];
+        e->k[2] = e->k[3];
+        e->k[3] = t;
+    }
+    EXPECT(0, "[1] before [0]");
+    EC_TREE();
+    e->k[0]->c = v0;
+    EXPECT(0, "version 0");
+    e->k[0]->c = v2;
+    EXPECT(0, "version 2");
+    EC_TREE();
+    e->k[1]->c = zero;
+    e->nk = 2;
+    EXPECT(0, "scalar 0");
+    e->k[1]->c = is256 ? n256 : n384;
+    EXPECT(0, "scalar n");
+    EC_TREE();
+    e->k[1]->cl = nb - 1; /* a shorter scalar (its leading byte dropped) */
+    e->k[1]->c += 1;
+    e->nk = 2;
+    EXPECT(0, "scalar of nb - 1 bytes");
+    bits[0] = 0;
+    memcpy(bits + 1, pk, pk_len);
+    bits[pk_len] ^= 1;
+    EC_TREE();
+    e->k[2]->k[0]->c = bits;
+    EXPECT(0, "[1] another point");
+    bits[pk_len] ^= 1;
+    bits[0] = 1;
+    EXPECT(0, "[1] unused bits");
+    bits[0] = 0;
+    bits[1] = 0x02;
+    e->k[2]->k[0]->cl = 1 + 1 + nb;
+    EXPECT(0, "[1] compressed point");
+    EC_TREE();
+    e->k[e->nk++] = leaf(0x05, NULL, 0);
+    EXPECT(0, "an element after [1]");
+#undef EXPECT
+#undef EC_TREE
+    CHECK_MSG(bad == 0, "%s: %d EC cases wrong", what, bad);
+    return cases;
+}
+
 /* The targeted cases of a private key der (n bytes) of algorithm alg with
  * public key pk (pk_len). Returns the number of cases. */
 static int private_cases(const uint8_t *der, size_t n, const uint8_t *pk, size_t pk_len,
@@ -672,12 +931,32 @@ static int private_cases(const uint8_t *der, size_t n, const uint8_t *pk, size_t
     buf[r->k[1]->k[0]->cl - 1] ^= 0x7f;
     r->k[1]->k[0]->c = buf;
     REFUSE("OID changed");
-    r = fresh(der, n, 1);
-    r->k[1]->k[0]->c = ec_oid;
-    r->k[1]->k[0]->cl = sizeof ec_oid;
-    REFUSE("id-ecPublicKey");
-    r->k[1]->k[r->k[1]->nk++] = leaf(0x06, p256, sizeof p256);
-    REFUSE("id-ecPublicKey, prime256v1");
+    const int ec = pk_len == 65 || pk_len == 97;
+    if (!ec) {
+        r = fresh(der, n, 1);
+        r->k[1]->k[0]->c = ec_oid;
+        r->k[1]->k[0]->cl = sizeof ec_oid;
+        REFUSE("id-ecPublicKey");
+        r->k[1]->k[r->k[1]->nk++] = leaf(0x06, p256, sizeof p256);
+        REFUSE("id-ecPublicKey, prime256v1");
+    } else {
+        /* EC: parameters absent, the other curve, NULL for the curve, the
+         * curve OID twice. */
+        static const uint8_t p384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
+        r = fresh(der, n, 1);
+        r->k[1]->nk = 1;
+        REFUSE("id-ecPublicKey without parameters");
+        r = fresh(der, n, 1);
+        r->k[1]->k[1]->c = pk_len == 65 ? p384 : p256;
+        r->k[1]->k[1]->cl = pk_len == 65 ? sizeof p384 : sizeof p256;
+        REFUSE("the other curve");
+        r = fresh(der, n, 1);
+        r->k[1]->k[1] = leaf(0x05, NULL, 0);
+        REFUSE("NULL for the namedCurve");
+        r = fresh(der, n, 1);
+        r->k[1]->k[r->k[1]->nk++] = r->k[1]->k[1];
+        REFUSE("namedCurve twice");
+    }
     r = fresh(der, n, 1);
     r->k[1]->k[0]->cl = 0;
     REFUSE("empty OID");
@@ -725,7 +1004,8 @@ static int private_cases(const uint8_t *der, size_t n, const uint8_t *pk, size_t
         unsigned fl;
         size_t kl;
         int rc = vg_key_decode_private(&a, &fl, g_key, sizeof g_key, &kl, g_mut, m);
-        if (pk_len == 1216 && !lattice) { /* X-Wing: publicKey MUST be absent */
+        if ((pk_len == 1216 && !lattice) || ec) {
+            /* X-Wing: publicKey MUST be absent; EC: it lives in ECPrivateKey */
             bad += rc != VG_ERR_INPUT;
         } else {
             bad += rc != VG_OK;
@@ -746,6 +1026,8 @@ static int private_cases(const uint8_t *der, size_t n, const uint8_t *pk, size_t
     r->k[0]->c = v1;
     r->k[r->nk++] = leaf(0x81, bits, pk_len + 1);
     REFUSE("another publicKey");
+    if (ec)
+        cases += ec_private_cases(der, n, pk, pk_len, what);
     /* Lattice CHOICE: a tag that is none of [0], OCTET STRING, SEQUENCE. */
     if (lattice) {
         r = fresh(der, n, 1);
@@ -791,6 +1073,27 @@ static int public_cases(const uint8_t *der, size_t n, const char *what)
     r = fresh(der, n, 0);
     r->k[r->nk++] = leaf(0x05, NULL, 0);
     REFUSE("extra element");
+    if (r->k[0]->nk == 2) { /* EC: the namedCurve parameters */
+        r = fresh(der, n, 0);
+        r->k[0]->nk = 1;
+        REFUSE("EC without parameters");
+        r = fresh(der, n, 0);
+        memcpy(buf, r->k[0]->k[1]->c, r->k[0]->k[1]->cl);
+        buf[r->k[0]->k[1]->cl - 1] ^= 1;
+        r->k[0]->k[1]->c = buf;
+        REFUSE("EC curve OID changed");
+        r = fresh(der, n, 0);
+        memcpy(buf, r->k[1]->c, r->k[1]->cl);
+        buf[r->k[1]->cl - 1] ^= 1;
+        r->k[1]->c = buf;
+        REFUSE("EC point off the curve");
+        r = fresh(der, n, 0);
+        memcpy(buf, r->k[1]->c, r->k[1]->cl);
+        buf[1] = 0x03;
+        r->k[1]->c = buf;
+        r->k[1]->cl = 2 + (r->k[1]->cl - 2) / 2;
+        REFUSE("EC compressed point");
+    }
     for (int d = -1; d <= 1; d += 2) {
         r = fresh(der, n, 0);
         memcpy(buf, r->k[1]->c, r->k[1]->cl);
@@ -877,6 +1180,7 @@ static void test_malformed(void)
         size_t n;
         char what[64];
         vgtest_randbytes(&rs, seed, sizeof seed);
+        seed[0] &= S->alg == VG_KEY_P256 || S->alg == VG_KEY_P384 ? 0x7f : 0xff; /* < n */
         public_of(S->alg, g_pk, g_exp, seed);
         static uint8_t pk[VG_KEY_PUBLIC_MAXBYTES];
         memcpy(pk, g_pk, S->pk);
@@ -924,6 +1228,7 @@ int main(void)
 {
     test_lamps();
     test_openssl();
+    test_openssl_ec();
     test_round_trips();
     test_malformed();
     return vgtest_done("test_encoding");

@@ -278,6 +278,63 @@ static uint8_t g_nsk[48], g_nsk2[48], g_npk[97], g_npeer[97], g_nsig[96], g_nout
 NIST_OPS(p256, 32)
 NIST_OPS(p384, 48)
 
+/* Hybrid KEMs and PKCS#8 decoding (issue 17): keypair_derand, encaps_derand
+ * and decaps of X-Wing and the three TLS hybrids on prepared keys; decoding
+ * of seed-form ML-KEM-768 and ML-DSA-65 keys and of a P-256 key (each runs
+ * its key checks: ML-KEM/ML-DSA none for a bare seed, P-256 its point). */
+static uint8_t g_hpk[1665], g_hsk[3216], g_hct[1665], g_hct2[1665], g_hss[80], g_hseed[112],
+    g_heseed[80], g_hder[VG_KEY_ENCODED_MAXBYTES], g_hkey[VG_KEY_SECRET_MAXBYTES];
+static size_t g_hder_len;
+#define HYB_OPS(c)                                                                       \
+    static void c##_keypair(void) { g_rc = vg_##c##_keypair_derand(g_hpk, g_hsk, g_hseed); } \
+    static void c##_encaps(void) { g_rc = vg_##c##_encaps_derand(g_hct2, g_hss, g_hpk, g_heseed); } \
+    static void c##_decaps(void) { g_rc = vg_##c##_decaps(g_hss, g_hct, g_hsk); }        \
+    static int c##_prepare(void)                                                         \
+    {                                                                                    \
+        memcpy(g_hseed, g_seed64, 64);                                                   \
+        memcpy(g_hseed + 64, g_seed32, 32);                                              \
+        memcpy(g_hseed + 96, g_seed32, 16);                                              \
+        memcpy(g_heseed, g_m, 32);                                                       \
+        memcpy(g_heseed + 32, g_seed32, 32);                                             \
+        memcpy(g_heseed + 64, g_m, 16);                                                  \
+        g_hseed[0] &= 0x7f; /* an EC scalar leads the NIST hybrids' seeds: < n */       \
+        g_heseed[0] &= 0x7f;                                                             \
+        return vg_##c##_keypair_derand(g_hpk, g_hsk, g_hseed) == VG_OK &&                \
+               vg_##c##_encaps_derand(g_hct, g_hss, g_hpk, g_heseed) == VG_OK;           \
+    }
+HYB_OPS(x25519mlkem768)
+HYB_OPS(p256mlkem768)
+HYB_OPS(p384mlkem1024)
+static void xwing_keypair(void) { g_rc = vg_xwing_keypair_derand(g_hpk, g_hsk, g_seed32); }
+static void xwing_encaps(void) { g_rc = vg_xwing_encaps_derand(g_hct2, g_hss, g_hpk, g_seed64); }
+static void xwing_decaps(void) { g_rc = vg_xwing_decaps(g_hss, g_hct, g_hsk); }
+static int xwing_prepare(void)
+{
+    return vg_xwing_keypair_derand(g_hpk, g_hsk, g_seed32) == VG_OK &&
+           vg_xwing_encaps_derand(g_hct, g_hss, g_hpk, g_seed64) == VG_OK;
+}
+static void pkcs8_decode(void)
+{
+    vg_key_alg a;
+    unsigned fl;
+    size_t kl;
+    g_rc = vg_key_decode_private(&a, &fl, g_hkey, sizeof g_hkey, &kl, g_hder, g_hder_len);
+}
+static int pkcs8_prepare(vg_key_alg alg, const uint8_t *key, size_t len)
+{
+    return vg_key_encode_private(g_hder, sizeof g_hder, &g_hder_len, alg, VG_KEY_DER, key, len) ==
+           VG_OK;
+}
+static int pkcs8_mlkem768_prepare(void) { return pkcs8_prepare(VG_KEY_MLKEM768, g_seed64, 64); }
+static int pkcs8_mldsa65_prepare(void) { return pkcs8_prepare(VG_KEY_MLDSA65, g_seed32, 32); }
+static int pkcs8_p256_prepare(void)
+{
+    uint8_t k[32];
+    memcpy(k, g_seed32, 32);
+    k[0] &= 0x7f;
+    return pkcs8_prepare(VG_KEY_P256, k, 32);
+}
+
 struct stack_op {
     const char *name;
     void (*op)(void);
@@ -305,6 +362,11 @@ struct stack_op {
     {#c " ecdh", c##_ecdh, c##_prepare, GENEROUS_BOUND},                                  \
     {#c " sign (64 B)", c##_sign, c##_prepare, GENEROUS_BOUND},                           \
     {#c " verify (64 B)", c##_verify, c##_prepare, GENEROUS_BOUND}
+
+#define HYB_STACK_ROWS(c, label)                                                          \
+    {label " keypair_derand", c##_keypair, c##_prepare, GENEROUS_BOUND},                  \
+    {label " encaps_derand", c##_encaps, c##_prepare, GENEROUS_BOUND},                    \
+    {label " decaps", c##_decaps, c##_prepare, GENEROUS_BOUND}
 
 static const struct stack_op g_ops[] = {
     MLKEM_ROWS(512, GENEROUS_BOUND),
@@ -337,6 +399,13 @@ static const struct stack_op g_ops[] = {
     {"ml-dsa-87 keypair_derand", mldsa87_keypair, mldsa87_prepare, GENEROUS_BOUND},
     {"ml-dsa-87 sign_derand (64 B)", mldsa87_sign, mldsa87_prepare, MLDSA87_SIGN_GOAL},
     {"ml-dsa-87 verify (64 B)", mldsa87_verify, mldsa87_prepare, GENEROUS_BOUND},
+    HYB_STACK_ROWS(xwing, "x-wing"),
+    HYB_STACK_ROWS(x25519mlkem768, "x25519mlkem768"),
+    HYB_STACK_ROWS(p256mlkem768, "p256-mlkem768"),
+    HYB_STACK_ROWS(p384mlkem1024, "p384-mlkem1024"),
+    {"pkcs8 decode ml-kem-768 seed", pkcs8_decode, pkcs8_mlkem768_prepare, GENEROUS_BOUND},
+    {"pkcs8 decode ml-dsa-65 seed", pkcs8_decode, pkcs8_mldsa65_prepare, GENEROUS_BOUND},
+    {"pkcs8 decode p-256", pkcs8_decode, pkcs8_p256_prepare, GENEROUS_BOUND},
 };
 #define N_OPS (sizeof g_ops / sizeof g_ops[0])
 

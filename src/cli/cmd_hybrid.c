@@ -2,11 +2,13 @@
  * The key-encoding and hybrid-KEM parts of the vgcrypto command (issue 17):
  *
  *   keygen ALG -s SECRET -p PUBLIC [--hex | --pem | --der]
- *       ALG also x-wing and x25519-mlkem768; --pem / --der (every algorithm
- *       with an encoding) write a PKCS#8 secret key (the seed form for ML-KEM
- *       and ML-DSA) and an SPKI public key instead of the raw library forms.
- *   encaps x-wing|x25519-mlkem768 -p PUBLIC -c CIPHERTEXT -k SHARED [--hex]
- *   decaps x-wing|x25519-mlkem768 -s SECRET -c CIPHERTEXT -k SHARED [--hex]
+ *       ALG also x-wing, x25519-mlkem768, p256-mlkem768 and p384-mlkem1024;
+ *       --pem / --der (every algorithm with an encoding, p-256 and p-384
+ *       included) write a PKCS#8 secret key (the seed form for ML-KEM and
+ *       ML-DSA) and an SPKI public key instead of the raw library forms.
+ *   encaps x-wing|x25519-mlkem768|p256-mlkem768|p384-mlkem1024 -p PUBLIC
+ *          -c CIPHERTEXT -k SHARED [--hex]
+ *   decaps (the same names) -s SECRET -c CIPHERTEXT -k SHARED [--hex]
  *       X-Wing key files may be raw, PEM or DER (told apart by content);
  *       so may ML-KEM key files (a PEM or DER one is handled here, a seed-form
  *       PKCS#8 secret key expanded by KeyGen).
@@ -20,7 +22,10 @@
  *
  * Raw forms (the library's): x-wing secret 32 bytes (the seed), public
  * 1216; x25519-mlkem768 secret 2432 (ML-KEM-768 dk || X25519 secret),
- * public 1216, ciphertext 1120, shared secret 64. Exit codes as cli.h says;
+ * public 1216, ciphertext 1120, shared secret 64; p256-mlkem768 secret 2432
+ * (P-256 scalar || ML-KEM-768 dk), public 1249, ciphertext 1153, shared 64;
+ * p384-mlkem1024 secret 3216, public 1665, ciphertext 1665, shared 80.
+ * Exit codes as cli.h says;
  * outputs all or nothing, mode 0600 (cli_out.h); every secret buffer wiped.
  */
 #define _XOPEN_SOURCE 700
@@ -56,20 +61,32 @@ static const struct hyb_alg g_halgs[] = {
     {"ml-dsa-87", VG_KEY_MLDSA87, 32, 4896, 2592, 4896},
     {"x-wing", VG_KEY_XWING, 32, 32, 1216, 0},
     {"x25519-mlkem768", VG_KEY_NONE, 96, 2432, 1216, 0},
+    {"p256-mlkem768", VG_KEY_NONE, 96, 2432, 1249, 0},
+    {"p384-mlkem1024", VG_KEY_NONE, 112, 3216, 1665, 0},
+    /* keygen --pem / --der only (the raw forms stay with cmd_nist.c) */
+    {"p-256", VG_KEY_P256, 32, 32, 65, 0},
+    {"p-384", VG_KEY_P384, 48, 48, 97, 0},
 };
 #define N_HALGS (sizeof g_halgs / sizeof g_halgs[0])
 #define HALG_NAMES                                                                          \
     "x25519, ed25519, ml-kem-512, ml-kem-768, ml-kem-1024, ml-dsa-44, ml-dsa-65, "          \
-    "ml-dsa-87, x-wing, x25519-mlkem768"
+    "ml-dsa-87, x-wing, x25519-mlkem768, p256-mlkem768, p384-mlkem1024, p-256, p-384"
 
 #define MAX_SK 4896
 #define MAX_PK 2592
+#define MAX_CT 1665 /* p384-mlkem1024 */
+#define MAX_SS 80
 #define MAX_FILE 16384
 
 static const struct hyb_alg *find_alg(const char *name)
 {
-    if (name && strcmp(name, "x25519mlkem768") == 0) /* the TLS group's own spelling */
+    /* the TLS groups' own spellings */
+    if (name && strcmp(name, "x25519mlkem768") == 0)
         name = "x25519-mlkem768";
+    if (name && strcmp(name, "secp256r1mlkem768") == 0)
+        name = "p256-mlkem768";
+    if (name && strcmp(name, "secp384r1mlkem1024") == 0)
+        name = "p384-mlkem1024";
     for (size_t i = 0; name && i < N_HALGS; i++)
         if (strcmp(name, g_halgs[i].name) == 0)
             return &g_halgs[i];
@@ -79,8 +96,15 @@ static const struct hyb_alg *find_alg(const char *name)
 static int is_hybrid_name(const char *s)
 {
     return strcmp(s, "x-wing") == 0 || strcmp(s, "x25519-mlkem768") == 0 ||
-           strcmp(s, "x25519mlkem768") == 0;
+           strcmp(s, "x25519mlkem768") == 0 || strcmp(s, "p256-mlkem768") == 0 ||
+           strcmp(s, "secp256r1mlkem768") == 0 || strcmp(s, "p384-mlkem1024") == 0 ||
+           strcmp(s, "secp384r1mlkem1024") == 0;
 }
+
+/* The NIST hybrids: the EC scalar leads their seeds and must be in [1, n-1]
+ * (keygen draws it again otherwise, as vg_p256_keypair does). */
+static int is_p256h(const struct hyb_alg *a) { return strcmp(a->name, "p256-mlkem768") == 0; }
+static int is_p384h(const struct hyb_alg *a) { return strcmp(a->name, "p384-mlkem1024") == 0; }
 
 /* Raw secret key, public key and encodable key (seed form) of a fresh
  * seed: the library's key generation from the seed. */
@@ -96,8 +120,31 @@ static int keys_of_seed(const struct hyb_alg *a, const uint8_t *seed, uint8_t *s
     case VG_KEY_MLDSA65: return vg_mldsa65_keypair_derand(pk, sk, seed);
     case VG_KEY_MLDSA87: return vg_mldsa87_keypair_derand(pk, sk, seed);
     case VG_KEY_XWING: return vg_xwing_keypair_derand(pk, sk, seed);
-    default: return vg_x25519mlkem768_keypair_derand(pk, sk, seed);
+    case VG_KEY_P256: memcpy(sk, seed, 32); return vg_p256_public_key(pk, sk);
+    case VG_KEY_P384: memcpy(sk, seed, 48); return vg_p384_public_key(pk, sk);
+    default:
+        if (is_p256h(a))
+            return vg_p256mlkem768_keypair_derand(pk, sk, seed);
+        if (is_p384h(a))
+            return vg_p384mlkem1024_keypair_derand(pk, sk, seed);
+        return vg_x25519mlkem768_keypair_derand(pk, sk, seed);
     }
+}
+
+/* A fresh keygen seed for a: random bytes; for the EC algorithms redrawn
+ * while the leading scalar is 0 or >= n (probability 2^-32 or less a draw),
+ * the verdict coming from the public-key function's range check. */
+static int fresh_seed(const struct hyb_alg *a, uint8_t *seed, uint8_t *sk, uint8_t *pk)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        if (vg_randombytes(seed, a->seed_len) != VG_OK)
+            return VG_ERR_RANDOM;
+        int rc = keys_of_seed(a, seed, sk, pk);
+        if (rc != VG_ERR_INPUT || (a->key != VG_KEY_P256 && a->key != VG_KEY_P384 &&
+                                   !is_p256h(a) && !is_p384h(a)))
+            return rc;
+    }
+    return VG_ERR_RANDOM;
 }
 
 /* 1 when argv (after the command name) contains s. */
@@ -135,7 +182,7 @@ int vg_cli_keygen_ext(int argc, char **argv)
     static const char *const whats[2] = {"secret key", "public key"};
     struct vg_cli_outputs outs;
     struct {
-        uint8_t seed[96], sk[MAX_SK], pk[MAX_PK];
+        uint8_t seed[112], sk[MAX_SK], pk[MAX_PK];
         uint8_t esk[VG_KEY_ENCODED_MAXBYTES], epk[VG_KEY_ENCODED_MAXBYTES];
     } *w = NULL;
     const struct hyb_alg *alg;
@@ -166,11 +213,12 @@ int vg_cli_keygen_ext(int argc, char **argv)
     if (rc != VG_CLI_EXIT_OK)
         goto out;
     rc = VG_CLI_EXIT_USAGE;
-    if (vg_randombytes(w->seed, alg->seed_len) != VG_OK) {
+    int kr = fresh_seed(alg, w->seed, w->sk, w->pk);
+    if (kr == VG_ERR_RANDOM) {
         vg_cli_error("keygen: the operating system's random source failed");
         goto out;
     }
-    if (keys_of_seed(alg, w->seed, w->sk, w->pk) != VG_OK) {
+    if (kr != VG_OK) {
         vg_cli_error("keygen: %s key generation failed", alg->name);
         goto out;
     }
@@ -281,6 +329,13 @@ static int xwing_check_sk(const uint8_t *sk)
     return VG_OK;
 }
 
+/* The ML-KEM parts of the NIST hybrids' keys (after the EC point or
+ * scalar), for the error messages. */
+static int p256h_check_pk(const uint8_t *pk) { return vg_mlkem768_check_public_key(pk + 65); }
+static int p256h_check_sk(const uint8_t *sk) { return vg_mlkem768_check_secret_key(sk + 32); }
+static int p384h_check_pk(const uint8_t *pk) { return vg_mlkem1024_check_public_key(pk + 97); }
+static int p384h_check_sk(const uint8_t *sk) { return vg_mlkem1024_check_secret_key(sk + 48); }
+
 static const struct kem_ops *ops_of(const struct hyb_alg *a)
 {
     static const struct kem_ops xw = {1120, 32, vg_xwing_encaps, vg_xwing_decaps,
@@ -294,9 +349,13 @@ static const struct kem_ops *ops_of(const struct hyb_alg *a)
     static const struct kem_ops k1024 = {1568, 32, vg_mlkem1024_encaps, vg_mlkem1024_decaps,
                                          vg_mlkem1024_check_public_key,
                                          vg_mlkem1024_check_secret_key};
+    static const struct kem_ops p256h = {1153, 64, vg_p256mlkem768_encaps,
+                                         vg_p256mlkem768_decaps, p256h_check_pk, p256h_check_sk};
+    static const struct kem_ops p384h = {1665, 80, vg_p384mlkem1024_encaps,
+                                         vg_p384mlkem1024_decaps, p384h_check_pk, p384h_check_sk};
     switch (a->key) {
     case VG_KEY_XWING: return &xw;
-    case VG_KEY_NONE: return &hy;
+    case VG_KEY_NONE: return is_p256h(a) ? &p256h : is_p384h(a) ? &p384h : &hy;
     case VG_KEY_MLKEM512: return &k512;
     case VG_KEY_MLKEM768: return &k768;
     case VG_KEY_MLKEM1024: return &k1024;
@@ -322,6 +381,16 @@ static int file_is_encoded(const char *path, size_t raw_len)
     vg_wipe(data, n);
     free(data);
     return enc;
+}
+
+int vg_cli_load_encoded_key(const char *cmd, const char *what, const char *path,
+                            const char *alg, int want_secret, uint8_t *out, int hex)
+{
+    const struct hyb_alg *a = find_alg(alg);
+    if (!a || a->key == VG_KEY_NONE || hex ||
+        !file_is_encoded(path, want_secret ? a->raw_sk : a->raw_pk))
+        return -1;
+    return load_any(cmd[0] ? cmd : "vgcrypto", what, path, a, want_secret, out, 0);
 }
 
 /* Ours: a hybrid, or ML-KEM with an encoded key file. */
@@ -360,7 +429,7 @@ int vg_cli_encaps_ext(int argc, char **argv)
     const char *pk_path = NULL, *ct_path = NULL, *ss_path = NULL;
     const struct hyb_alg *alg = NULL;
     int hex = 0, rc, r;
-    uint8_t pk[MAX_PK], ct[1568], ss[64];
+    uint8_t pk[MAX_PK], ct[MAX_CT], ss[MAX_SS];
     static const char *const whats[2] = {"ciphertext", "shared secret"};
     struct vg_cli_outputs outs;
     const struct kem_ops *ops;
@@ -387,6 +456,10 @@ int vg_cli_encaps_ext(int argc, char **argv)
         if (ops->check_pk(pk) != VG_OK)
             vg_cli_error("encaps: the ML-KEM part of the %s public key in '%s' has a "
                          "coefficient >= q (FIPS 203 section 7.2); nothing written",
+                         alg->name, pk_path);
+        else if (is_p256h(alg) || is_p384h(alg))
+            vg_cli_error("encaps: the EC part of the %s public key in '%s' is not a valid "
+                         "uncompressed point (SEC 1 3.2.2.1); nothing written",
                          alg->name, pk_path);
         else
             vg_cli_error("encaps: the X25519 part of the %s public key in '%s' has small order "
@@ -416,7 +489,7 @@ int vg_cli_decaps_ext(int argc, char **argv)
     const char *sk_path = NULL, *ct_path = NULL, *ss_path = NULL;
     const struct hyb_alg *alg = NULL;
     int hex = 0, rc;
-    uint8_t sk[3168], ct[1568], ss[64];
+    uint8_t sk[3216], ct[MAX_CT], ss[MAX_SS];
     static const char *const what = "shared secret";
     struct vg_cli_outputs outs;
     const struct kem_ops *ops;
@@ -448,6 +521,10 @@ int vg_cli_decaps_ext(int argc, char **argv)
         if (ops->check_sk(sk) != VG_OK)
             vg_cli_error("decaps: the ML-KEM part of the %s secret key in '%s' fails the "
                          "FIPS 203 section 7.3 hash check; nothing written", alg->name, sk_path);
+        else if (is_p256h(alg) || is_p384h(alg))
+            vg_cli_error("decaps: the EC part of the ciphertext in '%s' is not a valid "
+                         "uncompressed point (SEC 1 3.2.2.1), or the secret scalar is not in "
+                         "[1, n-1]; nothing written", ct_path);
         else
             vg_cli_error("decaps: the X25519 part of the ciphertext in '%s' has small order "
                          "(all-zero shared secret, RFC 8446 7.4.2); nothing written", ct_path);

@@ -24,6 +24,7 @@
 #include "cli_args.h"
 #include "cli_io.h"
 #include "cli_out.h"
+#include "cli_hybrid.h"
 #include "cmd_nist.h"
 #include "common.h"
 #include "vgcrypto.h"
@@ -107,7 +108,13 @@ static int load_point(const char *what, const char *path, uint8_t *out, size_t n
 {
     uint8_t *data;
     size_t n;
-    int rc = vg_cli_read_all(path, 2 * (1 + 2 * nb) + 2, &data, &n);
+    /* An SPKI file, PEM or DER (issue 17): decoded by cmd_hybrid.c. */
+    int rc = vg_cli_load_encoded_key("", what, path, nb == 32 ? "p-256" : "p-384", 0, out, hex);
+    if (rc >= 0) {
+        *len = 1 + 2 * nb;
+        return rc;
+    }
+    rc = vg_cli_read_all(path, 2 * (1 + 2 * nb) + 2, &data, &n);
     if (rc == VG_CLI_IO_ESYS)
         return vg_cli_usage_error("cannot read %s '%s': %s", what, path, strerror(errno));
     if (rc == VG_CLI_IO_OK) {
@@ -125,11 +132,24 @@ static int load_point(const char *what, const char *path, uint8_t *out, size_t n
     return VG_CLI_EXIT_REJECT;
 }
 
+/* A secret key: a PKCS#8 file (PEM or DER, decoded by cmd_hybrid.c), or
+ * the raw scalar (hex with --hex). */
+static int load_secret(const char *cmd, const struct nist_alg *a, const char *path, uint8_t *sk,
+                       int hex)
+{
+    int rc = vg_cli_load_encoded_key(cmd, "secret key", path, a->name, 1, sk, hex);
+    return rc >= 0 ? rc : vg_cli_load_key("secret key", path, sk, a->nb, hex);
+}
+
 int vg_cli_cmd_nist_keygen(int argc, char **argv)
 {
     const struct nist_alg *a = find_alg(argc, argv);
     if (!a)
         return vg_cli_cmd_keygen(argc, argv);
+    /* --pem / --der: PKCS#8 and SPKI files, written by cmd_hybrid.c (issue 17) */
+    int ext = vg_cli_keygen_ext(argc, argv);
+    if (ext >= 0)
+        return ext;
     const char *sk_path = NULL, *pk_path = NULL;
     int hex = 0, rc;
     size_t n_pos;
@@ -195,7 +215,7 @@ int vg_cli_cmd_nist_ecdh(int argc, char **argv)
     rc = vg_cli_outputs_open(&outs, "ecdh", &out_path, &what, 1, inputs, 2);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
-    if ((rc = vg_cli_load_key("secret key", sk_path, sk, a->nb, hex)) != VG_CLI_EXIT_OK)
+    if ((rc = load_secret("ecdh", a, sk_path, sk, hex)) != VG_CLI_EXIT_OK)
         goto out;
     if ((rc = load_point("peer public key", peer_path, peer, a->nb, &peer_len, hex)) !=
         VG_CLI_EXIT_OK)
@@ -247,7 +267,7 @@ int vg_cli_cmd_nist_sign(int argc, char **argv)
     rc = vg_cli_outputs_open(&outs, "sign", &out_path, &what, 1, inputs, 2);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
-    if ((rc = vg_cli_load_key("secret key", sk_path, sk, a->nb, hex)) != VG_CLI_EXIT_OK)
+    if ((rc = load_secret("sign", a, sk_path, sk, hex)) != VG_CLI_EXIT_OK)
         goto out;
     if ((rc = hash_file("sign", in_path, a->nb, dg)) != VG_CLI_EXIT_OK)
         goto out;

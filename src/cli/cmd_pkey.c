@@ -44,11 +44,13 @@ static const struct pk_alg g_palgs[] = {
     {"ml-dsa-65", VG_KEY_MLDSA65, 32, 4032, 1952},
     {"ml-dsa-87", VG_KEY_MLDSA87, 32, 4896, 2592},
     {"x-wing", VG_KEY_XWING, 32, 0, 1216},
+    {"p-256", VG_KEY_P256, 32, 0, 65},
+    {"p-384", VG_KEY_P384, 48, 0, 97},
 };
 #define N_PALGS (sizeof g_palgs / sizeof g_palgs[0])
 #define PALG_NAMES                                                                          \
     "x25519, ed25519, ml-kem-512, ml-kem-768, ml-kem-1024, ml-dsa-44, ml-dsa-65, "          \
-    "ml-dsa-87, x-wing"
+    "ml-dsa-87, x-wing, p-256, p-384"
 
 /* The work area: every key buffer, wiped at the exit. */
 struct pkey_ws {
@@ -69,6 +71,8 @@ static int derive(const struct pk_alg *a, struct pkey_ws *w, size_t key_len)
     case VG_KEY_X25519: return vg_x25519_public_key(w->pk, w->key);
     case VG_KEY_ED25519: return vg_ed25519_keypair_from_seed(w->pk, w->edsk, w->key);
     case VG_KEY_XWING: return vg_xwing_keypair_derand(w->pk, w->edsk, w->key);
+    case VG_KEY_P256: return vg_p256_public_key(w->pk, w->key);
+    case VG_KEY_P384: return vg_p384_public_key(w->pk, w->key);
     case VG_KEY_MLKEM512:
     case VG_KEY_MLKEM768:
     case VG_KEY_MLKEM1024:

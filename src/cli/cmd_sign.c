@@ -74,6 +74,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_hybrid.h"
 #include "cli_io.h"
 #include "cli_msg.h"
 #include "cli_out.h"
@@ -523,7 +524,10 @@ int vg_cli_cmd_sign(int argc, char **argv)
     rc = vg_cli_outputs_open(&outs, "sign", &out_path, &what, 1, inputs, 2);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
-    rc = vg_cli_load_key("secret key", secret_path, secret_key, alg->secret_len, hex);
+    /* PKCS#8 (PEM or DER) files too, told apart by content (issue 17) */
+    rc = vg_cli_load_encoded_key("sign", "secret key", secret_path, alg->name, 1, secret_key, hex);
+    if (rc < 0)
+        rc = vg_cli_load_key("secret key", secret_path, secret_key, alg->secret_len, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
     if (alg->check_secret && alg->check_secret(secret_key, &why) != 0) {
@@ -624,7 +628,9 @@ int vg_cli_cmd_verify(int argc, char **argv)
     if ((rc = vg_cli_one_stdin("verify", inputs, 3)) != VG_CLI_EXIT_OK)
         return rc;
 
-    rc = vg_cli_load_key("public key", public_path, public_key, alg->public_len, hex);
+    rc = vg_cli_load_encoded_key("verify", "public key", public_path, alg->name, 0, public_key, hex);
+    if (rc < 0)
+        rc = vg_cli_load_key("public key", public_path, public_key, alg->public_len, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
     rc = vg_cli_load_key("signature", sig_path, sig, alg->sig_len, hex);

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
+#include "cli_hybrid.h"
 #include "cli_io.h"
 #include "cli_out.h"
 #include "common.h"
@@ -49,10 +50,15 @@ int vg_cli_cmd_x25519(int argc, char **argv)
     rc = vg_cli_outputs_open(&outs, "x25519", &out_path, &what, 1, inputs, 2);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
-    rc = vg_cli_load_key("secret key", secret_path, secret, sizeof secret, hex);
+    /* PKCS#8 / SPKI (PEM or DER) files too, told apart by content (issue 17) */
+    rc = vg_cli_load_encoded_key("x25519", "secret key", secret_path, "x25519", 1, secret, hex);
+    if (rc < 0)
+        rc = vg_cli_load_key("secret key", secret_path, secret, sizeof secret, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
-    rc = vg_cli_load_key("peer public key", peer_path, peer, sizeof peer, hex);
+    rc = vg_cli_load_encoded_key("x25519", "peer public key", peer_path, "x25519", 0, peer, hex);
+    if (rc < 0)
+        rc = vg_cli_load_key("peer public key", peer_path, peer, sizeof peer, hex);
     if (rc != VG_CLI_EXIT_OK)
         goto out;
     if (vg_x25519(shared, secret, peer) != VG_OK) {

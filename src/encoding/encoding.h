@@ -19,7 +19,9 @@
 #define DER_SEQUENCE 0x30
 #define DER_CTX0_PRIM 0x80  /* [0] IMPLICIT OCTET STRING: the LAMPS seed */
 #define DER_CTX1_PRIM 0x81  /* [1] IMPLICIT BIT STRING: OneAsymmetricKey publicKey */
-#define DER_CTX0_CONS 0xa0  /* [0] IMPLICIT SET OF: OneAsymmetricKey attributes */
+#define DER_CTX0_CONS 0xa0  /* [0] IMPLICIT SET OF: OneAsymmetricKey attributes; [0]
+                               EXPLICIT ECParameters of RFC 5915 ECPrivateKey */
+#define DER_CTX1_CONS 0xa1  /* [1] EXPLICIT BIT STRING: RFC 5915 ECPrivateKey publicKey */
 
 /* Largest DER object this area reads or writes (ML-DSA-87 "both": 4896 +
  * 32 bytes and headers, with room). */

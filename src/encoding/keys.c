@@ -12,8 +12,12 @@
  *     same CHOICE with a 32-byte seed);
  *   X-Wing (draft-connolly-cfrg-xwing-kem, "Use in X.509": privateKey holds
  *     the 32-byte decapsulation key itself, publicKey absent).
- * P-256 and P-384 (RFC 5480 / RFC 5915) have reserved enum values; their
- * OIDs are refused with VG_ERR_INPUT until the NIST curves' API exists.
+ *   P-256, P-384 (RFC 5480: AlgorithmIdentifier id-ecPublicKey with the
+ *     namedCurve OID as parameters, the public key an uncompressed SEC 1
+ *     point in the BIT STRING; RFC 5915: privateKey holds ECPrivateKey
+ *     SEQUENCE { 1, OCTET STRING scalar, [0] parameters OPTIONAL, [1]
+ *     publicKey OPTIONAL }, written as OpenSSL writes it: parameters
+ *     omitted (they are in the AlgorithmIdentifier), publicKey present).
  *
  * The tags and lengths of a key's DER depend only on its algorithm and form,
  * so they are public and may steer branches; the key bytes are only copied,
@@ -26,13 +30,15 @@
 #include "common.h"
 #include "encoding.h"
 
-enum kind { K_CURVE, K_RAW, K_LATTICE };
+enum kind { K_CURVE, K_RAW, K_LATTICE, K_EC };
 
 struct alg_info {
     vg_key_alg alg;
     enum kind kind;
     uint8_t oid_len;
     uint8_t oid[11];
+    uint8_t par_len; /* the parameters' OID contents (K_EC: namedCurve), else 0 */
+    uint8_t par[8];
     size_t seed_len; /* the seed form (K_LATTICE) or the key (others) */
     size_t exp_len;  /* the expanded key (K_LATTICE), else 0 */
     size_t pk_len;
@@ -40,19 +46,25 @@ struct alg_info {
 
 #define NIST_OID(arc, n) {0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, arc, n}
 static const struct alg_info g_algs[] = {
-    {VG_KEY_X25519, K_CURVE, 3, {0x2b, 0x65, 0x6e}, 32, 0, 32},  /* 1.3.101.110 */
-    {VG_KEY_ED25519, K_CURVE, 3, {0x2b, 0x65, 0x70}, 32, 0, 32}, /* 1.3.101.112 */
+    {VG_KEY_X25519, K_CURVE, 3, {0x2b, 0x65, 0x6e}, 0, {0}, 32, 0, 32},  /* 1.3.101.110 */
+    {VG_KEY_ED25519, K_CURVE, 3, {0x2b, 0x65, 0x70}, 0, {0}, 32, 0, 32}, /* 1.3.101.112 */
     /* 2.16.840.1.101.3.4.4.{1,2,3}: id-alg-ml-kem-512/768/1024 */
-    {VG_KEY_MLKEM512, K_LATTICE, 9, NIST_OID(0x04, 0x01), 64, 1632, 800},
-    {VG_KEY_MLKEM768, K_LATTICE, 9, NIST_OID(0x04, 0x02), 64, 2400, 1184},
-    {VG_KEY_MLKEM1024, K_LATTICE, 9, NIST_OID(0x04, 0x03), 64, 3168, 1568},
+    {VG_KEY_MLKEM512, K_LATTICE, 9, NIST_OID(0x04, 0x01), 0, {0}, 64, 1632, 800},
+    {VG_KEY_MLKEM768, K_LATTICE, 9, NIST_OID(0x04, 0x02), 0, {0}, 64, 2400, 1184},
+    {VG_KEY_MLKEM1024, K_LATTICE, 9, NIST_OID(0x04, 0x03), 0, {0}, 64, 3168, 1568},
     /* 2.16.840.1.101.3.4.3.{17,18,19}: id-ml-dsa-44/65/87 */
-    {VG_KEY_MLDSA44, K_LATTICE, 9, NIST_OID(0x03, 0x11), 32, 2560, 1312},
-    {VG_KEY_MLDSA65, K_LATTICE, 9, NIST_OID(0x03, 0x12), 32, 4032, 1952},
-    {VG_KEY_MLDSA87, K_LATTICE, 9, NIST_OID(0x03, 0x13), 32, 4896, 2592},
+    {VG_KEY_MLDSA44, K_LATTICE, 9, NIST_OID(0x03, 0x11), 0, {0}, 32, 2560, 1312},
+    {VG_KEY_MLDSA65, K_LATTICE, 9, NIST_OID(0x03, 0x12), 0, {0}, 32, 4032, 1952},
+    {VG_KEY_MLDSA87, K_LATTICE, 9, NIST_OID(0x03, 0x13), 0, {0}, 32, 4896, 2592},
     /* 1.3.6.1.4.1.62253.25722: id-XWing */
     {VG_KEY_XWING, K_RAW, 11, {0x2b, 0x06, 0x01, 0x04, 0x01, 0x83, 0xe6, 0x2d, 0x81, 0xc8, 0x7a},
-     32, 0, 1216},
+     0, {0}, 32, 0, 1216},
+    /* 1.2.840.10045.2.1 id-ecPublicKey (RFC 5480 2.1.1) with the namedCurve
+     * 1.2.840.10045.3.1.7 secp256r1 resp. 1.3.132.0.34 secp384r1 (2.1.1.1) */
+    {VG_KEY_P256, K_EC, 7, {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}, 8,
+     {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07}, 32, 0, 65},
+    {VG_KEY_P384, K_EC, 7, {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01}, 5,
+     {0x2b, 0x81, 0x04, 0x00, 0x22}, 48, 0, 97},
 };
 
 #define MAX_EXP 4896
@@ -76,17 +88,50 @@ static const struct alg_info *info_of(vg_key_alg alg)
     for (size_t i = 0; i < sizeof g_algs / sizeof g_algs[0]; i++)
         if (g_algs[i].alg == alg)
             return &g_algs[i];
-    return NULL; /* VG_KEY_NONE, the reserved P-256/P-384 values, anything else */
+    return NULL; /* VG_KEY_NONE or anything else */
 }
 
-static const struct alg_info *info_of_oid(const struct vg_der *oid)
+/* The algorithm of an AlgorithmIdentifier's contents (algid: OID, then the
+ * parameters): parameters absent for every algorithm but the EC ones, whose
+ * parameters must be exactly the namedCurve OID (RFC 5480 2.1.1: the
+ * ecParameters and implicitCurve choices are refused, as "MUST NOT" there).
+ * The whole window must be used. */
+static const struct alg_info *info_of_algid(struct vg_der algid)
 {
-    for (size_t i = 0; i < sizeof g_algs / sizeof g_algs[0]; i++)
-        if (oid->n == g_algs[i].oid_len && memcmp(oid->p, g_algs[i].oid, oid->n) == 0)
-            return &g_algs[i];
-    /* id-ecPublicKey (1.2.840.10045.2.1, RFC 5480) lands here too: P-256
-     * and P-384 keys are not supported yet. */
+    struct vg_der oid, par = {NULL, 0};
+    if (vg_der_get(&algid, DER_OID, &oid))
+        return NULL;
+    if (algid.n != 0 && (vg_der_get(&algid, DER_OID, &par) || algid.n != 0))
+        return NULL;
+    for (size_t i = 0; i < sizeof g_algs / sizeof g_algs[0]; i++) {
+        const struct alg_info *a = &g_algs[i];
+        if (oid.n != a->oid_len || memcmp(oid.p, a->oid, oid.n) != 0)
+            continue;
+        if (a->par_len == 0 ? par.p == NULL
+                            : par.p && par.n == a->par_len && memcmp(par.p, a->par, par.n) == 0)
+            return a;
+    }
     return NULL;
+}
+
+/* Bytes of the AlgorithmIdentifier's contents, and their DER at out. */
+static size_t algid_len(const struct alg_info *in)
+{
+    return 2 + in->oid_len + (in->par_len ? 2u + in->par_len : 0u);
+}
+
+static size_t put_algid(uint8_t *out, const struct alg_info *in)
+{
+    size_t o = vg_der_put_hdr(out, DER_SEQUENCE, algid_len(in));
+    o += vg_der_put_hdr(out + o, DER_OID, in->oid_len);
+    memcpy(out + o, in->oid, in->oid_len);
+    o += in->oid_len;
+    if (in->par_len) {
+        o += vg_der_put_hdr(out + o, DER_OID, in->par_len);
+        memcpy(out + o, in->par, in->par_len);
+        o += in->par_len;
+    }
+    return o;
 }
 
 static int is_mlkem(vg_key_alg a)
@@ -178,11 +223,14 @@ static int expanded_check(struct ws *w, const struct alg_info *in, const uint8_t
     return is_mlkem(in->alg) ? mlkem_dk_check(w, in, exp) : mldsa_sk_check(in->alg, exp);
 }
 
-/* The public key of a curve or X-Wing secret. */
+/* The public key of a curve, EC or X-Wing secret (EC: VG_ERR_INPUT for a
+ * scalar 0 or >= n, the component's check, its verdict declassified there). */
 static int small_public(struct ws *w, const struct alg_info *in, uint8_t *pk, const uint8_t *key)
 {
     switch (in->alg) {
     case VG_KEY_X25519: return vg_x25519_public_key(pk, key);
+    case VG_KEY_P256: return vg_p256_public_key(pk, key);
+    case VG_KEY_P384: return vg_p384_public_key(pk, key);
     case VG_KEY_ED25519: return vg_ed25519_keypair_from_seed(pk, w->edsk, key);
     default: return vg_xwing_keypair_derand(pk, w->ss[0], key);
     }
@@ -198,16 +246,13 @@ static const char g_label_pub[] = "PUBLIC KEY";
 static size_t wrap_private(uint8_t *der, const struct alg_info *in, const uint8_t *inner,
                            size_t inner_len)
 {
-    size_t alg_len = 2 + in->oid_len;
-    size_t body = 3 + 2 + alg_len + vg_der_hdr_len(inner_len) + inner_len;
+    size_t alg_len = algid_len(in);
+    size_t body = 3 + vg_der_hdr_len(alg_len) + alg_len + vg_der_hdr_len(inner_len) + inner_len;
     size_t o = vg_der_put_hdr(der, DER_SEQUENCE, body);
     der[o++] = DER_INTEGER;
     der[o++] = 1;
     der[o++] = 0; /* version v1 (0) */
-    o += vg_der_put_hdr(der + o, DER_SEQUENCE, alg_len);
-    o += vg_der_put_hdr(der + o, DER_OID, in->oid_len);
-    memcpy(der + o, in->oid, in->oid_len);
-    o += in->oid_len;
+    o += put_algid(der + o, in);
     o += vg_der_put_hdr(der + o, DER_OCTET_STRING, inner_len);
     memcpy(der + o, inner, inner_len);
     return o + inner_len;
@@ -302,7 +347,27 @@ int vg_key_encode_private(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_
         }
         if (key_len != in->seed_len)
             goto out;
-        if (in->kind == K_CURVE) { /* CurvePrivateKey ::= OCTET STRING (RFC 8410 7) */
+        if (in->kind == K_EC) {
+            /* ECPrivateKey (RFC 5915 3) as OpenSSL writes it inside PKCS#8:
+             * version 1, the scalar, no [0] parameters, [1] publicKey. */
+            if (small_public(&w, in, w.pk, key) != VG_OK)
+                goto out;
+            size_t bits = 1 + in->pk_len;
+            size_t pub = vg_der_hdr_len(bits) + bits;
+            size_t body = 3 + 2 + in->seed_len + vg_der_hdr_len(pub) + pub;
+            size_t o = vg_der_put_hdr(w.inner, DER_SEQUENCE, body);
+            w.inner[o++] = DER_INTEGER;
+            w.inner[o++] = 1;
+            w.inner[o++] = 1; /* ecPrivkeyVer1 */
+            o += vg_der_put_hdr(w.inner + o, DER_OCTET_STRING, in->seed_len);
+            memcpy(w.inner + o, key, in->seed_len);
+            o += in->seed_len;
+            o += vg_der_put_hdr(w.inner + o, DER_CTX1_CONS, pub);
+            o += vg_der_put_hdr(w.inner + o, DER_BIT_STRING, bits);
+            w.inner[o++] = 0; /* no unused bits */
+            memcpy(w.inner + o, w.pk, in->pk_len);
+            inner_len = o + in->pk_len;
+        } else if (in->kind == K_CURVE) { /* CurvePrivateKey ::= OCTET STRING (RFC 8410 7) */
             inner_len = vg_der_put_hdr(w.inner, DER_OCTET_STRING, 32);
             memcpy(w.inner + inner_len, key, 32);
             inner_len += 32;
@@ -363,28 +428,60 @@ static int parse_lattice(struct vg_der pk, struct parsed *r)
     return pk.n == 0 ? 0 : -1;
 }
 
+/* RFC 5915 3 ECPrivateKey ::= SEQUENCE { version INTEGER 1, privateKey
+ * OCTET STRING (exactly the order's byte length, as section 3 says and
+ * OpenSSL writes), parameters [0] ECParameters OPTIONAL (if present: the
+ * namedCurve of the AlgorithmIdentifier), publicKey [1] BIT STRING OPTIONAL
+ * (if present: an uncompressed point, compared with the scalar's own in
+ * check_private) }, filling the privateKey OCTET STRING exactly. */
+static int parse_ec(struct vg_der priv, struct parsed *r)
+{
+    const struct alg_info *in = r->in;
+    struct vg_der seq, ver, k, par, oid, pub, bits;
+    if (vg_der_get(&priv, DER_SEQUENCE, &seq) || priv.n != 0)
+        return -1;
+    if (vg_der_get(&seq, DER_INTEGER, &ver) || ver.n != 1 || ver.p[0] != 1)
+        return -1;
+    if (vg_der_get(&seq, DER_OCTET_STRING, &k) || k.n != in->seed_len)
+        return -1;
+    r->seed = k.p;
+    if (seq.n && seq.p[0] == DER_CTX0_CONS) {
+        if (vg_der_get(&seq, DER_CTX0_CONS, &par) || vg_der_get(&par, DER_OID, &oid) ||
+            par.n != 0 || oid.n != in->par_len || memcmp(oid.p, in->par, oid.n) != 0)
+            return -1;
+    }
+    if (seq.n && seq.p[0] == DER_CTX1_CONS) {
+        if (vg_der_get(&seq, DER_CTX1_CONS, &pub) || vg_der_get(&pub, DER_BIT_STRING, &bits) ||
+            pub.n != 0 || bits.n != 1 + in->pk_len || bits.p[0] != 0)
+            return -1;
+        r->pub = bits.p + 1;
+    }
+    return seq.n == 0 ? 0 : -1;
+}
+
 /* The structure of a OneAsymmetricKey, strictly: SEQUENCE { INTEGER 0 or 1,
  * SEQUENCE { OID } (parameters absent for every algorithm here), OCTET
  * STRING, [1] publicKey only in version 1 }, nothing after it. Attributes
  * [0] are refused (none of the documents uses them). */
 static int parse_private(const uint8_t *der, size_t len, struct parsed *r)
 {
-    struct vg_der d = {der, len}, seq, ver, algid, oid, priv, inner, pub;
+    struct vg_der d = {der, len}, seq, ver, algid, priv, inner, pub;
     memset(r, 0, sizeof *r);
     if (vg_der_get(&d, DER_SEQUENCE, &seq) || d.n != 0)
         return -1;
     if (vg_der_get(&seq, DER_INTEGER, &ver) || ver.n != 1 || ver.p[0] > 1)
         return -1;
-    if (vg_der_get(&seq, DER_SEQUENCE, &algid) || vg_der_get(&algid, DER_OID, &oid) ||
-        algid.n != 0 || !(r->in = info_of_oid(&oid)))
+    if (vg_der_get(&seq, DER_SEQUENCE, &algid) || !(r->in = info_of_algid(algid)))
         return -1;
     if (vg_der_get(&seq, DER_OCTET_STRING, &priv))
         return -1;
     if (seq.n != 0) {
         /* version 2 (1) is required by RFC 5958 when publicKey is present */
         if (ver.p[0] != 1 || vg_der_get(&seq, DER_CTX1_PRIM, &pub) || seq.n != 0 ||
-            pub.n != 1 + r->in->pk_len || pub.p[0] != 0 || r->in->kind == K_RAW)
-            return -1; /* X-Wing: "The publicKey component MUST be absent." */
+            pub.n != 1 + r->in->pk_len || pub.p[0] != 0 || r->in->kind == K_RAW ||
+            r->in->kind == K_EC)
+            return -1; /* X-Wing: "The publicKey component MUST be absent."; EC:
+                          ECPrivateKey carries it (RFC 5915), not written here */
         r->pub = pub.p + 1;
     }
     switch (r->in->kind) {
@@ -398,6 +495,8 @@ static int parse_private(const uint8_t *der, size_t len, struct parsed *r)
             return -1;
         r->seed = priv.p;
         return 0;
+    case K_EC:
+        return parse_ec(priv, r);
     default:
         return parse_lattice(priv, r);
     }
@@ -411,11 +510,15 @@ static int check_private(struct ws *w, const struct parsed *r)
     const struct alg_info *in = r->in;
     int bad = 0;
     if (in->kind != K_LATTICE) {
-        if (!r->pub)
+        /* EC: the scalar is always checked ([1, n-1]) by deriving its point. */
+        if (!r->pub && in->kind != K_EC)
             return VG_OK;
         if (small_public(w, in, w->pk, r->seed) != VG_OK)
             return VG_ERR_INPUT;
-        return verdict(vg_ct_memcmp(w->pk, r->pub, 32)) ? VG_ERR_INPUT : VG_OK;
+        if (!r->pub)
+            return VG_OK;
+        /* the point is public; compared in constant time all the same */
+        return verdict(vg_ct_memcmp(w->pk, r->pub, in->pk_len)) ? VG_ERR_INPUT : VG_OK;
     }
     if (r->seed && !r->exp && !r->pub)
         return VG_OK; /* any seed is a valid key: nothing to check, no KeyGen */
@@ -494,7 +597,19 @@ out:
  * an Ed25519 key is decoded (and refused if not a point) by verification. */
 static int check_public(vg_key_alg a, const uint8_t *pk)
 {
+    /* EC: SEC 1 3.2.2.1 validation of an uncompressed point (RFC 5480 2.2:
+     * we write and read that form). The P-256/P-384 API validates a point
+     * only inside ECDH: ECDH with the scalar 1 (public) checks it. */
+    uint8_t s1[48], x[48];
     switch (a) {
+    case VG_KEY_P256:
+        memset(s1, 0, sizeof s1);
+        s1[31] = 1;
+        return pk[0] == 0x04 && vg_p256_ecdh(x, s1, pk, 65) == VG_OK ? VG_OK : VG_ERR_INPUT;
+    case VG_KEY_P384:
+        memset(s1, 0, sizeof s1);
+        s1[47] = 1;
+        return pk[0] == 0x04 && vg_p384_ecdh(x, s1, pk, 97) == VG_OK ? VG_OK : VG_ERR_INPUT;
     case VG_KEY_MLKEM512: return vg_mlkem512_check_public_key(pk);
     case VG_KEY_MLKEM768: return vg_mlkem768_check_public_key(pk);
     case VG_KEY_MLKEM1024: return vg_mlkem1024_check_public_key(pk);
@@ -514,13 +629,10 @@ int vg_key_encode_public(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_a
         goto out;
     {
         /* SubjectPublicKeyInfo ::= SEQUENCE { AlgorithmIdentifier, BIT STRING } */
-        size_t alg_len = 2 + in->oid_len, bits = 1 + pk_len;
-        size_t body = 2 + alg_len + vg_der_hdr_len(bits) + bits;
+        size_t alg_len = algid_len(in), bits = 1 + pk_len;
+        size_t body = vg_der_hdr_len(alg_len) + alg_len + vg_der_hdr_len(bits) + bits;
         size_t o = vg_der_put_hdr(der, DER_SEQUENCE, body);
-        o += vg_der_put_hdr(der + o, DER_SEQUENCE, alg_len);
-        o += vg_der_put_hdr(der + o, DER_OID, in->oid_len);
-        memcpy(der + o, in->oid, in->oid_len);
-        o += in->oid_len;
+        o += put_algid(der + o, in);
         o += vg_der_put_hdr(der + o, DER_BIT_STRING, bits);
         der[o++] = 0; /* no unused bits */
         memcpy(der + o, pk, pk_len);
@@ -540,7 +652,7 @@ int vg_key_decode_public(vg_key_alg *alg, uint8_t *pk, size_t pk_cap, size_t *pk
                          const uint8_t *in, size_t in_len)
 {
     uint8_t buf[VG_ENC_DER_MAX];
-    struct vg_der d, seq, algid, oid, bits;
+    struct vg_der d, seq, algid, bits;
     const struct alg_info *info;
     int rc = VG_ERR_INPUT;
     if (!alg || (!pk && pk_cap) || !pk_len || (!in && in_len))
@@ -553,8 +665,8 @@ int vg_key_decode_public(vg_key_alg *alg, uint8_t *pk, size_t pk_cap, size_t *pk
         d.p = buf;
     }
     if (!d.p || vg_der_get(&d, DER_SEQUENCE, &seq) || d.n != 0 ||
-        vg_der_get(&seq, DER_SEQUENCE, &algid) || vg_der_get(&algid, DER_OID, &oid) ||
-        algid.n != 0 || !(info = info_of_oid(&oid)) || vg_der_get(&seq, DER_BIT_STRING, &bits) ||
+        vg_der_get(&seq, DER_SEQUENCE, &algid) || !(info = info_of_algid(algid)) ||
+        vg_der_get(&seq, DER_BIT_STRING, &bits) ||
         seq.n != 0 || bits.n != 1 + info->pk_len || bits.p[0] != 0 ||
         info->pk_len > pk_cap || check_public(info->alg, bits.p + 1) != VG_OK)
         goto out;

@@ -8,9 +8,12 @@
  *     32-byte decapsulation key of decaps (valid and tampered ciphertexts:
  *     implicit rejection, and a different X25519 share);
  *   - X25519MLKEM768: the 96-byte seed, the eseed, the 2432-byte secret key;
+ *   - SecP256r1MLKEM768, SecP384r1MLKEM1024: the seed (EC scalar || d || z),
+ *     the eseed (ephemeral scalar || m), the secret key (scalar || dk);
  *   - PKCS#8: vg_key_decode_private on DER whose key bytes are undefined
  *     (the tags and lengths stay defined: they depend on the algorithm and
- *     form only): X25519, Ed25519, X-Wing, ML-KEM-768 seed / expanded (the
+ *     form only): X25519, Ed25519, X-Wing, P-256, P-384 (the scalar),
+ *     ML-KEM-768 seed / expanded (the
  *     7.3 check and the pairwise check) / both (KeyGen and the constant-time
  *     compare), ML-DSA-65 seed / expanded (the s1/s2 range check) / both;
  *     vg_key_encode_private (DER and PEM: the base64 of the secret) with the
@@ -44,7 +47,7 @@
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 
-static uint8_t g_seed[96], g_eseed[64];
+static uint8_t g_seed[112], g_eseed[80];
 
 static void check_xwing(void)
 {
@@ -111,6 +114,58 @@ static void check_x25519mlkem768(void)
     }
 }
 
+/* SecP256r1MLKEM768 and SecP384r1MLKEM1024: the seed (EC scalar || ML-KEM
+ * d || z), the eseed (ephemeral scalar || m) and the secret key (scalar ||
+ * dk) undefined; a valid and a tampered ML-KEM ciphertext. */
+struct ct_nh {
+    size_t pk, sk, ct, ss, seed, eseed;
+    int (*keypair_derand)(uint8_t *, uint8_t *, const uint8_t *);
+    int (*encaps_derand)(uint8_t *, uint8_t *, const uint8_t *, const uint8_t *);
+    int (*decaps)(uint8_t *, const uint8_t *, const uint8_t *);
+};
+
+static void check_nist_hybrid(const struct ct_nh *h)
+{
+    static uint8_t pk[1665], sk[3216], pk2[1665], sk2[3216], ct[1665], ct2[1665];
+    uint8_t ss[80], ss2[80], seed[112], eseed[80];
+    CHECK(h->keypair_derand(pk, sk, g_seed) == VG_OK);
+    CHECK(h->encaps_derand(ct, ss, pk, g_eseed) == VG_OK);
+    memcpy(seed, g_seed, h->seed);
+    SECRET(seed, h->seed);
+    CHECK(h->keypair_derand(pk2, sk2, seed) == VG_OK);
+    PUBLIC(pk2, h->pk);
+    PUBLIC(sk2, h->sk);
+    CHECK(memcmp(pk, pk2, h->pk) == 0 && memcmp(sk, sk2, h->sk) == 0);
+    memcpy(eseed, g_eseed, h->eseed);
+    SECRET(eseed, h->eseed);
+    CHECK(h->encaps_derand(ct2, ss2, pk, eseed) == VG_OK);
+    PUBLIC(ct2, h->ct);
+    PUBLIC(ss2, h->ss);
+    CHECK(memcmp(ct, ct2, h->ct) == 0 && memcmp(ss, ss2, h->ss) == 0);
+    for (int t = 0; t < 2; t++) {
+        memcpy(ct2, ct, h->ct);
+        if (t)
+            ct2[h->ct - 7] ^= 1; /* in the ML-KEM ciphertext */
+        CHECK(h->decaps(ss, ct2, sk) == VG_OK);
+        memcpy(sk2, sk, h->sk);
+        SECRET(sk2, h->sk);
+        CHECK(h->decaps(ss2, ct2, sk2) == VG_OK);
+        PUBLIC(ss2, h->ss);
+        CHECK(memcmp(ss, ss2, h->ss) == 0);
+    }
+}
+
+static const struct ct_nh g_p256mlkem768 = {
+    VG_P256MLKEM768_PUBLICKEYBYTES, VG_P256MLKEM768_SECRETKEYBYTES,
+    VG_P256MLKEM768_CIPHERTEXTBYTES, VG_P256MLKEM768_SHAREDSECRETBYTES,
+    VG_P256MLKEM768_SEEDBYTES, VG_P256MLKEM768_ENCAPSSEEDBYTES,
+    vg_p256mlkem768_keypair_derand, vg_p256mlkem768_encaps_derand, vg_p256mlkem768_decaps};
+static const struct ct_nh g_p384mlkem1024 = {
+    VG_P384MLKEM1024_PUBLICKEYBYTES, VG_P384MLKEM1024_SECRETKEYBYTES,
+    VG_P384MLKEM1024_CIPHERTEXTBYTES, VG_P384MLKEM1024_SHAREDSECRETBYTES,
+    VG_P384MLKEM1024_SEEDBYTES, VG_P384MLKEM1024_ENCAPSSEEDBYTES,
+    vg_p384mlkem1024_keypair_derand, vg_p384mlkem1024_encaps_derand, vg_p384mlkem1024_decaps};
+
 /* Decode der (n bytes) twice: defined, then with the bytes [off, off+len)
  * undefined; same result. */
 static void decode_secret(const uint8_t *der, size_t n, size_t off, size_t len, const char *what)
@@ -148,6 +203,14 @@ static void check_key(vg_key_alg alg, unsigned form, const uint8_t *key, size_t 
         CHECK_MSG(n1 == n2 && memcmp(e1, e2, n1) == 0, "encode %s %s", what, pem ? "PEM" : "DER");
     }
     CHECK(vg_key_encode_private(e1, sizeof e1, &n1, alg, form, key, len) == VG_OK);
+    if (secret_tail == 0) { /* EC: the scalar sits before the public key; find it */
+        size_t off = 0;
+        while (off + len <= n1 && memcmp(e1 + off, key, len) != 0)
+            off++;
+        CHECK(off + len <= n1);
+        decode_secret(e1, n1, off, len, what);
+        return;
+    }
     decode_secret(e1, n1, n1 - secret_tail, secret_tail, what);
 }
 
@@ -158,6 +221,8 @@ static void check_encodings(void)
     check_key(VG_KEY_X25519, 0, g_seed, 32, 32, "x25519");
     check_key(VG_KEY_ED25519, 0, g_seed, 32, 32, "ed25519");
     check_key(VG_KEY_XWING, 0, g_seed, 32, 32, "x-wing");
+    check_key(VG_KEY_P256, 0, g_seed, 32, 0, "p-256"); /* g_seed[0] = 7: < n */
+    check_key(VG_KEY_P384, 0, g_seed, 48, 0, "p-384");
     check_key(VG_KEY_MLKEM768, VG_KEY_SEED, g_seed, 64, 64, "ml-kem-768 seed");
     check_key(VG_KEY_MLDSA65, VG_KEY_SEED, g_seed, 32, 32, "ml-dsa-65 seed");
     /* Expanded keys: the whole expanded key secret (ML-KEM: the 7.3 and
@@ -215,9 +280,12 @@ int main(int argc, char **argv)
         vg_cpu_force(masks[m]);
         check_xwing();
         check_x25519mlkem768();
+        check_nist_hybrid(&g_p256mlkem768);
+        check_nist_hybrid(&g_p384mlkem1024);
         check_encodings();
-        printf("  checked mask 0x%03x: x-wing, x25519mlkem768 (keypair, encaps, decaps), "
-               "PKCS#8 encode/decode of 7 key kinds\n", (unsigned)masks[m]);
+        printf("  checked mask 0x%03x: x-wing, x25519mlkem768, p256mlkem768, p384mlkem1024 "
+               "(keypair, encaps, decaps), "
+               "PKCS#8 encode/decode of 9 key kinds\n", (unsigned)masks[m]);
     }
     return vgtest_done("ct_valgrind_hybrid");
 }
