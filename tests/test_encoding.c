@@ -666,7 +666,8 @@ static size_t ser(const struct node *x, uint8_t *out, const struct node *target,
         for (size_t i = 0; i < x->nk; i++)
             bl += ser(x->k[i], body + bl, target, m);
     else {
-        memcpy(body, x->c, x->cl);
+        if (x->cl) /* x->c may be NULL for an empty content */
+            memcpy(body, x->c, x->cl);
         bl = x->cl;
     }
     depth--;
