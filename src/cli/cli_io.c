@@ -167,9 +167,7 @@ static void close_input(int fd)
         close(fd);
 }
 
-/* Read from fd into buf until cap bytes or end of file. Returns the count,
- * or -1 on a read error (errno set). */
-static ptrdiff_t read_upto(int fd, uint8_t *buf, size_t cap)
+ptrdiff_t vg_cli_read_upto(int fd, uint8_t *buf, size_t cap)
 {
     size_t got = 0;
     while (got < cap) {
@@ -209,7 +207,7 @@ int vg_cli_read_all(const char *path, size_t max, uint8_t **data, size_t *n)
         if (!nb)
             goto out;
         buf = nb;
-        ptrdiff_t r = read_upto(fd, buf + used, cap - used);
+        ptrdiff_t r = vg_cli_read_upto(fd, buf + used, cap - used);
         if (r < 0)
             goto out;
         used += (size_t)r;

@@ -27,6 +27,10 @@
  * Post: VG_CLI_IO_OK with out filled, or VG_CLI_IO_EFORMAT with out zeroed.
  * Runs in time depending only on n and len for accepted lengths: the hex
  * digits of a key are decoded without branches or table look-ups on them. */
+/* Read from fd into buf until cap bytes or end of file (EINTR retried).
+ * Returns the count, or -1 on a read error (errno set). */
+ptrdiff_t vg_cli_read_upto(int fd, uint8_t *buf, size_t cap);
+
 int vg_cli_parse_key(const uint8_t *data, size_t n, uint8_t *out, size_t len, int hex);
 
 /* Read a key file (path "-" is standard input) and parse it as above.

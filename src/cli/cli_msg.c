@@ -9,25 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli_io.h" /* VG_CLI_IO_* */
+#include "cli_io.h" /* VG_CLI_IO_*, vg_cli_read_upto */
 #include "cli_msg.h"
 #include "common.h"
-
-static ptrdiff_t read_some(int fd, uint8_t *buf, size_t cap)
-{
-    size_t got = 0;
-    while (got < cap) {
-        ssize_t r = read(fd, buf + got, cap - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (ptrdiff_t)got;
-}
 
 /* The whole of m->fd into m->mem (at most max bytes; VG_CLI_IO_ETOOBIG
  * after reading max + 1). Grows by doubling; every buffer left behind by a
@@ -39,7 +23,7 @@ static int read_whole(struct vg_cli_msg *m, size_t max)
     if (!buf)
         return VG_CLI_IO_ESYS;
     for (;;) {
-        ptrdiff_t r = read_some(m->fd, buf + used, cap - used);
+        ptrdiff_t r = vg_cli_read_upto(m->fd, buf + used, cap - used);
         if (r < 0)
             goto fail;
         used += (size_t)r;
@@ -127,7 +111,7 @@ int vg_cli_msg_pass(struct vg_cli_msg *m, void (*fn)(void *arg, const uint8_t *i
         return VG_CLI_IO_ESYS;
     m->passes++;
     for (;;) {
-        ptrdiff_t r = read_some(m->fd, m->chunk, VG_CLI_MSG_CHUNK);
+        ptrdiff_t r = vg_cli_read_upto(m->fd, m->chunk, VG_CLI_MSG_CHUNK);
         if (r < 0)
             return VG_CLI_IO_ESYS;
         fn(arg, m->chunk, (size_t)r);

@@ -93,23 +93,6 @@ struct aead_run {
     size_t mem_len, mem_cap;
 };
 
-/* Fill buf[0..cap) from fd, stopping early only at end of file. The count,
- * or -1 with errno set. */
-static ptrdiff_t read_full(int fd, uint8_t *buf, size_t cap)
-{
-    size_t got = 0;
-    while (got < cap) {
-        ssize_t r = read(fd, buf + got, cap - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (ptrdiff_t)got;
-}
 
 static int read_error(const struct aead_run *r)
 {
@@ -230,7 +213,7 @@ static int seal_body(struct aead_run *r)
     if ((rc = vg_cli_output_write(&r->outs, 0, nonce, r->alg->nonce_len, 0)) != 0)
         return rc;
     for (;;) {
-        ptrdiff_t n = read_full(r->fd, r->buf, AEAD_CHUNK);
+        ptrdiff_t n = vg_cli_read_upto(r->fd, r->buf, AEAD_CHUNK);
         if (n < 0)
             return read_error(r);
         /* Every piece but the last is AEAD_CHUNK bytes: whole blocks. */
@@ -324,14 +307,14 @@ static int open_body(struct aead_run *r)
         if (!vg_cli_output_is_file(&r->outs, 0) && r->in_size - nl - AEAD_TAG > AEAD_MEM_MAX)
             return mem_limit(r);
     }
-    ptrdiff_t n = read_full(r->fd, nonce, nl);
+    ptrdiff_t n = vg_cli_read_upto(r->fd, nonce, nl);
     if (n < 0)
         return read_error(r);
     if ((size_t)n < nl)
         return too_short(r);
     aead_start(r, nonce);
     for (;;) {
-        n = read_full(r->fd, r->buf + have, AEAD_CHUNK + AEAD_TAG - have);
+        n = vg_cli_read_upto(r->fd, r->buf + have, AEAD_CHUNK + AEAD_TAG - have);
         if (n < 0)
             return read_error(r);
         have += (size_t)n;
