@@ -24,9 +24,9 @@
 #include "vgcrypto.h"
 #include "vgp.h"
 
-#define VGP_MAX_PK 1568
-#define VGP_MAX_SK 3168
-#define VGP_MAX_SEED 96
+#define VGP_MAX_PK 1665  /* SecP384r1MLKEM1024 */
+#define VGP_MAX_SK 3216
+#define VGP_MAX_SEED 112
 #define VGP_PARAM_SEED "seed"
 
 typedef int (*vgp_keypair_fn)(uint8_t *pk, uint8_t *sk);
@@ -34,6 +34,7 @@ typedef int (*vgp_keypair_derand_fn)(uint8_t *pk, uint8_t *sk, const uint8_t *se
 typedef int (*vgp_encaps_fn)(uint8_t *ct, uint8_t *ss, const uint8_t *pk);
 typedef int (*vgp_decaps_fn)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
 typedef int (*vgp_check_fn)(const uint8_t *key);
+typedef int (*vgp_pub_from_priv_fn)(uint8_t *pk, const uint8_t *sk);
 
 struct vgp_alg {
     const char *name;      /* the primary name, as OpenSSL 3.5 spells it */
@@ -43,51 +44,188 @@ struct vgp_alg {
     vgp_keypair_derand_fn keypair_derand;
     vgp_encaps_fn encaps;
     vgp_decaps_fn decaps;
-    /* FIPS 203 7.2 check of the ML-KEM ek, which starts every public key
-     * here (the hybrids put ML-KEM first). */
+    /* Checks of an imported public key: FIPS 203 7.2 on the ML-KEM ek, and
+     * for the NIST hybrids SEC 1 validation of the point. */
     vgp_check_fn check_pk;
-    /* FIPS 203 7.3 check of the dk (NULL for X-Wing, whose sk is a seed). */
+    /* Checks of an imported secret key: FIPS 203 7.3 on the dk (NULL for
+     * X-Wing, whose sk is a seed), the scalar's range for the NIST hybrids. */
     vgp_check_fn check_sk;
-    /* Offset of ek inside the FIPS 203 dk (384 k, FIPS 203 7.1 step 3),
-     * 0 when the public key is recomputed from the seed (X-Wing). */
-    size_t ek_in_sk;
+    /* The public key that belongs to a (checked) secret key. */
+    vgp_pub_from_priv_fn pub_from_priv;
 };
 
+/* FIPS 203 7.1 step 3: dk = dk_PKE (384 k bytes) || ek || H(ek) || z, so
+ * the ek starts at byte 384 k of the dk. */
+#define VGP_EK_IN_DK(k) (384u * (k))
+
+static int vgp_mlkem512_pub(uint8_t *pk, const uint8_t *sk)
+{
+    memcpy(pk, sk + VGP_EK_IN_DK(2), VG_MLKEM512_PUBLICKEYBYTES);
+    return 1;
+}
+
+static int vgp_mlkem768_pub(uint8_t *pk, const uint8_t *sk)
+{
+    memcpy(pk, sk + VGP_EK_IN_DK(3), VG_MLKEM768_PUBLICKEYBYTES);
+    return 1;
+}
+
+static int vgp_mlkem1024_pub(uint8_t *pk, const uint8_t *sk)
+{
+    memcpy(pk, sk + VGP_EK_IN_DK(4), VG_MLKEM1024_PUBLICKEYBYTES);
+    return 1;
+}
+
+/* X25519MLKEM768: ML-KEM first (pk = ek || X25519 public key, sk = dk ||
+ * X25519 secret). */
+static int vgp_x25519mlkem768_pub(uint8_t *pk, const uint8_t *sk)
+{
+    vgp_mlkem768_pub(pk, sk);
+    return vg_x25519_public_key(pk + VG_MLKEM768_PUBLICKEYBYTES,
+                                sk + VG_MLKEM768_SECRETKEYBYTES) == VG_OK;
+}
+
+/* X-Wing: the secret key is the seed; the key pair is recomputed. */
+static int vgp_xwing_pub(uint8_t *pk, const uint8_t *sk)
+{
+    uint8_t tmp[VG_XWING_SECRETKEYBYTES];
+    int ok = vg_xwing_keypair_derand(pk, tmp, sk) == VG_OK;
+
+    OPENSSL_cleanse(tmp, sizeof(tmp));
+    return ok;
+}
+
+static int vgp_xwing_check_pk(const uint8_t *pk)
+{
+    return vg_mlkem768_check_public_key(pk);
+}
+
+/* SecP256r1MLKEM768 and SecP384r1MLKEM1024: the EC part first (pk = SEC 1
+ * uncompressed point || ek, sk = big-endian scalar || dk). The point is
+ * validated (SEC 1 3.2.2.1: coordinates < p, on the curve) by an ECDH with
+ * the scalar 1, the only point check the P-256/P-384 API offers; the
+ * scalar's range (1..n-1) by computing its public key. */
+static int vgp_p256_point_ok(const uint8_t *point)
+{
+    uint8_t one[VG_P256_SECRETKEYBYTES] = {0}, x[VG_P256_SHAREDBYTES];
+
+    one[VG_P256_SECRETKEYBYTES - 1] = 1;
+    return vg_p256_ecdh(x, one, point, VG_P256_PUBLICKEYBYTES) == VG_OK;
+}
+
+static int vgp_p384_point_ok(const uint8_t *point)
+{
+    uint8_t one[VG_P384_SECRETKEYBYTES] = {0}, x[VG_P384_SHAREDBYTES];
+
+    one[VG_P384_SECRETKEYBYTES - 1] = 1;
+    return vg_p384_ecdh(x, one, point, VG_P384_PUBLICKEYBYTES) == VG_OK;
+}
+
+static int vgp_p256mlkem768_check_pk(const uint8_t *pk)
+{
+    if (!vgp_p256_point_ok(pk))
+        return VG_ERR_INPUT;
+    return vg_mlkem768_check_public_key(pk + VG_P256_PUBLICKEYBYTES);
+}
+
+static int vgp_p384mlkem1024_check_pk(const uint8_t *pk)
+{
+    if (!vgp_p384_point_ok(pk))
+        return VG_ERR_INPUT;
+    return vg_mlkem1024_check_public_key(pk + VG_P384_PUBLICKEYBYTES);
+}
+
+static int vgp_x25519mlkem768_check_sk(const uint8_t *sk)
+{
+    return vg_mlkem768_check_secret_key(sk);
+}
+
+static int vgp_p256mlkem768_check_sk(const uint8_t *sk)
+{
+    uint8_t pt[VG_P256_PUBLICKEYBYTES];
+
+    if (vg_p256_public_key(pt, sk) != VG_OK)
+        return VG_ERR_INPUT;
+    return vg_mlkem768_check_secret_key(sk + VG_P256_SECRETKEYBYTES);
+}
+
+static int vgp_p384mlkem1024_check_sk(const uint8_t *sk)
+{
+    uint8_t pt[VG_P384_PUBLICKEYBYTES];
+
+    if (vg_p384_public_key(pt, sk) != VG_OK)
+        return VG_ERR_INPUT;
+    return vg_mlkem1024_check_secret_key(sk + VG_P384_SECRETKEYBYTES);
+}
+
+static int vgp_p256mlkem768_pub(uint8_t *pk, const uint8_t *sk)
+{
+    if (vg_p256_public_key(pk, sk) != VG_OK)
+        return 0;
+    return vgp_mlkem768_pub(pk + VG_P256_PUBLICKEYBYTES, sk + VG_P256_SECRETKEYBYTES);
+}
+
+static int vgp_p384mlkem1024_pub(uint8_t *pk, const uint8_t *sk)
+{
+    if (vg_p384_public_key(pk, sk) != VG_OK)
+        return 0;
+    return vgp_mlkem1024_pub(pk + VG_P384_PUBLICKEYBYTES, sk + VG_P384_SECRETKEYBYTES);
+}
+
 /* Bits and security bits: the ML-KEM parameter and the NIST category's
- * classical equivalent (FIPS 203 section 8, categories 1, 3, 5). */
+ * classical equivalent (FIPS 203 section 8, categories 1, 3, 5); the
+ * hybrids those of their ML-KEM part. */
 static const struct vgp_alg vgp_mlkem512 = {
     "ML-KEM-512", VG_MLKEM512_PUBLICKEYBYTES, VG_MLKEM512_SECRETKEYBYTES,
     VG_MLKEM512_CIPHERTEXTBYTES, VG_MLKEM_SHAREDSECRETBYTES, VG_MLKEM_KEYGENSEEDBYTES, 512, 128,
     vg_mlkem512_keypair, vg_mlkem512_keypair_derand, vg_mlkem512_encaps, vg_mlkem512_decaps,
-    vg_mlkem512_check_public_key, vg_mlkem512_check_secret_key, 384 * 2};
+    vg_mlkem512_check_public_key, vg_mlkem512_check_secret_key, vgp_mlkem512_pub};
 static const struct vgp_alg vgp_mlkem768 = {
     "ML-KEM-768", VG_MLKEM768_PUBLICKEYBYTES, VG_MLKEM768_SECRETKEYBYTES,
     VG_MLKEM768_CIPHERTEXTBYTES, VG_MLKEM_SHAREDSECRETBYTES, VG_MLKEM_KEYGENSEEDBYTES, 768, 192,
     vg_mlkem768_keypair, vg_mlkem768_keypair_derand, vg_mlkem768_encaps, vg_mlkem768_decaps,
-    vg_mlkem768_check_public_key, vg_mlkem768_check_secret_key, 384 * 3};
+    vg_mlkem768_check_public_key, vg_mlkem768_check_secret_key, vgp_mlkem768_pub};
 static const struct vgp_alg vgp_mlkem1024 = {
     "ML-KEM-1024", VG_MLKEM1024_PUBLICKEYBYTES, VG_MLKEM1024_SECRETKEYBYTES,
     VG_MLKEM1024_CIPHERTEXTBYTES, VG_MLKEM_SHAREDSECRETBYTES, VG_MLKEM_KEYGENSEEDBYTES, 1024, 256,
     vg_mlkem1024_keypair, vg_mlkem1024_keypair_derand, vg_mlkem1024_encaps, vg_mlkem1024_decaps,
-    vg_mlkem1024_check_public_key, vg_mlkem1024_check_secret_key, 384 * 4};
+    vg_mlkem1024_check_public_key, vg_mlkem1024_check_secret_key, vgp_mlkem1024_pub};
 static const struct vgp_alg vgp_x25519mlkem768 = {
     "X25519MLKEM768", VG_X25519MLKEM768_PUBLICKEYBYTES, VG_X25519MLKEM768_SECRETKEYBYTES,
     VG_X25519MLKEM768_CIPHERTEXTBYTES, VG_X25519MLKEM768_SHAREDSECRETBYTES,
     VG_X25519MLKEM768_SEEDBYTES, 768, 192, vg_x25519mlkem768_keypair,
     vg_x25519mlkem768_keypair_derand, vg_x25519mlkem768_encaps, vg_x25519mlkem768_decaps,
-    vg_mlkem768_check_public_key, vg_mlkem768_check_secret_key, 384 * 3};
+    vg_mlkem768_check_public_key, vgp_x25519mlkem768_check_sk, vgp_x25519mlkem768_pub};
+static const struct vgp_alg vgp_p256mlkem768 = {
+    "SecP256r1MLKEM768", VG_P256MLKEM768_PUBLICKEYBYTES, VG_P256MLKEM768_SECRETKEYBYTES,
+    VG_P256MLKEM768_CIPHERTEXTBYTES, VG_P256MLKEM768_SHAREDSECRETBYTES,
+    VG_P256MLKEM768_SEEDBYTES, 768, 192, vg_p256mlkem768_keypair,
+    vg_p256mlkem768_keypair_derand, vg_p256mlkem768_encaps, vg_p256mlkem768_decaps,
+    vgp_p256mlkem768_check_pk, vgp_p256mlkem768_check_sk, vgp_p256mlkem768_pub};
+static const struct vgp_alg vgp_p384mlkem1024 = {
+    "SecP384r1MLKEM1024", VG_P384MLKEM1024_PUBLICKEYBYTES, VG_P384MLKEM1024_SECRETKEYBYTES,
+    VG_P384MLKEM1024_CIPHERTEXTBYTES, VG_P384MLKEM1024_SHAREDSECRETBYTES,
+    VG_P384MLKEM1024_SEEDBYTES, 1024, 256, vg_p384mlkem1024_keypair,
+    vg_p384mlkem1024_keypair_derand, vg_p384mlkem1024_encaps, vg_p384mlkem1024_decaps,
+    vgp_p384mlkem1024_check_pk, vgp_p384mlkem1024_check_sk, vgp_p384mlkem1024_pub};
 static const struct vgp_alg vgp_xwing = {
     "X-Wing", VG_XWING_PUBLICKEYBYTES, VG_XWING_SECRETKEYBYTES, VG_XWING_CIPHERTEXTBYTES,
     VG_XWING_SHAREDSECRETBYTES, VG_XWING_SEEDBYTES, 768, 192, vg_xwing_keypair,
-    vg_xwing_keypair_derand, vg_xwing_encaps, vg_xwing_decaps, vg_mlkem768_check_public_key,
-    NULL, 0};
+    vg_xwing_keypair_derand, vg_xwing_encaps, vg_xwing_decaps, vgp_xwing_check_pk, NULL,
+    vgp_xwing_pub};
 
 struct vgp_key {
     const struct vgp_alg *alg;
     int has_pub, has_priv;
+    int has_seed; /* the key was made from a seed, kept after the sk */
     uint8_t pk[VGP_MAX_PK];
-    uint8_t *sk; /* OPENSSL_secure_zalloc'd, alg->sk_len bytes, when has_priv */
+    /* OPENSSL_secure_zalloc'd, alg->sk_len + alg->seed_len bytes, when
+     * has_priv: the secret key, then (has_seed) its key-generation seed,
+     * which the PKCS#8 encoder writes (the LAMPS seed form). */
+    uint8_t *sk;
 };
+
+#define VGP_SEED_OF(key) ((key)->sk + (key)->alg->sk_len)
 
 struct vgp_gen {
     const struct vgp_alg *alg;
@@ -115,9 +253,9 @@ static struct vgp_key *vgp_key_new(const struct vgp_alg *alg)
 static void vgp_key_drop_priv(struct vgp_key *key)
 {
     if (key->sk != NULL)
-        OPENSSL_secure_clear_free(key->sk, key->alg->sk_len);
+        OPENSSL_secure_clear_free(key->sk, key->alg->sk_len + key->alg->seed_len);
     key->sk = NULL;
-    key->has_priv = 0;
+    key->has_priv = key->has_seed = 0;
 }
 
 static void vgp_key_free(void *vkey)
@@ -133,7 +271,7 @@ static void vgp_key_free(void *vkey)
 static int vgp_key_alloc_priv(struct vgp_key *key)
 {
     if (key->sk == NULL)
-        key->sk = OPENSSL_secure_zalloc(key->alg->sk_len);
+        key->sk = OPENSSL_secure_zalloc(key->alg->sk_len + key->alg->seed_len);
     return key->sk != NULL;
 }
 
@@ -147,29 +285,8 @@ static int vgp_key_from_seed(struct vgp_key *key, const uint8_t *seed)
         key->has_pub = 0;
         return 0;
     }
-    key->has_pub = key->has_priv = 1;
-    return 1;
-}
-
-/* The public key that belongs to a secret key: the ek stored inside the
- * FIPS 203 dk (followed, for X25519MLKEM768, by the X25519 public key of the
- * secret's last 32 bytes); for X-Wing, whose secret key is the seed, the
- * key pair is recomputed. */
-static int vgp_pub_from_priv(const struct vgp_alg *alg, uint8_t *pk, const uint8_t *sk)
-{
-    uint8_t tmp[VG_XWING_SECRETKEYBYTES];
-    int ok = 0;
-
-    if (alg == &vgp_xwing) {
-        ok = vg_xwing_keypair_derand(pk, tmp, sk) == VG_OK;
-        OPENSSL_cleanse(tmp, sizeof(tmp));
-        return ok;
-    }
-    memcpy(pk, sk + alg->ek_in_sk, alg == &vgp_x25519mlkem768 ? VG_MLKEM768_PUBLICKEYBYTES
-                                                                : alg->pk_len);
-    if (alg == &vgp_x25519mlkem768)
-        return vg_x25519_public_key(pk + VG_MLKEM768_PUBLICKEYBYTES,
-                                    sk + VG_MLKEM768_SECRETKEYBYTES) == VG_OK;
+    memcpy(VGP_SEED_OF(key), seed, key->alg->seed_len);
+    key->has_pub = key->has_priv = key->has_seed = 1;
     return 1;
 }
 
@@ -250,7 +367,7 @@ static int vgp_key_set(struct vgp_key *key, const OSSL_PARAM params[], int selec
         if (!vgp_key_alloc_priv(key))
             goto out;
         memcpy(key->sk, priv, alg->sk_len);
-        if (!vgp_pub_from_priv(alg, key->pk, key->sk))
+        if (!alg->pub_from_priv(key->pk, key->sk))
             goto out;
         key->has_pub = key->has_priv = 1;
     } else {
@@ -295,7 +412,7 @@ static const OSSL_PARAM *vgp_key_imexport_types(int selection)
 static int vgp_key_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
 {
     struct vgp_key *key = vkey;
-    OSSL_PARAM params[3];
+    OSSL_PARAM params[4];
     int n = 0;
 
     if (key == NULL)
@@ -306,6 +423,11 @@ static int vgp_key_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cb
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && key->has_priv)
         params[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, key->sk,
                                                         key->alg->sk_len);
+    /* The seed, when the key was made from one (as OpenSSL 3.5 exports
+     * ML-KEM keys); an importer given both checks that they agree. */
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && key->has_seed)
+        params[n++] = OSSL_PARAM_construct_octet_string(VGP_PARAM_SEED, VGP_SEED_OF(key),
+                                                        key->alg->seed_len);
     params[n] = OSSL_PARAM_construct_end();
     return cb(params, cbarg);
 }
@@ -398,9 +520,23 @@ static void *vgp_key_dup(const void *vfrom, int selection)
             vgp_key_free(key);
             return NULL;
         }
-        memcpy(key->sk, from->sk, from->alg->sk_len);
+        memcpy(key->sk, from->sk, from->alg->sk_len + from->alg->seed_len);
         key->has_priv = 1;
+        key->has_seed = from->has_seed;
     }
+    return key;
+}
+
+/* A key made by this provider's decoder (codec.c): the reference is the
+ * address of the key object, which the key manager takes over. */
+static void *vgp_key_load(const void *reference, size_t reference_sz)
+{
+    struct vgp_key *key;
+
+    if (reference == NULL || reference_sz != sizeof(key))
+        return NULL;
+    key = *(struct vgp_key *const *)reference;
+    *(struct vgp_key **)reference = NULL;
     return key;
 }
 
@@ -646,6 +782,7 @@ static const OSSL_PARAM *vgp_kem_settable_ctx_params(void *vctx, void *provctx)
         {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))vgp_key_free},                               \
         {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))vgp_key_dup},                                 \
         {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))vgp_key_has},                                 \
+        {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vgp_key_load},                               \
         {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))vgp_key_match},                             \
         {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))vgp_key_import},                           \
         {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))vgp_key_imexport_types},             \
@@ -677,4 +814,6 @@ VGP_DEFINE(mlkem512)
 VGP_DEFINE(mlkem768)
 VGP_DEFINE(mlkem1024)
 VGP_DEFINE(x25519mlkem768)
+VGP_DEFINE(p256mlkem768)
+VGP_DEFINE(p384mlkem1024)
 VGP_DEFINE(xwing)

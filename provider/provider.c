@@ -24,6 +24,10 @@ static const OSSL_ALGORITHM vgp_keymgmt[] = {
      vgp_keymgmt_mlkem1024, "vgcrypto ML-KEM-1024 (FIPS 203)"},
     {"X25519MLKEM768", VGP_PROPS, vgp_keymgmt_x25519mlkem768,
      "vgcrypto X25519MLKEM768 (draft-ietf-tls-ecdhe-mlkem)"},
+    {"SecP256r1MLKEM768", VGP_PROPS, vgp_keymgmt_p256mlkem768,
+     "vgcrypto SecP256r1MLKEM768 (draft-ietf-tls-ecdhe-mlkem)"},
+    {"SecP384r1MLKEM1024", VGP_PROPS, vgp_keymgmt_p384mlkem1024,
+     "vgcrypto SecP384r1MLKEM1024 (draft-ietf-tls-ecdhe-mlkem)"},
     {"X-Wing:XWING", VGP_PROPS, vgp_keymgmt_xwing,
      "vgcrypto X-Wing (draft-connolly-cfrg-xwing-kem)"},
     {NULL, NULL, NULL, NULL}};
@@ -39,6 +43,10 @@ static const OSSL_ALGORITHM vgp_kem[] = {
      vgp_kem_mlkem1024, "vgcrypto ML-KEM-1024 (FIPS 203)"},
     {"X25519MLKEM768", VGP_PROPS, vgp_kem_x25519mlkem768,
      "vgcrypto X25519MLKEM768 (draft-ietf-tls-ecdhe-mlkem)"},
+    {"SecP256r1MLKEM768", VGP_PROPS, vgp_kem_p256mlkem768,
+     "vgcrypto SecP256r1MLKEM768 (draft-ietf-tls-ecdhe-mlkem)"},
+    {"SecP384r1MLKEM1024", VGP_PROPS, vgp_kem_p384mlkem1024,
+     "vgcrypto SecP384r1MLKEM1024 (draft-ietf-tls-ecdhe-mlkem)"},
     {"X-Wing:XWING", VGP_PROPS, vgp_kem_xwing, "vgcrypto X-Wing (draft-connolly-cfrg-xwing-kem)"},
     {NULL, NULL, NULL, NULL}};
 

@@ -6,8 +6,10 @@
  * the server's is the ciphertext, the shared secret is the KEM's.
  *
  * Code points: IANA "TLS Supported Groups", MLKEM512/768/1024 = 0x0200,
- * 0x0201, 0x0202 (draft-ietf-tls-mlkem), X25519MLKEM768 = 0x11EC
- * (draft-ietf-tls-ecdhe-mlkem). TLS 1.3 only and no DTLS: these groups are
+ * 0x0201, 0x0202 (draft-ietf-tls-mlkem), SecP256r1MLKEM768 = 0x11EB,
+ * X25519MLKEM768 = 0x11EC, SecP384r1MLKEM1024 = 0x11ED
+ * (draft-ietf-tls-ecdhe-mlkem). Security bits: those of the ML-KEM part
+ * (category 3: 192, category 5: 256), as for the pure groups. TLS 1.3 only and no DTLS: these groups are
  * defined for TLS 1.3 key shares (RFC 8446 4.2.8); -1 for DTLS tells libssl
  * the group is not usable there.
  */
@@ -21,14 +23,16 @@ struct vgp_group {
     const char *name;     /* the IANA name, what -groups takes */
     const char *alg;      /* the key manager / KEM algorithm name */
     unsigned int id;      /* the code point */
-    unsigned int secbits; /* FIPS 203 category 1/3/5: 128/192/256 */
+    unsigned int secbits; /* the ML-KEM category 1/3/5: 128/192/256 */
 };
 
 static const struct vgp_group vgp_groups[] = {
     {"MLKEM512", "ML-KEM-512", 0x0200, 128},
     {"MLKEM768", "ML-KEM-768", 0x0201, 192},
     {"MLKEM1024", "ML-KEM-1024", 0x0202, 256},
+    {"SecP256r1MLKEM768", "SecP256r1MLKEM768", 0x11EB, 192},
     {"X25519MLKEM768", "X25519MLKEM768", 0x11EC, 192},
+    {"SecP384r1MLKEM1024", "SecP384r1MLKEM1024", 0x11ED, 256},
 };
 
 int vgp_tls_group_capability(OSSL_CALLBACK *cb, void *arg)

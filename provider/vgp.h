@@ -18,11 +18,15 @@ extern const OSSL_DISPATCH vgp_keymgmt_mlkem512[];
 extern const OSSL_DISPATCH vgp_keymgmt_mlkem768[];
 extern const OSSL_DISPATCH vgp_keymgmt_mlkem1024[];
 extern const OSSL_DISPATCH vgp_keymgmt_x25519mlkem768[];
+extern const OSSL_DISPATCH vgp_keymgmt_p256mlkem768[];
+extern const OSSL_DISPATCH vgp_keymgmt_p384mlkem1024[];
 extern const OSSL_DISPATCH vgp_keymgmt_xwing[];
 extern const OSSL_DISPATCH vgp_kem_mlkem512[];
 extern const OSSL_DISPATCH vgp_kem_mlkem768[];
 extern const OSSL_DISPATCH vgp_kem_mlkem1024[];
 extern const OSSL_DISPATCH vgp_kem_x25519mlkem768[];
+extern const OSSL_DISPATCH vgp_kem_p256mlkem768[];
+extern const OSSL_DISPATCH vgp_kem_p384mlkem1024[];
 extern const OSSL_DISPATCH vgp_kem_xwing[];
 
 /* The TLS-GROUP capability (provider-base(7) "CAPABILITIES"; tls.c). */

@@ -23,10 +23,10 @@
 #include "vgcrypto.h"
 #include "vgtest.h"
 
-#define MAX_PK 1568
-#define MAX_SK 3168
-#define MAX_CT 1568
-#define MAX_SS 64
+#define MAX_PK 1665
+#define MAX_SK 3216
+#define MAX_CT 1665
+#define MAX_SS 80
 
 struct alg {
     const char *name;
@@ -35,20 +35,26 @@ struct alg {
     int (*keypair_derand)(uint8_t *, uint8_t *, const uint8_t *);
     int (*encaps_derand)(uint8_t *, uint8_t *, const uint8_t *, const uint8_t *);
     int (*decaps)(uint8_t *, const uint8_t *, const uint8_t *);
-    int ek_check; /* the public key starts with an ML-KEM ek */
+    size_t ec; /* length of the leading EC point (NIST hybrids), 0 otherwise: the
+                  ML-KEM ek and ciphertext start there */
 };
 
 static const struct alg algs[] = {
     {"ML-KEM-512", 800, 1632, 768, 32, 64, 512, 128, vg_mlkem512_keypair_derand,
-     vg_mlkem512_encaps_derand, vg_mlkem512_decaps, 1},
+     vg_mlkem512_encaps_derand, vg_mlkem512_decaps, 0},
     {"ML-KEM-768", 1184, 2400, 1088, 32, 64, 768, 192, vg_mlkem768_keypair_derand,
-     vg_mlkem768_encaps_derand, vg_mlkem768_decaps, 1},
+     vg_mlkem768_encaps_derand, vg_mlkem768_decaps, 0},
     {"ML-KEM-1024", 1568, 3168, 1568, 32, 64, 1024, 256, vg_mlkem1024_keypair_derand,
-     vg_mlkem1024_encaps_derand, vg_mlkem1024_decaps, 1},
+     vg_mlkem1024_encaps_derand, vg_mlkem1024_decaps, 0},
     {"X25519MLKEM768", 1216, 2432, 1120, 64, 96, 768, 192, vg_x25519mlkem768_keypair_derand,
-     vg_x25519mlkem768_encaps_derand, vg_x25519mlkem768_decaps, 1},
+     vg_x25519mlkem768_encaps_derand, vg_x25519mlkem768_decaps, 0},
+    {"SecP256r1MLKEM768", 1249, 2432, 1153, 64, 96, 768, 192, vg_p256mlkem768_keypair_derand,
+     vg_p256mlkem768_encaps_derand, vg_p256mlkem768_decaps, 65},
+    {"SecP384r1MLKEM1024", 1665, 3216, 1665, 80, 112, 1024, 256,
+     vg_p384mlkem1024_keypair_derand, vg_p384mlkem1024_encaps_derand, vg_p384mlkem1024_decaps,
+     97},
     {"X-Wing", 1216, 32, 1120, 32, 32, 768, 192, vg_xwing_keypair_derand,
-     vg_xwing_encaps_derand, vg_xwing_decaps, 1},
+     vg_xwing_encaps_derand, vg_xwing_decaps, 0},
 };
 
 static OSSL_LIB_CTX *libctx;
@@ -108,7 +114,7 @@ static void fill(uint8_t *buf, size_t len, unsigned seed)
 
 static void test_alg(const struct alg *a)
 {
-    uint8_t seed[96], m[64], pk[MAX_PK], sk[MAX_SK], ct[MAX_CT], ss[MAX_SS];
+    uint8_t seed[112], m[80], pk[MAX_PK], sk[MAX_SK], ct[MAX_CT], ss[MAX_SS];
     uint8_t pss[MAX_SS], pct[MAX_CT], ppk[MAX_PK], psk[MAX_SK], enc[MAX_PK], bad[MAX_PK];
     size_t len, ct_len, ss_len;
 
@@ -131,7 +137,7 @@ static void test_alg(const struct alg *a)
                   "%s: provider decapsulation of the library's ciphertext", a->name);
         /* A modified ML-KEM ciphertext: implicit rejection, the same value
          * as the library's. */
-        ct[3] ^= 0x10;
+        ct[a->ec + 3] ^= 0x10;
         CHECK(a->decaps(ss, ct, sk) == VG_OK);
         len = sizeof(pss);
         CHECK_MSG(decapsulate(key, pss, &len, ct, a->ct) && len == a->ss &&
@@ -201,12 +207,31 @@ static void test_alg(const struct alg *a)
     }
 
     /* Rejected public keys: wrong length; an ek whose first coefficient is
-     * 0xFFF >= q (FIPS 203 7.2). */
+     * 0xFFF >= q (FIPS 203 7.2); for the NIST hybrids a point off the curve
+     * (last byte of y changed) and a compressed point's prefix. */
     CHECK(from_data(a, pk, a->pk - 1, NULL, 0) == NULL);
+    {
+        EVP_PKEY *ok = from_data(a, pk, a->pk, NULL, 0);
+        CHECK(ok != NULL);
+        EVP_PKEY_free(ok);
+    }
     memcpy(bad, pk, a->pk);
-    bad[0] = 0xFF;
-    bad[1] |= 0x0F;
+    bad[a->ec] = 0xFF;
+    bad[a->ec + 1] |= 0x0F;
     CHECK_MSG(from_data(a, bad, a->pk, NULL, 0) == NULL, "%s: ek modulus check", a->name);
+    if (a->ec != 0) {
+        memcpy(bad, pk, a->pk);
+        bad[a->ec - 1] ^= 1;
+        CHECK_MSG(from_data(a, bad, a->pk, NULL, 0) == NULL, "%s: point off the curve",
+                  a->name);
+        memcpy(bad, pk, a->pk);
+        bad[0] = 0x02;
+        CHECK_MSG(from_data(a, bad, a->pk, NULL, 0) == NULL, "%s: not uncompressed", a->name);
+        /* A secret scalar of zero (SEC 1: in [1, n-1]). */
+        memcpy(psk, sk, a->sk);
+        memset(psk, 0, a->ec / 2);
+        CHECK_MSG(from_data(a, NULL, 0, psk, a->sk) == NULL, "%s: zero scalar", a->name);
+    }
 }
 
 int main(int argc, char **argv)

@@ -50,7 +50,8 @@ fi
 
 # `openssl list` shows every KEM and key manager of the provider.
 openssl list "${PROV[@]}" -kem-algorithms -key-managers > "$T/list.out" 2>&1
-for a in ML-KEM-512 ML-KEM-768 ML-KEM-1024 X25519MLKEM768 X-Wing; do
+for a in ML-KEM-512 ML-KEM-768 ML-KEM-1024 X25519MLKEM768 SecP256r1MLKEM768 \
+  SecP384r1MLKEM1024 X-Wing; do
   check "list: $a KEM and key manager" [ "$(grep -c "[{ ]$a[,} ].*@ vgcrypto" "$T/list.out")" = 2 ]
 done
 
@@ -129,11 +130,15 @@ group() {
 
 # Group code points: IANA TLS Supported Groups. Share lengths: the public key
 # and ciphertext sizes of FIPS 203 table 3 (ML-KEM), and draft-ietf-tls-
-# ecdhe-mlkem for X25519MLKEM768 (1184 + 32, 1088 + 32).
+# ecdhe-mlkem for the hybrids: X25519MLKEM768 (1184 + 32, 1088 + 32),
+# SecP256r1MLKEM768 (65 + 1184, 65 + 1088), SecP384r1MLKEM1024 (97 + 1568,
+# 97 + 1568).
 group MLKEM512 512 800 768
 group MLKEM768 513 1184 1088
 group MLKEM1024 514 1568 1568
 group X25519MLKEM768 4588 1216 1120
+group SecP256r1MLKEM768 4587 1249 1153
+group SecP384r1MLKEM1024 4589 1665 1665
 
 # HelloRetryRequest: the client's first (and only) share is X25519, the
 # server takes only X25519MLKEM768 and asks for it.
