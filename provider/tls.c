@@ -66,3 +66,57 @@ int vgp_tls_group_capability(OSSL_CALLBACK *cb, void *arg)
     }
     return 1;
 }
+
+#if OPENSSL_VERSION_NUMBER >= 0x30200000L
+/*
+ * The TLS-SIGALG capability (OpenSSL 3.2 and later): ML-DSA-44/65/87 as TLS
+ * 1.3 signature schemes, code points 0x0904, 0x0905, 0x0906
+ * (draft-ietf-tls-mldsa, IANA TLS SignatureScheme). Ed25519 (0x0807) is
+ * libssl's own and not announced again. Compiled only against OpenSSL >=
+ * 3.2 headers; Debian 12's 3.0 has no such capability, so this part is not
+ * built or tested there.
+ */
+struct vgp_sigalg {
+    const char *name;   /* IANA name */
+    const char *alg;    /* signature / key type name */
+    const char *oid;
+    unsigned int code;
+    unsigned int secbits;
+};
+
+static const struct vgp_sigalg vgp_sigalgs[] = {
+    {"mldsa44", "ML-DSA-44", "2.16.840.1.101.3.4.3.17", 0x0904, 128},
+    {"mldsa65", "ML-DSA-65", "2.16.840.1.101.3.4.3.18", 0x0905, 192},
+    {"mldsa87", "ML-DSA-87", "2.16.840.1.101.3.4.3.19", 0x0906, 256},
+};
+
+int vgp_tls_sigalg_capability(OSSL_CALLBACK *cb, void *arg)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(vgp_sigalgs) / sizeof(vgp_sigalgs[0]); i++) {
+        const struct vgp_sigalg *s = &vgp_sigalgs[i];
+        unsigned int code = s->code, secbits = s->secbits;
+        int min_tls = TLS1_3_VERSION, max_tls = 0;
+        OSSL_PARAM params[9];
+
+        params[0] = OSSL_PARAM_construct_utf8_string(OSSL_CAPABILITY_TLS_SIGALG_IANA_NAME,
+                                                     (char *)s->name, 0);
+        params[1] = OSSL_PARAM_construct_uint(OSSL_CAPABILITY_TLS_SIGALG_CODE_POINT, &code);
+        params[2] = OSSL_PARAM_construct_utf8_string(OSSL_CAPABILITY_TLS_SIGALG_NAME,
+                                                     (char *)s->alg, 0);
+        params[3] = OSSL_PARAM_construct_utf8_string(OSSL_CAPABILITY_TLS_SIGALG_OID,
+                                                     (char *)s->oid, 0);
+        params[4] = OSSL_PARAM_construct_utf8_string(OSSL_CAPABILITY_TLS_SIGALG_KEYTYPE,
+                                                     (char *)s->alg, 0);
+        params[5] = OSSL_PARAM_construct_uint(OSSL_CAPABILITY_TLS_SIGALG_SECURITY_BITS,
+                                              &secbits);
+        params[6] = OSSL_PARAM_construct_int(OSSL_CAPABILITY_TLS_SIGALG_MIN_TLS, &min_tls);
+        params[7] = OSSL_PARAM_construct_int(OSSL_CAPABILITY_TLS_SIGALG_MAX_TLS, &max_tls);
+        params[8] = OSSL_PARAM_construct_end();
+        if (!cb(params, arg))
+            return 0;
+    }
+    return 1;
+}
+#endif
