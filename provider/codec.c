@@ -351,9 +351,9 @@ static int vgp_encode(void *vctx, OSSL_CORE_BIO *out, const void *obj_raw,
         key = tmp = vgp_enc_import_object(ctx, selection, obj_abstract);
     if (key == NULL)
         return 0;
-    ok = vgp_km_export(ctx->type, (void *)key,
-                       selection == 0 ? OSSL_KEYMGMT_SELECT_KEYPAIR : selection, vgp_collect,
-                       &m) &&
+    /* Everything the key has; the form and the selection say what is
+     * written. */
+    ok = vgp_km_export(ctx->type, (void *)key, OSSL_KEYMGMT_SELECT_KEYPAIR, vgp_collect, &m) &&
          vgp_encode_material(ctx, out, &m, selection);
     if (tmp != NULL)
         vgp_km_free(ctx->type, tmp);

@@ -29,7 +29,6 @@
 #define VGP_MAX_SEED 112
 #define VGP_PARAM_SEED "seed"
 
-typedef int (*vgp_keypair_fn)(uint8_t *pk, uint8_t *sk);
 typedef int (*vgp_keypair_derand_fn)(uint8_t *pk, uint8_t *sk, const uint8_t *seed);
 typedef int (*vgp_encaps_fn)(uint8_t *ct, uint8_t *ss, const uint8_t *pk);
 typedef int (*vgp_decaps_fn)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
@@ -40,7 +39,6 @@ struct vgp_alg {
     const char *name;      /* the primary name, as OpenSSL 3.5 spells it */
     size_t pk_len, sk_len, ct_len, ss_len, seed_len;
     int bits, security_bits;
-    vgp_keypair_fn keypair;
     vgp_keypair_derand_fn keypair_derand;
     vgp_encaps_fn encaps;
     vgp_decaps_fn decaps;
@@ -178,39 +176,39 @@ static int vgp_p384mlkem1024_pub(uint8_t *pk, const uint8_t *sk)
 static const struct vgp_alg vgp_mlkem512 = {
     "ML-KEM-512", VG_MLKEM512_PUBLICKEYBYTES, VG_MLKEM512_SECRETKEYBYTES,
     VG_MLKEM512_CIPHERTEXTBYTES, VG_MLKEM_SHAREDSECRETBYTES, VG_MLKEM_KEYGENSEEDBYTES, 512, 128,
-    vg_mlkem512_keypair, vg_mlkem512_keypair_derand, vg_mlkem512_encaps, vg_mlkem512_decaps,
+    vg_mlkem512_keypair_derand, vg_mlkem512_encaps, vg_mlkem512_decaps,
     vg_mlkem512_check_public_key, vg_mlkem512_check_secret_key, vgp_mlkem512_pub};
 static const struct vgp_alg vgp_mlkem768 = {
     "ML-KEM-768", VG_MLKEM768_PUBLICKEYBYTES, VG_MLKEM768_SECRETKEYBYTES,
     VG_MLKEM768_CIPHERTEXTBYTES, VG_MLKEM_SHAREDSECRETBYTES, VG_MLKEM_KEYGENSEEDBYTES, 768, 192,
-    vg_mlkem768_keypair, vg_mlkem768_keypair_derand, vg_mlkem768_encaps, vg_mlkem768_decaps,
+    vg_mlkem768_keypair_derand, vg_mlkem768_encaps, vg_mlkem768_decaps,
     vg_mlkem768_check_public_key, vg_mlkem768_check_secret_key, vgp_mlkem768_pub};
 static const struct vgp_alg vgp_mlkem1024 = {
     "ML-KEM-1024", VG_MLKEM1024_PUBLICKEYBYTES, VG_MLKEM1024_SECRETKEYBYTES,
     VG_MLKEM1024_CIPHERTEXTBYTES, VG_MLKEM_SHAREDSECRETBYTES, VG_MLKEM_KEYGENSEEDBYTES, 1024, 256,
-    vg_mlkem1024_keypair, vg_mlkem1024_keypair_derand, vg_mlkem1024_encaps, vg_mlkem1024_decaps,
+    vg_mlkem1024_keypair_derand, vg_mlkem1024_encaps, vg_mlkem1024_decaps,
     vg_mlkem1024_check_public_key, vg_mlkem1024_check_secret_key, vgp_mlkem1024_pub};
 static const struct vgp_alg vgp_x25519mlkem768 = {
     "X25519MLKEM768", VG_X25519MLKEM768_PUBLICKEYBYTES, VG_X25519MLKEM768_SECRETKEYBYTES,
     VG_X25519MLKEM768_CIPHERTEXTBYTES, VG_X25519MLKEM768_SHAREDSECRETBYTES,
-    VG_X25519MLKEM768_SEEDBYTES, 768, 192, vg_x25519mlkem768_keypair,
+    VG_X25519MLKEM768_SEEDBYTES, 768, 192,
     vg_x25519mlkem768_keypair_derand, vg_x25519mlkem768_encaps, vg_x25519mlkem768_decaps,
     vg_mlkem768_check_public_key, vgp_x25519mlkem768_check_sk, vgp_x25519mlkem768_pub};
 static const struct vgp_alg vgp_p256mlkem768 = {
     "SecP256r1MLKEM768", VG_P256MLKEM768_PUBLICKEYBYTES, VG_P256MLKEM768_SECRETKEYBYTES,
     VG_P256MLKEM768_CIPHERTEXTBYTES, VG_P256MLKEM768_SHAREDSECRETBYTES,
-    VG_P256MLKEM768_SEEDBYTES, 768, 192, vg_p256mlkem768_keypair,
+    VG_P256MLKEM768_SEEDBYTES, 768, 192,
     vg_p256mlkem768_keypair_derand, vg_p256mlkem768_encaps, vg_p256mlkem768_decaps,
     vgp_p256mlkem768_check_pk, vgp_p256mlkem768_check_sk, vgp_p256mlkem768_pub};
 static const struct vgp_alg vgp_p384mlkem1024 = {
     "SecP384r1MLKEM1024", VG_P384MLKEM1024_PUBLICKEYBYTES, VG_P384MLKEM1024_SECRETKEYBYTES,
     VG_P384MLKEM1024_CIPHERTEXTBYTES, VG_P384MLKEM1024_SHAREDSECRETBYTES,
-    VG_P384MLKEM1024_SEEDBYTES, 1024, 256, vg_p384mlkem1024_keypair,
+    VG_P384MLKEM1024_SEEDBYTES, 1024, 256,
     vg_p384mlkem1024_keypair_derand, vg_p384mlkem1024_encaps, vg_p384mlkem1024_decaps,
     vgp_p384mlkem1024_check_pk, vgp_p384mlkem1024_check_sk, vgp_p384mlkem1024_pub};
 static const struct vgp_alg vgp_xwing = {
     "X-Wing", VG_XWING_PUBLICKEYBYTES, VG_XWING_SECRETKEYBYTES, VG_XWING_CIPHERTEXTBYTES,
-    VG_XWING_SHAREDSECRETBYTES, VG_XWING_SEEDBYTES, 768, 192, vg_xwing_keypair,
+    VG_XWING_SHAREDSECRETBYTES, VG_XWING_SEEDBYTES, 768, 192,
     vg_xwing_keypair_derand, vg_xwing_encaps, vg_xwing_decaps, vgp_xwing_check_pk, NULL,
     vgp_xwing_pub};
 
@@ -613,11 +611,20 @@ static void *vgp_gen(void *vgen, OSSL_CALLBACK *cb, void *cbarg)
     key = vgp_key_new(gen->alg);
     if (key == NULL || (gen->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return key;
+    /* Always from a seed (given, or drawn from the operating system as the
+     * library's keypair functions draw theirs), which the key keeps for the
+     * PKCS#8 seed form. */
     if (gen->has_seed) {
         ok = vgp_key_from_seed(key, gen->seed);
     } else {
-        ok = vgp_key_alloc_priv(key) && gen->alg->keypair(key->pk, key->sk) == VG_OK;
-        key->has_pub = key->has_priv = ok;
+        uint8_t seed[VGP_MAX_SEED];
+        int tries;
+
+        /* The NIST hybrids' seed starts with the EC scalar, refused when
+         * >= n (probability below 2^-32 for P-256): another draw. */
+        for (ok = 0, tries = 0; !ok && tries < 8; tries++)
+            ok = vgp_random(seed, gen->alg->seed_len) == VG_OK && vgp_key_from_seed(key, seed);
+        OPENSSL_cleanse(seed, sizeof(seed));
     }
     if (!ok) {
         vgp_key_free(key);

@@ -5,7 +5,9 @@
 #    library's (tests/test_provider.c);
 #  - test_provider_tls: TLS 1.3 handshakes for each group with openssl
 #    s_server / s_client over loopback, a HelloRetryRequest, the openssl.cnf
-#    fragment of docs/provider.md (tests/test_provider.sh).
+#    fragment of docs/provider.md (tests/test_provider.sh);
+#  - test_provider_pki: keys, signatures, encoders/decoders and X.509
+#    chains with the openssl commands (tests/test_provider_pki.sh).
 if(TARGET vgcrypto_provider)
   set(vg_provider_dir $<TARGET_FILE_DIR:vgcrypto_provider>)
   set(vg_provider_file $<TARGET_FILE:vgcrypto_provider>)
@@ -31,4 +33,8 @@ if(VG_BASH)
     COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_provider.sh "${vg_provider_file}")
   set_tests_properties(test_provider_tls PROPERTIES LABELS provider SKIP_RETURN_CODE 77
     TIMEOUT 300)
+  add_test(NAME test_provider_pki
+    COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_provider_pki.sh "${vg_provider_file}")
+  set_tests_properties(test_provider_pki PROPERTIES LABELS provider SKIP_RETURN_CODE 77
+    TIMEOUT 120)
 endif()
