@@ -378,6 +378,18 @@ static int vgp_read_all(OSSL_CORE_BIO *in, uint8_t *buf, size_t cap, size_t *len
     return 1;
 }
 
+/* PEM as the library tells it (docs/encodings.md): "-----BEGIN " after
+ * optional whitespace. */
+static int vgp_is_pem(const uint8_t *buf, size_t len)
+{
+    static const char begin[] = "-----BEGIN ";
+    size_t i = 0;
+
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    return len - i >= sizeof(begin) - 1 && memcmp(buf + i, begin, sizeof(begin) - 1) == 0;
+}
+
 static int vgp_decode(void *vctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBACK *data_cb,
                       void *data_cbarg, OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg)
 {
@@ -388,7 +400,7 @@ static int vgp_decode(void *vctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBAC
     uint8_t *buf = NULL, *key_bytes = NULL;
     size_t len = 0, key_len = 0;
     vg_key_alg alg = VG_KEY_NONE;
-    unsigned flags = 0;
+    unsigned flags = 0; /* written by the private-key decoder, unused here */
     void *key = NULL;
     OSSL_PARAM kp[2];
     int ok = 1; /* "not ours" is not an error: the chain tries the next decoder */
@@ -422,10 +434,10 @@ static int vgp_decode(void *vctx, OSSL_CORE_BIO *in, int selection, OSSL_CALLBAC
             goto out;
         kp[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, key_bytes, key_len);
     }
-    /* PEM of the wrong form for this decoder (a DER decoder given PEM or
-     * the reverse) is left to the decoder of that form. */
-    if (alg != t->alg || ((flags & VG_KEY_PEM) != 0) !=
-                             (ctx->form == VGP_PEM_PRIV || ctx->form == VGP_PEM_PUB))
+    /* Input of the other form for this decoder (a DER decoder given PEM
+     * or the reverse) is left to the decoder of that form. */
+    if (alg != t->alg ||
+        vgp_is_pem(buf, len) != (ctx->form == VGP_PEM_PRIV || ctx->form == VGP_PEM_PUB))
         goto out;
     kp[1] = OSSL_PARAM_construct_end();
     key = vgp_km_new(t);

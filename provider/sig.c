@@ -803,7 +803,10 @@ static int vgp_sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 
         /* FIPS 204: at most 255 bytes. Pure Ed25519 has no context (that
          * would be Ed25519ctx, RFC 8032 5.1): only an empty one is taken. */
-        if (!OSSL_PARAM_get_octet_string(p, &buf, sizeof(ctx->ctx_str), &len) ||
+        /* An empty string may come with a NULL buffer. */
+        if (p->data_type != OSSL_PARAM_OCTET_STRING ||
+            (p->data_size != 0 &&
+             !OSSL_PARAM_get_octet_string(p, &buf, sizeof(ctx->ctx_str), &len)) ||
             (ctx->alg->is_ed25519 && len != 0)) {
             ctx->ctx_len = 0;
             ERR_raise(ERR_LIB_PROV, ERR_R_PASSED_INVALID_ARGUMENT);
