@@ -511,6 +511,14 @@ static void test_sig(const struct salg *a)
                 ERR_clear_error();
             }
         }
+        /* No digest: a digest name is refused. */
+        {
+            EVP_MD_CTX *md = EVP_MD_CTX_new();
+            CHECK(md != NULL &&
+                  EVP_DigestSignInit_ex(md, NULL, "SHA256", libctx, propq, key, NULL) <= 0);
+            EVP_MD_CTX_free(md);
+            ERR_clear_error();
+        }
         /* Wrong lengths refused. */
         CHECK(sig_key(a, OSSL_PKEY_PARAM_PUB_KEY, pk, a->pk - 1, NULL, NULL, 0,
                       EVP_PKEY_PUBLIC_KEY) == NULL);

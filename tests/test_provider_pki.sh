@@ -41,6 +41,9 @@ OURS=(-provider-path "$T/mod" -provider vgcrypto -provider base)
 BOTH=(-provider-path "$T/mod" -provider vgcrypto -provider default)
 o() { openssl "$1" "${OURS[@]}" "${@:2}" > "$T/out" 2> "$T/err"; }  # ours only
 b() { openssl "$1" "${BOTH[@]}" "${@:2}" > "$T/out" 2> "$T/err"; }  # ours and default
+ossl() { openssl "$1" "${@:2}" > "$T/out" 2> "$T/err"; }                # OpenSSL alone
+# Both providers, the provider preferred where it has the algorithm.
+bq() { openssl "$1" "${BOTH[@]}" -propquery '?provider=vgcrypto' "${@:2}" > "$T/out" 2> "$T/err"; }
 SIGS=(ML-DSA-44 ML-DSA-65 ML-DSA-87 ED25519)
 KEMS=(ML-KEM-512 ML-KEM-768 ML-KEM-1024 X-Wing)
 HYBRIDS=(X25519MLKEM768 SecP256r1MLKEM768 SecP384r1MLKEM1024)
@@ -110,6 +113,15 @@ for a in "${KEMS[@]}" "${SIGS[@]}"; do
   check "$a: genpkey with -provider default too" \
     b genpkey -algorithm "$a" -out "$T/$a.both.pem"
 done
+# Ed25519: the provider's encodings and text are OpenSSL's, byte for byte.
+if [ -f "$T/ED25519.pem" ]; then
+  ossl pkey -in "$T/ED25519.pem" -text -noout -out "$T/ed.ossl.txt"
+  check "ED25519: -text as OpenSSL's" cmp -s "$T/ED25519.txt" "$T/ed.ossl.txt"
+  ossl pkey -in "$T/ED25519.pem" -out "$T/ed.ossl.pem"
+  check "ED25519: PKCS#8 PEM as OpenSSL's" cmp -s "$T/ED25519.pem" "$T/ed.ossl.pem"
+  ossl pkey -in "$T/ED25519.pem" -pubout -out "$T/ed.ossl.pub"
+  check "ED25519: SPKI PEM as OpenSSL's" cmp -s "$T/ED25519.pub.pem" "$T/ed.ossl.pub"
+fi
 # ML-DSA's seed form: the text shows the seed.
 check "ML-DSA-65: -text shows the seed" grep -q "^seed:" "$T/ML-DSA-65.txt"
 # The TLS hybrids have no OID: no encoding, so writing one fails.
@@ -171,9 +183,6 @@ EOF
 # OpenSSL alone); keys made by RUN unless DIR has them. (No ours-only run
 # here: OpenSSL 3.0's req and x509 add key identifiers, hashed with SHA-1,
 # which only the default provider has.)
-ossl() { openssl "$1" "${@:2}" > "$T/out" 2> "$T/err"; }
-# Both providers, the provider preferred where it has the algorithm.
-bq() { openssl "$1" "${BOTH[@]}" -propquery '?provider=vgcrypto' "${@:2}" > "$T/out" 2> "$T/err"; }
 chain() {
   local run=$1 alg=$2 d=$3
   mkdir -p "$d"
