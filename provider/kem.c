@@ -526,14 +526,19 @@ static void *vgp_key_dup(const void *vfrom, int selection)
 }
 
 /* A key made by this provider's decoder (codec.c): the reference is the
- * address of the key object, which the key manager takes over. */
-static void *vgp_key_load(const void *reference, size_t reference_sz)
+ * address of the key object, which the key manager takes over. The
+ * decoder names the key type; the key's algorithm is checked again, so
+ * that no key manager takes another type's object. */
+static void *vgp_key_load(const struct vgp_alg *alg, const void *reference,
+                          size_t reference_sz)
 {
     struct vgp_key *key;
 
     if (reference == NULL || reference_sz != sizeof(key))
         return NULL;
     key = *(struct vgp_key *const *)reference;
+    if (key == NULL || key->alg != alg)
+        return NULL;
     *(struct vgp_key **)reference = NULL;
     return key;
 }
@@ -779,6 +784,10 @@ static const OSSL_PARAM *vgp_kem_settable_ctx_params(void *vctx, void *provctx)
         (void)provctx;                                                                        \
         return vgp_gen_init(&vgp_##id, selection, params);                                    \
     }                                                                                         \
+    static void *vgp_##id##_key_load(const void *reference, size_t reference_sz)              \
+    {                                                                                         \
+        return vgp_key_load(&vgp_##id, reference, reference_sz);                              \
+    }                                                                                         \
     static void *vgp_##id##_kem_newctx(void *provctx)                                         \
     {                                                                                         \
         (void)provctx;                                                                        \
@@ -789,7 +798,7 @@ static const OSSL_PARAM *vgp_kem_settable_ctx_params(void *vctx, void *provctx)
         {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))vgp_key_free},                               \
         {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))vgp_key_dup},                                 \
         {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))vgp_key_has},                                 \
-        {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vgp_key_load},                               \
+        {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vgp_##id##_key_load},                        \
         {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))vgp_key_match},                             \
         {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))vgp_key_import},                           \
         {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))vgp_key_imexport_types},             \

@@ -455,13 +455,16 @@ static void *vgp_sig_key_dup(const void *vfrom, int selection)
 }
 
 /* A key made by this provider's decoder (codec.c); see kem.c. */
-static void *vgp_sig_key_load(const void *reference, size_t reference_sz)
+static void *vgp_sig_key_load(const struct vgp_sig_alg *alg, const void *reference,
+                              size_t reference_sz)
 {
     struct vgp_sig_key *key;
 
     if (reference == NULL || reference_sz != sizeof(key))
         return NULL;
     key = *(struct vgp_sig_key *const *)reference;
+    if (key == NULL || key->alg != alg)
+        return NULL;
     *(struct vgp_sig_key **)reference = NULL;
     return key;
 }
@@ -856,6 +859,10 @@ static const OSSL_PARAM *vgp_sig_settable_ctx_params(void *vctx, void *provctx)
         (void)provctx;                                                                         \
         return vgp_sig_gen_init(&vgp_##id, selection, params);                                 \
     }                                                                                          \
+    static void *vgp_##id##_key_load(const void *reference, size_t reference_sz)               \
+    {                                                                                          \
+        return vgp_sig_key_load(&vgp_##id, reference, reference_sz);                           \
+    }                                                                                          \
     static void *vgp_##id##_sig_newctx(void *provctx, const char *propq)                       \
     {                                                                                          \
         (void)provctx;                                                                         \
@@ -867,7 +874,7 @@ static const OSSL_PARAM *vgp_sig_settable_ctx_params(void *vctx, void *provctx)
         {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))vgp_sig_key_free},                            \
         {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))vgp_sig_key_dup},                              \
         {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))vgp_sig_key_has},                              \
-        {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vgp_sig_key_load},                            \
+        {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vgp_##id##_key_load},                         \
         {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))vgp_sig_key_match},                          \
         {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))vgp_sig_key_import},                        \
         {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))vgp_sig_key_imexport_types},          \
