@@ -153,6 +153,21 @@ for a in ML-DSA-44 ML-DSA-65 ML-DSA-87; do
   check "$a: dgst changed message refused" \
     not o dgst -verify "$T/$a.pub.pem" -signature "$T/$a.dsig" "$T/msg2"
 done
+# ML-DSA deterministic (FIPS 204 3.4, -pkeyopt deterministic:1): the same
+# bytes twice, through the streaming (-rawin) and the one-shot (EVP_PKEY_sign)
+# paths alike; hedged (the default): different bytes each time.
+k=$T/ML-DSA-44.pem
+if [ -f "$k" ]; then
+  o pkeyutl -sign -rawin -inkey "$k" -in "$T/msg" -out "$T/d1" -pkeyopt deterministic:1
+  o pkeyutl -sign -rawin -inkey "$k" -in "$T/msg" -out "$T/d2" -pkeyopt deterministic:1
+  o pkeyutl -sign -inkey "$k" -in "$T/msg" -out "$T/d3" -pkeyopt deterministic:1
+  check "ML-DSA-44: deterministic signatures equal" cmp -s "$T/d1" "$T/d2"
+  check "ML-DSA-44: streamed and one-shot equal" cmp -s "$T/d1" "$T/d3"
+  o pkeyutl -sign -rawin -inkey "$k" -in "$T/msg" -out "$T/h1"
+  check "ML-DSA-44: hedged signatures differ" not cmp -s "$T/h1" "$T/ML-DSA-44.sig"
+  check "ML-DSA-44: pkeyutl -verify (one-shot)" \
+    o pkeyutl -verify -pubin -inkey "$T/ML-DSA-44.pub.pem" -in "$T/msg" -sigfile "$T/h1"
+fi
 # ML-DSA's context string (FIPS 204 ctx) through -pkeyopt: a signature with
 # one context does not verify with another or none.
 k=$T/ML-DSA-65.pem
