@@ -4,7 +4,8 @@
 #  - `openssl list` shows every KEM, signature, key manager, encoder and
 #    decoder of the provider;
 #  - per algorithm: genpkey, pkey -text / -pubout, PEM <-> DER round trips
-#    (byte for byte), the PKCS#8 seed form's size; for the signatures
+#    (byte for byte), the PKCS#8 seed form's size; the LAMPS and X-Wing
+#    example keys read and written back, their bad keys refused; for the signatures
 #    pkeyutl -sign/-verify -rawin and (ML-DSA) dgst -sign/-verify, a changed
 #    message refused;
 #  - an ML-DSA-65 chain (root CA, intermediate, leaf) made with `openssl
@@ -130,6 +131,31 @@ check "X25519MLKEM768: no PKCS#8" not o genpkey -algorithm X25519MLKEM768 -out "
 # caught; here: a truncated file is refused.
 head -c 40 "$T/ML-DSA-65.der" > "$T/short.der"
 check "truncated PKCS#8 refused" not o pkey -inform DER -in "$T/short.der" -noout
+
+# The LAMPS documents' example keys (tests/vectors/lamps, tests/vectors/xwing;
+# sources in tests/vectors/SOURCES.md): read by the provider alone, the public
+# key written is the documents' file, the "both" form is written in the seed
+# form (the seed file), the expanded form stays expanded; their inconsistent
+# keys are refused (ML-KEM 1-4, ML-DSA 1; ML-DSA 2 and 3, a wrong t0 or tr,
+# cannot be told without the public key: docs/encodings.md).
+V=$(cd "$(dirname "$0")" && pwd)/vectors
+for a in ML-KEM-512 ML-KEM-768 ML-KEM-1024 ML-DSA-44 ML-DSA-65 ML-DSA-87; do
+  d=$V/lamps/$(printf '%s' "${a:0:6}" | tr 'A-Z' 'a-z')
+  [ -f "$d/$a-seed.priv" ] || { check "$a: LAMPS example present" false; continue; }
+  o pkey -in "$d/$a-seed.priv" -pubout -out "$T/ex.pub"
+  check "$a LAMPS example: public key" cmp -s "$T/ex.pub" "$d/$a.pub"
+  o pkey -in "$d/$a-both.priv" -out "$T/ex.priv"
+  check "$a LAMPS example: both -> seed form" cmp -s "$T/ex.priv" "$d/$a-seed.priv"
+  o pkey -in "$d/$a-expanded.priv" -out "$T/ex.priv"
+  check "$a LAMPS example: expanded form kept" cmp -s "$T/ex.priv" "$d/$a-expanded.priv"
+done
+for f in "$V"/lamps/ml-kem/bad-ML-KEM-512-[1-4].priv "$V"/lamps/ml-dsa/bad-ML-DSA-44-1.priv; do
+  check "$(basename "$f") refused" not o pkey -in "$f" -noout
+done
+o pkey -in "$V/xwing/xwing.priv" -out "$T/xw.priv"
+check "X-Wing example: PKCS#8 as its draft's" cmp -s "$T/xw.priv" "$V/xwing/xwing.priv"
+o pkey -in "$V/xwing/xwing.priv" -pubout -out "$T/xw.pub"
+check "X-Wing example: public key as its draft's" cmp -s "$T/xw.pub" "$V/xwing/xwing.pub"
 
 # ---- signatures -------------------------------------------------------------
 printf 'vgcrypto provider message %s\n' "$$" > "$T/msg"
