@@ -13,8 +13,13 @@
  * (new, import, export, free): the private key written is the seed when the
  * key has one (the LAMPS documents' seed form), else the expanded key; a
  * decoded key is imported as "seed" or "priv" accordingly, with the key
- * manager's checks. Encrypted PKCS#8 is not written: an encoder asked for a
- * cipher fails rather than write the key in the clear.
+ * manager's checks. Asked for a cipher (`openssl genpkey -aes256`), the
+ * PrivateKeyInfo encoders write EncryptedPrivateKeyInfo (RFC 5958 3, PBES2
+ * with PBKDF2, as OpenSSL's own: PKCS8_encrypt_ex over the application's
+ * providers through the child library context), and fail, never writing the
+ * key in the clear, when that cannot be done. Encrypted keys are read by
+ * OpenSSL's own EncryptedPrivateKeyInfo decoder, which hands the
+ * PrivateKeyInfo on to these.
  */
 #include <string.h>
 
@@ -23,6 +28,9 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/params.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
 
 #include "vgcrypto.h"
 #include "vgp.h"
@@ -176,22 +184,29 @@ enum vgp_form { VGP_DER_PRIV, VGP_PEM_PRIV, VGP_DER_PUB, VGP_PEM_PUB, VGP_TEXT }
 struct vgp_coder_ctx {
     const struct vgp_codec_type *type;
     enum vgp_form form;
-    int cipher_asked; /* an encryption cipher was set (refused) */
+    OSSL_LIB_CTX *libctx; /* the provider's child library context */
+    char *cipher;         /* the encryption cipher's name, when one was set */
 };
 
-static void *vgp_coder_newctx(const struct vgp_codec_type *type, enum vgp_form form)
+static void *vgp_coder_newctx(void *provctx, const struct vgp_codec_type *type,
+                              enum vgp_form form)
 {
     struct vgp_coder_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
 
     if (ctx != NULL) {
         ctx->type = type;
         ctx->form = form;
+        ctx->libctx = provctx != NULL ? ((struct vgp_provctx *)provctx)->libctx : NULL;
     }
     return ctx;
 }
 
-static void vgp_coder_freectx(void *ctx)
+static void vgp_coder_freectx(void *vctx)
 {
+    struct vgp_coder_ctx *ctx = vctx;
+
+    if (ctx != NULL)
+        OPENSSL_free(ctx->cipher);
     OPENSSL_free(ctx);
 }
 
@@ -204,7 +219,10 @@ static int vgp_enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (p != NULL) {
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name))
             return 0;
-        ctx->cipher_asked = name != NULL && name[0] != '\0';
+        OPENSSL_free(ctx->cipher);
+        ctx->cipher = NULL;
+        if (name != NULL && name[0] != '\0' && (ctx->cipher = OPENSSL_strdup(name)) == NULL)
+            return 0;
     }
     return 1;
 }
@@ -281,8 +299,52 @@ static int vgp_encode_text(const struct vgp_codec_type *t, OSSL_CORE_BIO *out,
     return 1;
 }
 
+/* EncryptedPrivateKeyInfo of a PrivateKeyInfo DER: PBES2 with the asked
+ * cipher and PBKDF2 (PKCS8_encrypt_ex's defaults: random salt, OpenSSL's
+ * default iteration count, HMAC-SHA-256), the passphrase from the caller's
+ * callback; DER, or PEM with the label ENCRYPTED PRIVATE KEY (RFC 7468 11). */
+static int vgp_write_encrypted(struct vgp_coder_ctx *ctx, OSSL_CORE_BIO *out, const uint8_t *der,
+                               size_t der_len, OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
+{
+    const unsigned char *p = der;
+    PKCS8_PRIV_KEY_INFO *p8inf = NULL;
+    X509_SIG *p8 = NULL;
+    EVP_CIPHER *cipher = NULL;
+    BIO *mem = NULL;
+    BUF_MEM *bm = NULL;
+    char pass[1024];
+    size_t pass_len = 0;
+    int ok = 0;
+
+    if (cb == NULL || !cb(pass, sizeof(pass), &pass_len, NULL, cbarg) ||
+        pass_len > sizeof(pass)) {
+        ERR_raise_data(ERR_LIB_PROV, ERR_R_PASSED_INVALID_ARGUMENT, "no passphrase");
+        goto out;
+    }
+    p8inf = d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)der_len);
+    cipher = EVP_CIPHER_fetch(ctx->libctx, ctx->cipher, NULL);
+    if (p8inf == NULL || cipher == NULL)
+        goto out;
+    p8 = PKCS8_encrypt_ex(-1, cipher, pass, (int)pass_len, NULL, 0, 0, p8inf, ctx->libctx, NULL);
+    mem = BIO_new(BIO_s_mem());
+    if (p8 == NULL || mem == NULL)
+        goto out;
+    if (ctx->form == VGP_PEM_PRIV ? !PEM_write_bio_PKCS8(mem, p8) : !i2d_PKCS8_bio(mem, p8))
+        goto out;
+    BIO_get_mem_ptr(mem, &bm);
+    ok = bm != NULL && vgp_write(out, bm->data, bm->length);
+out:
+    OPENSSL_cleanse(pass, sizeof(pass));
+    BIO_free(mem);
+    X509_SIG_free(p8);
+    PKCS8_PRIV_KEY_INFO_free(p8inf); /* clears the key octets */
+    EVP_CIPHER_free(cipher);
+    return ok;
+}
+
 static int vgp_encode_material(struct vgp_coder_ctx *ctx, OSSL_CORE_BIO *out,
-                               const struct vgp_material *m, int selection)
+                               const struct vgp_material *m, int selection,
+                               OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
 {
     const struct vgp_codec_type *t = ctx->type;
     uint8_t *buf;
@@ -295,19 +357,19 @@ static int vgp_encode_material(struct vgp_coder_ctx *ctx, OSSL_CORE_BIO *out,
     if (buf == NULL)
         return 0;
     if (ctx->form == VGP_DER_PRIV || ctx->form == VGP_PEM_PRIV) {
-        unsigned flags = ctx->form == VGP_PEM_PRIV ? VG_KEY_PEM : VG_KEY_DER;
+        unsigned flags = ctx->form == VGP_PEM_PRIV && ctx->cipher == NULL ? VG_KEY_PEM
+                                                                           : VG_KEY_DER;
         const uint8_t *key = m->seed != NULL ? m->seed : m->priv;
         size_t key_len = m->seed != NULL ? m->seed_len : m->priv_len;
 
-        if (ctx->cipher_asked) {
-            ERR_raise_data(ERR_LIB_PROV, ERR_R_UNSUPPORTED,
-                           "vgcrypto writes no encrypted PKCS#8");
-            goto out;
-        }
         if (key == NULL)
             goto out;
         rc = vg_key_encode_private(buf, VG_KEY_ENCODED_MAXBYTES, &len, t->alg, flags, key,
                                    key_len);
+        if (rc == VG_OK && ctx->cipher != NULL) {
+            ok = vgp_write_encrypted(ctx, out, buf, len, cb, cbarg);
+            goto out;
+        }
     } else {
         unsigned flags = ctx->form == VGP_PEM_PUB ? VG_KEY_PEM : VG_KEY_DER;
 
@@ -344,8 +406,6 @@ static int vgp_encode(void *vctx, OSSL_CORE_BIO *out, const void *obj_raw,
     const void *key = obj_raw;
     int ok;
 
-    (void)cb;
-    (void)cbarg;
     /* A key of another provider comes as parameters: imported first. */
     if (key == NULL && obj_abstract != NULL)
         key = tmp = vgp_enc_import_object(ctx, selection, obj_abstract);
@@ -354,7 +414,7 @@ static int vgp_encode(void *vctx, OSSL_CORE_BIO *out, const void *obj_raw,
     /* Everything the key has; the form and the selection say what is
      * written. */
     ok = vgp_km_export(ctx->type, (void *)key, OSSL_KEYMGMT_SELECT_KEYPAIR, vgp_collect, &m) &&
-         vgp_encode_material(ctx, out, &m, selection);
+         vgp_encode_material(ctx, out, &m, selection, cb, cbarg);
     if (tmp != NULL)
         vgp_km_free(ctx->type, tmp);
     return ok;
@@ -494,8 +554,7 @@ static int vgp_dec_export_object(void *vctx, const void *objref, size_t objref_s
 #define VGP_ENC_TABLE(id, form, fname, does)                                                  \
     static void *vgp_enc_##id##_##fname##_newctx(void *provctx)                               \
     {                                                                                         \
-        (void)provctx;                                                                        \
-        return vgp_coder_newctx(&vgp_codec_##id, form);                                       \
+        return vgp_coder_newctx(provctx, &vgp_codec_##id, form);                              \
     }                                                                                         \
     static const OSSL_DISPATCH vgp_enc_##id##_##fname[] = {                                   \
         {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))vgp_enc_##id##_##fname##_newctx},          \
@@ -511,8 +570,7 @@ static int vgp_dec_export_object(void *vctx, const void *objref, size_t objref_s
 #define VGP_DEC_TABLE(id, form, fname, does)                                                  \
     static void *vgp_dec_##id##_##fname##_newctx(void *provctx)                               \
     {                                                                                         \
-        (void)provctx;                                                                        \
-        return vgp_coder_newctx(&vgp_codec_##id, form);                                       \
+        return vgp_coder_newctx(provctx, &vgp_codec_##id, form);                              \
     }                                                                                         \
     static const OSSL_DISPATCH vgp_dec_##id##_##fname[] = {                                   \
         {OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))vgp_dec_##id##_##fname##_newctx},          \

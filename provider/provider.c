@@ -132,7 +132,12 @@ static int vgp_get_capabilities(void *provctx, const char *capability, OSSL_CALL
 
 static void vgp_teardown(void *provctx)
 {
-    (void)provctx;
+    struct vgp_provctx *pc = provctx;
+
+    if (pc != NULL) {
+        OSSL_LIB_CTX_free(pc->libctx);
+        OPENSSL_free(pc);
+    }
 }
 
 static const OSSL_DISPATCH vgp_dispatch[] = {
@@ -201,16 +206,30 @@ static int vgp_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPA
 }
 
 /* The only symbol the module exports (provider/vgcrypto-provider.map). The
- * provider keeps no state: its algorithms use the library, which draws its
- * randomness from the operating system. Declared in <openssl/core.h>; the
- * module is compiled with hidden visibility, so it is marked default. */
+ * algorithms use the library, which draws its randomness from the operating
+ * system; the provider's context holds only a child library context (the
+ * application's providers, seen from inside), which the PKCS#8 encoder uses
+ * for the ciphers and PBKDF2 of encrypted private keys. Declared in
+ * <openssl/core.h>; the module is compiled with hidden visibility, so it is
+ * marked default. */
 __attribute__((visibility("default"))) int
 OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                    const OSSL_DISPATCH **out, void **provctx)
 {
+    struct vgp_provctx *pc;
+
     if (!vgp_register_objects(handle, in))
         return 0;
-    *provctx = (void *)handle;
+    pc = OPENSSL_zalloc(sizeof(*pc));
+    if (pc == NULL)
+        return 0;
+    pc->handle = handle;
+    pc->libctx = OSSL_LIB_CTX_new_child(handle, in);
+    if (pc->libctx == NULL) {
+        OPENSSL_free(pc);
+        return 0;
+    }
+    *provctx = pc;
     *out = vgp_dispatch;
     return 1;
 }

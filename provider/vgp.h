@@ -7,8 +7,16 @@
 
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
+#include <openssl/types.h>
 #include <openssl/opensslv.h>
 #include <stddef.h>
+
+/* The provider's context (OSSL_provider_init): the core's handle and a
+ * child library context of the application's. */
+struct vgp_provctx {
+    const OSSL_CORE_HANDLE *handle;
+    OSSL_LIB_CTX *libctx;
+};
 
 /* The property every algorithm of this provider carries, so that an
  * application selects it with the query "provider=vgcrypto". */

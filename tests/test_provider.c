@@ -766,8 +766,8 @@ static void test_codec(const struct calg *a)
         CHECK(dec == NULL);
         EVP_PKEY_free(dec);
     }
-    /* An encoder asked for encryption fails instead of writing the key in
-     * the clear. */
+    /* Here (the provider alone: no cipher to fetch) an encoder asked for
+     * encryption fails instead of writing the key in the clear. */
     {
         OSSL_ENCODER_CTX *e = OSSL_ENCODER_CTX_new_for_pkey(key, EVP_PKEY_KEYPAIR, "PEM",
                                                             "PrivateKeyInfo", propq);
@@ -803,6 +803,58 @@ static void test_codec_both(void)
     CHECK(key != NULL && dsign(key, propq, sig, &sl, msg, sizeof(msg), NULL, 256, -1, 0) &&
           sl == 64 && memcmp(sig, lsig, 64) == 0);
     EVP_PKEY_free(key);
+
+    /* Encrypted PKCS#8 (PBES2, AES-256-CBC from the default provider through
+     * the provider's child library context): written by the provider for
+     * its ML-DSA-65 and Ed25519 keys, read back with the passphrase (by
+     * OpenSSL's EncryptedPrivateKeyInfo decoder, then the provider's), not
+     * with another. */
+    for (int i = 0; i < 2; i++) {
+        const struct salg *a = &salgs[i == 0 ? 1 : 3];
+        unsigned char *enc = NULL;
+        size_t enc_len = 0;
+        OSSL_ENCODER_CTX *e;
+        EVP_PKEY *dec;
+
+        key = sig_key(a, i == 0 ? "seed" : OSSL_PKEY_PARAM_PRIV_KEY, seed, 32, NULL, NULL, 0,
+                      EVP_PKEY_KEYPAIR);
+        CHECK(key != NULL);
+        if (key == NULL)
+            continue;
+        e = OSSL_ENCODER_CTX_new_for_pkey(key, EVP_PKEY_KEYPAIR, "PEM", "PrivateKeyInfo", propq);
+        CHECK_MSG(e != NULL && OSSL_ENCODER_CTX_set_cipher(e, "AES-256-CBC", NULL) &&
+                      OSSL_ENCODER_CTX_set_passphrase(e, (const unsigned char *)"pw", 2) &&
+                      OSSL_ENCODER_to_data(e, &enc, &enc_len),
+                  "%s: encrypted PKCS#8", a->name);
+        OSSL_ENCODER_CTX_free(e);
+        CHECK(enc != NULL && enc_len > 37 &&
+              memcmp(enc, "-----BEGIN ENCRYPTED PRIVATE KEY-----", 37) == 0);
+        for (int right = 0; enc != NULL && right < 2; right++) {
+            const unsigned char *in = enc;
+            size_t in_len = enc_len;
+            OSSL_DECODER_CTX *d;
+
+            dec = NULL;
+            d = OSSL_DECODER_CTX_new_for_pkey(&dec, "PEM", NULL, a->name, EVP_PKEY_KEYPAIR,
+                                              libctx, NULL);
+            CHECK(d != NULL && OSSL_DECODER_CTX_set_passphrase(
+                                   d, (const unsigned char *)(right ? "pw" : "px"), 2));
+            if (d != NULL && !OSSL_DECODER_from_data(d, &in, &in_len)) {
+                EVP_PKEY_free(dec);
+                dec = NULL;
+            }
+            OSSL_DECODER_CTX_free(d);
+            ERR_clear_error();
+            if (right)
+                CHECK_MSG(dec != NULL && EVP_PKEY_eq(dec, key) == 1,
+                          "%s: encrypted PKCS#8 read back", a->name);
+            else
+                CHECK_MSG(dec == NULL, "%s: wrong passphrase", a->name);
+            EVP_PKEY_free(dec);
+        }
+        OPENSSL_free(enc);
+        EVP_PKEY_free(key);
+    }
 }
 
 int main(int argc, char **argv)

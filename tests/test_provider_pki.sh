@@ -123,6 +123,27 @@ if [ -f "$T/ED25519.pem" ]; then
   ossl pkey -in "$T/ED25519.pem" -pubout -out "$T/ed.ossl.pub"
   check "ED25519: SPKI PEM as OpenSSL's" cmp -s "$T/ED25519.pub.pem" "$T/ed.ossl.pub"
 fi
+# Encrypted PKCS#8 (-aes256): written by the provider (with the default
+# provider's AES and PBKDF2) and read back with the passphrase, refused with
+# another; also for Ed25519 keys read into the provider's key while both are
+# loaded, which OpenSSL alone then decrypts.
+if [ -f "$T/ML-DSA-65.pem" ]; then
+  check "ML-DSA-65: genpkey -aes256" b genpkey -algorithm ML-DSA-65 -aes256 -pass pass:vgc \
+    -out "$T/enc.pem"
+  check "ML-DSA-65: encrypted PEM label" grep -q -- "-----BEGIN ENCRYPTED PRIVATE KEY-----" \
+    "$T/enc.pem"
+  check "ML-DSA-65: encrypted key read back" b pkey -in "$T/enc.pem" -passin pass:vgc -noout
+  check "ML-DSA-65: wrong passphrase refused" not b pkey -in "$T/enc.pem" -passin pass:vgd -noout
+  b pkey -in "$T/ML-DSA-65.pem" -aes128 -passout pass:vgc -out "$T/enc2.pem"
+  b pkey -in "$T/enc2.pem" -passin pass:vgc -out "$T/dec2.pem"
+  check "ML-DSA-65: pkey -aes128 and back" cmp -s "$T/dec2.pem" "$T/ML-DSA-65.pem"
+fi
+if [ -f "$T/ED25519.pem" ]; then
+  b pkey -in "$T/ED25519.pem" -aes256 -passout pass:vgc -out "$T/ed.enc.pem"
+  ossl pkey -in "$T/ed.enc.pem" -passin pass:vgc -out "$T/ed.dec.pem"
+  check "ED25519: encrypted with both loaded, OpenSSL decrypts" \
+    cmp -s "$T/ed.dec.pem" "$T/ED25519.pem"
+fi
 # ML-DSA's seed form: the text shows the seed.
 check "ML-DSA-65: -text shows the seed" grep -q "^seed:" "$T/ML-DSA-65.txt"
 # The TLS hybrids have no OID: no encoding, so writing one fails.
