@@ -27,6 +27,8 @@
 #define VGP_MAX_PK 1665  /* SecP384r1MLKEM1024 */
 #define VGP_MAX_SK 3216
 #define VGP_MAX_SEED 112
+#define VGP_MAX_CT 1665 /* SecP384r1MLKEM1024 */
+#define VGP_MAX_SS 80
 #define VGP_PARAM_SEED "seed"
 
 typedef int (*vgp_keypair_derand_fn)(uint8_t *pk, uint8_t *sk, const uint8_t *seed);
@@ -525,6 +527,34 @@ static void *vgp_key_dup(const void *vfrom, int selection)
     return key;
 }
 
+/* EVP_PKEY_check / public_check / private_check (`openssl pkey -check`):
+ * the public key's checks (FIPS 203 7.2; SEC 1 for the NIST hybrids), the
+ * secret key's (FIPS 203 7.3; the scalar's range), and for a key pair a
+ * pairwise test: an encapsulation to the public key decapsulates with the
+ * secret key to the same secret (FIPS 203 7.1's pairwise consistency). */
+static int vgp_key_validate(const void *vkey, int selection, int checktype)
+{
+    const struct vgp_key *key = vkey;
+    const struct vgp_alg *alg;
+    uint8_t ct[VGP_MAX_CT], ss1[VGP_MAX_SS], ss2[VGP_MAX_SS];
+    int ok = 1;
+
+    (void)checktype;
+    if (key == NULL)
+        return 0;
+    alg = key->alg;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0)
+        ok = ok && key->has_pub && alg->check_pk(key->pk) == VG_OK;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
+        ok = ok && key->has_priv && (alg->check_sk == NULL || alg->check_sk(key->sk) == VG_OK);
+    if (ok && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == OSSL_KEYMGMT_SELECT_KEYPAIR)
+        ok = alg->encaps(ct, ss1, key->pk) == VG_OK && alg->decaps(ss2, ct, key->sk) == VG_OK &&
+             CRYPTO_memcmp(ss1, ss2, alg->ss_len) == 0;
+    OPENSSL_cleanse(ss1, sizeof(ss1));
+    OPENSSL_cleanse(ss2, sizeof(ss2));
+    return ok;
+}
+
 /* A key made by this provider's decoder (codec.c): the reference is the
  * address of the key object, which the key manager takes over. The
  * decoder names the key type; the key's algorithm is checked again, so
@@ -800,6 +830,7 @@ static const OSSL_PARAM *vgp_kem_settable_ctx_params(void *vctx, void *provctx)
         {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))vgp_key_has},                                 \
         {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vgp_##id##_key_load},                        \
         {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))vgp_key_match},                             \
+        {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))vgp_key_validate},                       \
         {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))vgp_key_import},                           \
         {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))vgp_key_imexport_types},             \
         {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))vgp_key_export},                           \

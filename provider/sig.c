@@ -454,6 +454,40 @@ static void *vgp_sig_key_dup(const void *vfrom, int selection)
     return key;
 }
 
+/* EVP_PKEY_check and friends (`openssl pkey -check`): a public key must be
+ * present (FIPS 204 pkDecode and RFC 8032 decoding accept or refuse a key
+ * only when a signature is verified); an ML-DSA secret key with a public
+ * key must carry its rho and tr; a key pair must pass a pairwise test: a
+ * deterministic signature of a fixed message verifies (which finds an
+ * expanded sk whose t0 is wrong enough to spoil its signatures). */
+static int vgp_sig_key_validate(const void *vkey, int selection, int checktype)
+{
+    const struct vgp_sig_key *key = vkey;
+    const struct vgp_sig_alg *alg;
+    static const uint8_t msg[] = "vgcrypto pairwise test";
+    static const uint8_t zero_rnd[32] = {0};
+    uint8_t *sig;
+    int ok = 1;
+
+    (void)checktype;
+    if (key == NULL)
+        return 0;
+    alg = key->alg;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0)
+        ok = ok && key->has_pub;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
+        ok = ok && key->has_priv &&
+             (alg->is_ed25519 || !key->has_pub || vgp_mldsa_sk_matches_pk(alg, key->sk, key->pk));
+    if (ok && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == OSSL_KEYMGMT_SELECT_KEYPAIR) {
+        sig = OPENSSL_malloc(alg->sig_len);
+        ok = sig != NULL &&
+             alg->sign(sig, msg, sizeof(msg), NULL, 0, key->sk, zero_rnd) == VG_OK &&
+             alg->verify(sig, alg->sig_len, msg, sizeof(msg), NULL, 0, key->pk) == VG_OK;
+        OPENSSL_free(sig);
+    }
+    return ok;
+}
+
 /* A key made by this provider's decoder (codec.c); see kem.c. */
 static void *vgp_sig_key_load(const struct vgp_sig_alg *alg, const void *reference,
                               size_t reference_sz)
@@ -876,6 +910,7 @@ static const OSSL_PARAM *vgp_sig_settable_ctx_params(void *vctx, void *provctx)
         {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))vgp_sig_key_has},                              \
         {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))vgp_##id##_key_load},                         \
         {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))vgp_sig_key_match},                          \
+        {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))vgp_sig_key_validate},                    \
         {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))vgp_sig_key_import},                        \
         {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))vgp_sig_key_imexport_types},          \
         {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))vgp_sig_key_export},                        \

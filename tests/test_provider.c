@@ -150,6 +150,12 @@ static void test_alg(const struct alg *a)
                   "%s: implicit rejection", a->name);
         len = sizeof(pss);
         CHECK_MSG(!decapsulate(key, pss, &len, ct, a->ct - 1), "%s: short ciphertext", a->name);
+        /* EVP_PKEY_check: the checks and the pairwise encapsulation. */
+        {
+            EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(libctx, key, propq);
+            CHECK(c != NULL && EVP_PKEY_check(c) == 1 && EVP_PKEY_public_check(c) == 1);
+            EVP_PKEY_CTX_free(c);
+        }
         /* The parameters libssl and EVP_PKEY_get_* read. */
         CHECK(EVP_PKEY_get_bits(key) == a->bits);
         CHECK(EVP_PKEY_get_security_bits(key) == a->secbits);
@@ -495,6 +501,31 @@ static void test_sig(const struct salg *a)
             buf[40] ^= 1; /* inside t1: rho still equal, tr not */
             CHECK(sig_key(a, OSSL_PKEY_PARAM_PRIV_KEY, sk, a->sk, OSSL_PKEY_PARAM_PUB_KEY, buf,
                           a->pk, EVP_PKEY_KEYPAIR) == NULL);
+            /* EVP_PKEY_check's pairwise test: a good key pair passes, an
+             * expanded sk with its last 400 bytes (inside t0, FIPS 204
+             * skEncode) changed imports (rho and tr still match) but fails
+             * it: its signatures do not verify. (A t0 only slightly off may
+             * still sign verifiably; the test checks what it claims, that
+             * the key's signatures verify.) */
+            {
+                EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(libctx, key, propq);
+                EVP_PKEY *bad;
+
+                CHECK(c != NULL && EVP_PKEY_check(c) == 1 && EVP_PKEY_public_check(c) == 1 &&
+                      EVP_PKEY_private_check(c) == 1);
+                EVP_PKEY_CTX_free(c);
+                memcpy(buf, sk, a->sk);
+                for (size_t j = a->sk - 400; j < a->sk; j++)
+                    buf[j] ^= 0x55;
+                bad = sig_key(a, OSSL_PKEY_PARAM_PRIV_KEY, buf, a->sk, OSSL_PKEY_PARAM_PUB_KEY, pk,
+                              a->pk, EVP_PKEY_KEYPAIR);
+                CHECK(bad != NULL);
+                c = bad != NULL ? EVP_PKEY_CTX_new_from_pkey(libctx, bad, propq) : NULL;
+                CHECK_MSG(c != NULL && EVP_PKEY_check(c) != 1, "%s: pairwise test", a->name);
+                EVP_PKEY_CTX_free(c);
+                EVP_PKEY_free(bad);
+                ERR_clear_error();
+            }
             /* Seed and expanded key that disagree. */
             memcpy(buf, sk, a->sk);
             buf[a->sk - 1] ^= 1;

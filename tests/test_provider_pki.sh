@@ -110,6 +110,7 @@ for a in "${KEMS[@]}" "${SIGS[@]}"; do
   # The public key printed from the private key is the public file's.
   check "$a: same pub in both texts" \
     [ "$(sed -n '/^pub:/,$p' "$T/$a.txt")" = "$(sed -n '/^pub:/,$p' "$T/$a.pub.txt")" ]
+  check "$a: pkey -check" o pkey -in "$k" -check -noout
   # With OpenSSL's default provider loaded too (the issue's command line).
   check "$a: genpkey with -provider default too" \
     b genpkey -algorithm "$a" -out "$T/$a.both.pem"
@@ -169,7 +170,16 @@ for a in ML-KEM-512 ML-KEM-768 ML-KEM-1024 ML-DSA-44 ML-DSA-65 ML-DSA-87; do
   check "$a LAMPS example: both -> seed form" cmp -s "$T/ex.priv" "$d/$a-seed.priv"
   o pkey -in "$d/$a-expanded.priv" -out "$T/ex.priv"
   check "$a LAMPS example: expanded form kept" cmp -s "$T/ex.priv" "$d/$a-expanded.priv"
+  # pkey -check: the key checks and a pairwise test (encapsulation, or a
+  # signature that must verify).
+  check "$a LAMPS example: pkey -check" o pkey -in "$d/$a-both.priv" -check -noout
+  check "$a LAMPS example: pkey -pubcheck" o pkey -pubin -in "$d/$a.pub" -pubcheck -noout
 done
+# An expanded ML-KEM dk holds its ek: checked and tested pairwise. (An
+# expanded ML-DSA sk alone has no public key the library can recompute, so
+# -check cannot pass for it: docs/provider.md.)
+check "ML-KEM-768 LAMPS expanded: pkey -check" \
+  o pkey -in "$V/lamps/ml-kem/ML-KEM-768-expanded.priv" -check -noout
 for f in "$V"/lamps/ml-kem/bad-ML-KEM-512-[1-4].priv "$V"/lamps/ml-dsa/bad-ML-DSA-44-1.priv; do
   check "$(basename "$f") refused" not o pkey -in "$f" -noout
 done
