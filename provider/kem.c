@@ -1,18 +1,23 @@
 /*
  * Key management (provider-keymgmt(7)) and KEM (provider-kem(7)) for
- * ML-KEM-512/768/1024 (FIPS 203), X25519MLKEM768 (draft-ietf-tls-ecdhe-mlkem)
- * and X-Wing (draft-connolly-cfrg-xwing-kem), over the public vgcrypto API.
+ * ML-KEM-512/768/1024 (FIPS 203), X25519MLKEM768, SecP256r1MLKEM768 and
+ * SecP384r1MLKEM1024 (draft-ietf-tls-ecdhe-mlkem) and X-Wing
+ * (draft-connolly-cfrg-xwing-kem), over the public vgcrypto API.
  *
  * Key material as OpenSSL exchanges it:
- *   "pub"             the public key / TLS key share: FIPS 203 ek, or
- *                     ek || X25519 public key for the hybrids;
+ *   "pub"             the public key / TLS key share: FIPS 203 ek, or for
+ *                     the hybrids ek || X25519 public key (X25519MLKEM768,
+ *                     X-Wing), SEC 1 point || ek (the NIST hybrids);
  *   "encoded-pub-key" the same bytes (what libssl reads for the client's
  *                     share and writes for the peer's share);
  *   "priv"            the library's secret key: FIPS 203 dk, dk || X25519
- *                     secret for X25519MLKEM768, the 32-byte seed for X-Wing;
+ *                     secret for X25519MLKEM768, scalar || dk for the NIST
+ *                     hybrids, the 32-byte seed for X-Wing;
  *   "seed"            on import and key generation, the key-generation seed
  *                     (ML-KEM d || z; X25519MLKEM768 d || z || X25519
- *                     secret; X-Wing the seed), as OpenSSL 3.5 accepts it.
+ *                     secret; the NIST hybrids scalar || d || z; X-Wing the
+ *                     seed), as OpenSSL 3.5 accepts it; kept by keys made
+ *                     from one and exported with them.
  */
 #include <string.h>
 

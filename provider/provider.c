@@ -190,10 +190,6 @@ static int vgp_register_objects(const OSSL_CORE_HANDLE *handle, const OSSL_DISPA
             obj_create = OSSL_FUNC_core_obj_create(in);
         else if (in->function_id == OSSL_FUNC_CORE_OBJ_ADD_SIGID)
             obj_add_sigid = OSSL_FUNC_core_obj_add_sigid(in);
-        else if (in->function_id == OSSL_FUNC_BIO_READ_EX)
-            vgp_core_bio_read_ex = OSSL_FUNC_BIO_read_ex(in);
-        else if (in->function_id == OSSL_FUNC_BIO_WRITE_EX)
-            vgp_core_bio_write_ex = OSSL_FUNC_BIO_write_ex(in);
     }
     if (obj_create == NULL || obj_add_sigid == NULL)
         return 0;
@@ -217,9 +213,18 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                    const OSSL_DISPATCH **out, void **provctx)
 {
     struct vgp_provctx *pc;
+    const OSSL_DISPATCH *d;
 
     if (!vgp_register_objects(handle, in))
         return 0;
+    /* The core's BIO functions, through which the encoders and decoders
+     * write and read (the same in every library context). */
+    for (d = in; d != NULL && d->function_id != 0; d++) {
+        if (d->function_id == OSSL_FUNC_BIO_READ_EX)
+            vgp_core_bio_read_ex = OSSL_FUNC_BIO_read_ex(d);
+        else if (d->function_id == OSSL_FUNC_BIO_WRITE_EX)
+            vgp_core_bio_write_ex = OSSL_FUNC_BIO_write_ex(d);
+    }
     pc = OPENSSL_zalloc(sizeof(*pc));
     if (pc == NULL)
         return 0;
