@@ -27,6 +27,15 @@ if [ -z "$MODULE" ] || [ ! -f "$MODULE" ] || ! command -v openssl > /dev/null; t
 fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# In clang ASan builds (tests/provider.cmake) openssl runs with the ASan
+# runtime preloaded, so that it can load the sanitized module.
+if [ -n "${VG_OPENSSL_PRELOAD:-}" ]; then
+  mkdir "$T/bin"
+  printf '#!/bin/sh\nLD_PRELOAD=%s UBSAN_OPTIONS=halt_on_error=1 exec %s "$@"\n' \
+    "$VG_OPENSSL_PRELOAD" "$(command -v openssl)" > "$T/bin/openssl"
+  chmod +x "$T/bin/openssl"
+  PATH=$T/bin:$PATH
+fi
 passed=0
 failed=0
 check() {
