@@ -18,3 +18,10 @@ if(VG_BASH)
   set_tests_properties(test_provider_nginx PROPERTIES LABELS provider SKIP_RETURN_CODE 77
     TIMEOUT 120)
 endif()
+#  - bench_tls_handshake_smoke: the handshake benchmark (bench/tls_handshake.c)
+#    runs 3 handshakes per group in both of its modes and checks that each
+#    negotiated the group it asked for (SSL_get_negotiated_group).
+if(TARGET vg_tls_handshake)
+  add_test(NAME bench_tls_handshake_smoke COMMAND vg_tls_handshake --smoke)
+  set_tests_properties(bench_tls_handshake_smoke PROPERTIES LABELS provider TIMEOUT 120)
+endif()
