@@ -25,6 +25,7 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
+trap 'exit 1' TERM INT HUP
 
 cnf() { # FILE GROUPS
   cat > "$1" << CNF

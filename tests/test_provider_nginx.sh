@@ -58,6 +58,7 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
+trap 'exit 1' TERM INT HUP
 passed=0
 failed=0
 check() {
@@ -138,11 +139,12 @@ http {
 CONF
 }
 
-# Start nginx on a random high port; a port already taken (another test, or
-# anything else) makes nginx exit with "Address already in use": try another.
+# Start nginx on a random port in 20000-31999 (below Linux's ephemeral range,
+# where s_server's port 0 and outgoing connections land); a port already
+# taken makes nginx exit with "Address already in use": try another.
 PORT=
-for attempt in 1 2 3 4 5 6 7 8; do
-  try=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+for _ in 1 2 3 4 5 6 7 8; do
+  try=$((20000 + (RANDOM * 32768 + RANDOM) % 12000))
   write_conf "$try"
   : > "$T/error.log"
   OPENSSL_CONF=$T/openssl.cnf "$NGINX" -p "$T" -c "$T/nginx.conf" -e "$T/error.log" \

@@ -17,6 +17,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 1' TERM INT HUP
 passed=0 failed=0
 check() {
   local name=$1
