@@ -3,16 +3,19 @@
 # nginx serves HTTPS on loopback with `ssl_ecdh_curve X25519MLKEM768;` and
 # Debian's curl fetches from it with `--curves X25519MLKEM768`; neither
 # program knows of vgcrypto: both load the provider through an openssl.cnf
-# named by OPENSSL_CONF (libssl's OPENSSL_init_ssl reads it in nginx's
-# master process while it parses nginx.conf, and in curl at start-up).
+# named by OPENSSL_CONF (OPENSSL_init_ssl with OPENSSL_INIT_LOAD_CONFIG reads
+# it in nginx's master process at start-up, before nginx.conf is read, and in
+# curl at start-up).
 #
 # The group is checked from nginx's side: the response body and the access
 # log carry $ssl_curve, which nginx 1.22 prints as a name for groups that
 # OpenSSL has a NID for and as the hex code point ("0x11ec") for provider
 # groups (ngx_ssl_get_curve). The negotiation is checked to be real: curl
 # offering only groups the server does not take (X25519; MLKEM768) fails,
-# a curl offering X25519 first gets a HelloRetryRequest and ends with
-# X25519MLKEM768, and curl without the provider config cannot even name the
+# a curl offering X25519 first still ends with X25519MLKEM768 (libssl 3.0's
+# client sends a key share for its first group only, so the server asks for
+# the other with a HelloRetryRequest; test_provider.sh checks that exchange
+# in a trace), and curl without the provider config cannot even name the
 # group.
 #
 # Usage: test_provider_nginx.sh MODULE  (MODULE = path of vgcrypto-provider.so,
@@ -190,7 +193,7 @@ check "X25519MLKEM768: nginx negotiated 0x11ec over TLSv1.3" \
 [ "$RC" = 0 ] || cat "$T/mlkem.err"
 
 # curl offers X25519 first (its only key share) and X25519MLKEM768 second:
-# nginx asks for X25519MLKEM768 with a HelloRetryRequest.
+# nginx, which takes only X25519MLKEM768, asks for it (HelloRetryRequest).
 fetch hrr --curves X25519:X25519MLKEM768
 check "X25519 then X25519MLKEM768: curl succeeds" [ "$RC" = 0 ]
 check "X25519 then X25519MLKEM768: negotiated 0x11ec" \
