@@ -270,3 +270,223 @@ int vg_peer_openssl_p384_verify(uint8_t *o, size_t ol, const uint8_t *i, size_t 
 {
     return verify(1, o, ol, i, il);
 }
+
+/* ---- the low-level EC_KEY path (deprecated in OpenSSL 3, still what older
+ * applications call): the same operations on EC_KEY / EC_POINT objects made
+ * once per input, so that a timed call is
+ *   ecdh:       ECDH_compute_key (no KDF);
+ *   public key: EC_POINT_mul(G, sk) + EC_POINT_point2oct (uncompressed), the
+ *               BIGNUM of sk made once per input;
+ *   sign:       ECDSA_do_sign + ECDSA_SIG_free;
+ *   verify:     ECDSA_do_verify, the ECDSA_SIG made once per input. */
+
+typedef struct ec_key_st EC_KEY;
+typedef struct ec_group_st EC_GROUP;
+typedef struct ec_point_st EC_POINT;
+typedef struct bignum_st BIGNUM;
+typedef struct bignum_ctx BN_CTX;
+typedef struct ECDSA_SIG_st ECDSA_SIG;
+#define OSSL_NID_P256 415 /* NID_X9_62_prime256v1 */
+#define OSSL_NID_P384 715 /* NID_secp384r1 */
+#define OSSL_POINT_UNCOMPRESSED 4
+
+static struct {
+    int tried, loaded;
+    EC_KEY *(*key_new)(int);
+    void (*key_free)(EC_KEY *);
+    int (*set_priv)(EC_KEY *, const BIGNUM *);
+    int (*set_pub)(EC_KEY *, const EC_POINT *);
+    const EC_GROUP *(*group)(const EC_KEY *);
+    EC_POINT *(*pt_new)(const EC_GROUP *);
+    void (*pt_free)(EC_POINT *);
+    int (*oct2pt)(const EC_GROUP *, EC_POINT *, const unsigned char *, size_t, BN_CTX *);
+    size_t (*pt2oct)(const EC_GROUP *, const EC_POINT *, int, unsigned char *, size_t, BN_CTX *);
+    int (*pt_mul)(const EC_GROUP *, EC_POINT *, const BIGNUM *, const EC_POINT *, const BIGNUM *,
+                  BN_CTX *);
+    int (*ecdh)(void *, size_t, const EC_POINT *, const EC_KEY *, void *);
+    ECDSA_SIG *(*do_sign)(const unsigned char *, int, EC_KEY *);
+    int (*do_verify)(const unsigned char *, int, const ECDSA_SIG *, EC_KEY *);
+    ECDSA_SIG *(*sig_new)(void);
+    void (*sig_free)(ECDSA_SIG *);
+    int (*sig_set0)(ECDSA_SIG *, BIGNUM *, BIGNUM *);
+    BIGNUM *(*bin2bn)(const unsigned char *, int, BIGNUM *);
+    void (*bn_free)(BIGNUM *);
+} g_k;
+
+static int load_ec_key(void)
+{
+    if (g_k.tried)
+        return g_k.loaded ? 0 : -1;
+    g_k.tried = 1;
+    void *lib = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return -1;
+    if (SYM(lib, "EC_KEY_new_by_curve_name", g_k.key_new) || SYM(lib, "EC_KEY_free", g_k.key_free) ||
+        SYM(lib, "EC_KEY_set_private_key", g_k.set_priv) ||
+        SYM(lib, "EC_KEY_set_public_key", g_k.set_pub) ||
+        SYM(lib, "EC_KEY_get0_group", g_k.group) || SYM(lib, "EC_POINT_new", g_k.pt_new) ||
+        SYM(lib, "EC_POINT_free", g_k.pt_free) || SYM(lib, "EC_POINT_oct2point", g_k.oct2pt) ||
+        SYM(lib, "EC_POINT_point2oct", g_k.pt2oct) || SYM(lib, "EC_POINT_mul", g_k.pt_mul) ||
+        SYM(lib, "ECDH_compute_key", g_k.ecdh) || SYM(lib, "ECDSA_do_sign", g_k.do_sign) ||
+        SYM(lib, "ECDSA_do_verify", g_k.do_verify) || SYM(lib, "ECDSA_SIG_new", g_k.sig_new) ||
+        SYM(lib, "ECDSA_SIG_free", g_k.sig_free) || SYM(lib, "ECDSA_SIG_set0", g_k.sig_set0) ||
+        SYM(lib, "BN_bin2bn", g_k.bin2bn) || SYM(lib, "BN_clear_free", g_k.bn_free))
+        return -1;
+    g_k.loaded = 1;
+    return 0;
+}
+
+/* One prepared state per operation and curve, as struct prep above. */
+struct kprep {
+    uint8_t for_in[256];
+    size_t for_len;
+    EC_KEY *key;
+    EC_POINT *pt;
+    BIGNUM *bn;
+    ECDSA_SIG *sig;
+};
+static struct kprep g_kecdh[2], g_kpub[2], g_ksign[2], g_kverify[2];
+
+static void kprep_clear(struct kprep *s)
+{
+    if (s->sig)
+        g_k.sig_free(s->sig);
+    if (s->bn)
+        g_k.bn_free(s->bn);
+    if (s->pt)
+        g_k.pt_free(s->pt);
+    if (s->key)
+        g_k.key_free(s->key);
+    memset(s, 0, sizeof *s);
+}
+
+static int kprepared(const struct kprep *s, const uint8_t *in, size_t in_len)
+{
+    return !g_no_cache && s->key && s->for_len == in_len && memcmp(s->for_in, in, in_len) == 0;
+}
+
+/* s->key for curve c (with the private key sk when sk != NULL; the BIGNUM
+ * is kept in s->bn) and, when pt != NULL, s->pt decoded from it. */
+static int kprep_make(struct kprep *s, int c, const uint8_t *sk, const uint8_t *pt)
+{
+    size_t nb = nb_of(c);
+    kprep_clear(s);
+    s->key = g_k.key_new(c ? OSSL_NID_P384 : OSSL_NID_P256);
+    if (!s->key)
+        return -1;
+    if (sk && (!(s->bn = g_k.bin2bn(sk, (int)nb, NULL)) || g_k.set_priv(s->key, s->bn) != 1))
+        return -1;
+    if (pt && (!(s->pt = g_k.pt_new(g_k.group(s->key))) ||
+               g_k.oct2pt(g_k.group(s->key), s->pt, pt, 1 + 2 * nb, NULL) != 1))
+        return -1;
+    return 0;
+}
+
+static int k_ecdh(int c, uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t nb = nb_of(c);
+    struct kprep *s = &g_kecdh[c];
+    if (load_ec_key() != 0 || in_len != 1 + 3 * nb || out_len < nb)
+        return -1;
+    if (!kprepared(s, in, in_len)) {
+        if (kprep_make(s, c, in, in + nb) != 0) {
+            kprep_clear(s);
+            return -1;
+        }
+        memcpy(s->for_in, in, in_len);
+        s->for_len = in_len;
+    }
+    return g_k.ecdh(out, nb, s->pt, s->key, NULL) == (int)nb ? 0 : -1;
+}
+
+static int k_public_key(int c, uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t nb = nb_of(c);
+    struct kprep *s = &g_kpub[c];
+    if (load_ec_key() != 0 || in_len != nb || out_len < 1 + 2 * nb)
+        return -1;
+    if (!kprepared(s, in, in_len)) {
+        if (kprep_make(s, c, in, NULL) != 0 || !(s->pt = g_k.pt_new(g_k.group(s->key)))) {
+            kprep_clear(s);
+            return -1;
+        }
+        memcpy(s->for_in, in, in_len);
+        s->for_len = in_len;
+    }
+    const EC_GROUP *g = g_k.group(s->key);
+    if (g_k.pt_mul(g, s->pt, s->bn, NULL, NULL, NULL) != 1)
+        return -1;
+    return g_k.pt2oct(g, s->pt, OSSL_POINT_UNCOMPRESSED, out, 1 + 2 * nb, NULL) == 1 + 2 * nb
+               ? 0
+               : -1;
+}
+
+static int k_sign(int c, uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t nb = nb_of(c);
+    struct kprep *s = &g_ksign[c];
+    (void)out;
+    (void)out_len;
+    if (load_ec_key() != 0 || in_len != 2 * nb)
+        return -1;
+    if (!kprepared(s, in, nb)) {
+        if (kprep_make(s, c, in, NULL) != 0) {
+            kprep_clear(s);
+            return -1;
+        }
+        memcpy(s->for_in, in, nb);
+        s->for_len = nb;
+    }
+    ECDSA_SIG *sig = g_k.do_sign(in + nb, (int)nb, s->key);
+    if (!sig)
+        return -1;
+    g_k.sig_free(sig);
+    return 0;
+}
+
+static int k_verify(int c, uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+{
+    size_t nb = nb_of(c);
+    struct kprep *s = &g_kverify[c];
+    if (load_ec_key() != 0 || in_len != 1 + 5 * nb || out_len < 1)
+        return -1;
+    if (!kprepared(s, in, in_len)) {
+        BIGNUM *r = NULL, *sv = NULL;
+        if (kprep_make(s, c, NULL, in) != 0 || g_k.set_pub(s->key, s->pt) != 1 ||
+            !(s->sig = g_k.sig_new()) ||
+            !(r = g_k.bin2bn(in + 1 + 2 * nb, (int)nb, NULL)) ||
+            !(sv = g_k.bin2bn(in + 1 + 3 * nb, (int)nb, NULL)) || g_k.sig_set0(s->sig, r, sv) != 1) {
+            if (r)
+                g_k.bn_free(r);
+            if (sv)
+                g_k.bn_free(sv);
+            kprep_clear(s);
+            return -1;
+        }
+        memcpy(s->for_in, in, in_len);
+        s->for_len = in_len;
+    }
+    out[0] = g_k.do_verify(in + 1 + 4 * nb, (int)nb, s->sig, s->key) == 1;
+    return 0;
+}
+
+#define K_PEERS(c, i)                                                                      \
+    int vg_peer_ec_key_##c##_ecdh(uint8_t *o, size_t ol, const uint8_t *in, size_t il)    \
+    {                                                                                      \
+        return k_ecdh(i, o, ol, in, il);                                                   \
+    }                                                                                      \
+    int vg_peer_ec_key_##c##_public_key(uint8_t *o, size_t ol, const uint8_t *in,         \
+                                        size_t il)                                         \
+    {                                                                                      \
+        return k_public_key(i, o, ol, in, il);                                             \
+    }                                                                                      \
+    int vg_peer_ec_key_##c##_sign(uint8_t *o, size_t ol, const uint8_t *in, size_t il)    \
+    {                                                                                      \
+        return k_sign(i, o, ol, in, il);                                                   \
+    }                                                                                      \
+    int vg_peer_ec_key_##c##_verify(uint8_t *o, size_t ol, const uint8_t *in, size_t il)  \
+    {                                                                                      \
+        return k_verify(i, o, ol, in, il);                                                 \
+    }
+K_PEERS(p256, 0)
+K_PEERS(p384, 1)

@@ -32,4 +32,18 @@ int vg_peer_openssl_p384_sign(uint8_t *out, size_t out_len, const uint8_t *in, s
 int vg_peer_openssl_p256_verify(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 int vg_peer_openssl_p384_verify(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
 
+/* The same four through OpenSSL's low-level EC_KEY / EC_POINT / ECDSA_SIG
+ * API (deprecated in OpenSSL 3; what peers_nist.c says each times), same
+ * in / out layouts; sign writes nothing (out is not compared). */
+int vg_peer_ec_key_p256_ecdh(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_ec_key_p384_ecdh(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_ec_key_p256_public_key(uint8_t *out, size_t out_len, const uint8_t *in,
+                                   size_t in_len);
+int vg_peer_ec_key_p384_public_key(uint8_t *out, size_t out_len, const uint8_t *in,
+                                   size_t in_len);
+int vg_peer_ec_key_p256_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_ec_key_p384_sign(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_ec_key_p256_verify(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+int vg_peer_ec_key_p384_verify(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len);
+
 #endif

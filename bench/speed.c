@@ -1116,6 +1116,9 @@ NIST_INV_FNS(p256, portable)
 NIST_INV_FNS(p256, adx)
 NIST_INV_FNS(p384, portable)
 NIST_INV_FNS(p384, adx)
+#define NOTE_NIST_EC_KEY                                                                   \
+    "ours = the default dispatch; openssl = the low-level EC_KEY path (ECDH_compute_key, "  \
+    "EC_POINT_mul, ECDSA_do_sign, ECDSA_do_verify; objects made once per input)"
 #define NOTE_NIST_INV "one field inversion through the variant's test hook (src/nist/nist.h)"
 #define NOTE_NIST_ECDH "openssl = EVP_PKEY_derive, key objects and context made once per input"
 #define NOTE_NIST_PUB                                                                      \
@@ -1397,7 +1400,15 @@ static const struct speed_row g_rows[] = {
     {#c "-sign", 2 * NB, 2 * NB + 8, ours_##c##_sign, vg_peer_openssl_##c##_sign, NULL,   \
      setup_##c##_sk, 0, NULL, NOTE_NIST_SIGN, 0},                                          \
     {#c "-verify", 1 + 5 * NB, 1, ours_##c##_verify, vg_peer_openssl_##c##_verify, NULL,  \
-     setup_##c##_verify, 1, NULL, NOTE_NIST_VERIFY, 0}
+     setup_##c##_verify, 1, NULL, NOTE_NIST_VERIFY, 0},                                    \
+    {#c "-ecdh/ec_key", 1 + 3 * NB, NB, ours_##c##_ecdh, vg_peer_ec_key_##c##_ecdh, NULL, \
+     setup_##c##_ecdh, 1, NULL, NOTE_NIST_EC_KEY, 0},                                      \
+    {#c "-public-key/ec_key", NB, 1 + 2 * NB, ours_##c##_public_key,                      \
+     vg_peer_ec_key_##c##_public_key, NULL, setup_##c##_sk, 1, NULL, NOTE_NIST_EC_KEY, 0}, \
+    {#c "-sign/ec_key", 2 * NB, 2 * NB + 8, ours_##c##_sign, vg_peer_ec_key_##c##_sign,   \
+     NULL, setup_##c##_sk, 0, NULL, NOTE_NIST_EC_KEY, 0},                                  \
+    {#c "-verify/ec_key", 1 + 5 * NB, 1, ours_##c##_verify, vg_peer_ec_key_##c##_verify,  \
+     NULL, setup_##c##_verify, 1, NULL, NOTE_NIST_EC_KEY, 0}
     NIST_ROWS(p256, 32),
     NIST_ROWS(p384, 48),
 #define NIST_INV_ROWS(c, NB, tag)                                                          \

@@ -76,7 +76,18 @@ static int aead_stream_xor(vg_aead_stream *s, uint8_t *out, const uint8_t *in, s
         return VG_OK;
     if (s->closed || (uint64_t)len > VG_AEAD_MAXLEN - s->len)
         return VG_ERR_INPUT;
-    for (size_t off = 0; off < len; off += AEAD_CHUNK) {
+    /* The portable pair runs as one loop over whole 256-byte steps
+     * (aead.h), each ciphertext step MACed right after (or before) its
+     * ChaCha20, so no chunking is needed there. The MAC holds no partial
+     * block here: the AD was padded, every piece so far was whole 64-byte
+     * blocks. */
+    size_t done = 0;
+    if (s->chacha == vg_chacha20_portable_get() && s->mac.impl == vg_poly1305_r64_get() &&
+        s->mac.buflen == 0)
+        done = vg_chacha20_poly1305_portable(out, in, len, s->k, s->n, s->counter, &s->mac.st,
+                                             decrypting);
+    s->counter += (uint32_t)(done / 64);
+    for (size_t off = done; off < len; off += AEAD_CHUNK) {
         size_t m = len - off < AEAD_CHUNK ? len - off : AEAD_CHUNK;
         if (decrypting)
             vg_poly1305_update(&s->mac, in + off, m);

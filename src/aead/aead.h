@@ -157,6 +157,19 @@ void vg_poly1305_pad16(vg_poly1305_ctx *ctx);
  * zeros, RFC 8439 2.5); wipes ctx. */
 void vg_poly1305_final(vg_poly1305_ctx *ctx, uint8_t tag[16]);
 
+/* The portable ChaCha20 with the portable Poly1305 r64 in one loop, for the
+ * AEAD (chacha20.c): for the first floor(len / 256) * 256 bytes, out = in
+ * XOR the keystream from block `counter` on (as vg_chacha20_xor with the
+ * portable impl) and the ciphertext of those bytes (out when sealing, in
+ * when opening) absorbed as full blocks into st, an r64 state (as
+ * vg_poly1305_r64_get()->blocks). Returns the bytes done: 0 where the build
+ * lacks the vector extensions or __int128 (the caller then does it all the
+ * usual way). Pre: as vg_chacha20_xor; st initialised by r64's init;
+ * out == in or no overlap. */
+size_t vg_chacha20_poly1305_portable(uint8_t *out, const uint8_t *in, size_t len,
+                                     const uint32_t key[8], const uint32_t nonce[3],
+                                     uint32_t counter, vg_poly1305_state *st, int decrypting);
+
 /* ---- the AEADs (RFC 8439 2.8, draft-irtf-cfrg-xchacha-03 2.3) ---------- */
 
 /* RFC 8439 2.8: P_MAX = (2^32 - 1) * 64 = 2^38 - 64 bytes. */

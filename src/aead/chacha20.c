@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "aead.h"
+#include "chacha20_vec.h"
 #include "common.h"
 
 /* RFC 8439 2.3: "expand 32-byte k". */
@@ -74,79 +75,12 @@ static void chacha20_setup(uint32_t s[16], const uint32_t key[8], uint32_t count
     s[15] = nonce[2];
 }
 
-#if defined(__GNUC__) && !defined(VG_CHACHA20_NO_VECTOR_EXT)
-/* Four blocks side by side in the compiler's generic vectors (GCC and
- * clang vector extensions, plain C semantics lane by lane): lane j of word
- * i is word i of block j, so the rounds are those of chacha20_rounds on
- * four blocks at once. The compiler lowers the vectors to whatever the
- * target has (SSE2 on baseline x86-64, NEON on AArch64, scalar code
- * elsewhere); nothing here depends on a CPU feature at run time. Without
- * the extensions (or with VG_CHACHA20_NO_VECTOR_EXT) every block goes
- * through the one-block loop below. */
-#define CHACHA20_VEC4 1
-typedef uint32_t vg_v4u32 __attribute__((vector_size(16)));
-
-typedef uint16_t vg_v8u16 __attribute__((vector_size(16)));
-
-#define VROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-/* Rotation by 16 = swapping the 16-bit halves of each word: one shuffle
- * of 16-bit lanes (two instructions on SSE2, PSHUFLW and PSHUFHW, instead
- * of shift, shift, or and a copy). */
-#if defined(__clang__)
-#define VROTL16(x)                                                                                 \
-    ((vg_v4u32)__builtin_shufflevector((vg_v8u16)(x), (vg_v8u16)(x), 1, 0, 3, 2, 5, 4, 7, 6))
-#else
-#define VROTL16(x) ((vg_v4u32)__builtin_shuffle((vg_v8u16)(x), (vg_v8u16){1, 0, 3, 2, 5, 4, 7, 6}))
-#endif
-#define VQR(a, b, c, d)                                                                            \
-    do {                                                                                           \
-        a += b;                                                                                    \
-        d = VROTL16(d ^ a);                                                                        \
-        c += d;                                                                                    \
-        b = VROTL(b ^ c, 12);                                                                      \
-        a += b;                                                                                    \
-        d = VROTL(d ^ a, 8);                                                                       \
-        c += d;                                                                                    \
-        b = VROTL(b ^ c, 7);                                                                       \
-    } while (0)
-
-/* Exactly four blocks from counter .. counter + 3 (no wrap: the caller's
- * precondition). Long (about 60 lines): the 16 words are 16 named
- * variables so that the compiler keeps them in registers. */
+#if defined(CHACHA20_VEC4)
+/* Exactly four blocks from counter .. counter + 3 (chacha20_vec.h). */
 static void chacha20_blocks4_vec(uint8_t *out, const uint8_t *in, const uint32_t s[16])
 {
-    const vg_v4u32 ctr = {s[12], s[12] + 1, s[12] + 2, s[12] + 3};
-    vg_v4u32 x0 = {s[0], s[0], s[0], s[0]}, x1 = {s[1], s[1], s[1], s[1]},
-             x2 = {s[2], s[2], s[2], s[2]}, x3 = {s[3], s[3], s[3], s[3]},
-             x4 = {s[4], s[4], s[4], s[4]}, x5 = {s[5], s[5], s[5], s[5]},
-             x6 = {s[6], s[6], s[6], s[6]}, x7 = {s[7], s[7], s[7], s[7]},
-             x8 = {s[8], s[8], s[8], s[8]}, x9 = {s[9], s[9], s[9], s[9]},
-             x10 = {s[10], s[10], s[10], s[10]}, x11 = {s[11], s[11], s[11], s[11]},
-             x12 = ctr, x13 = {s[13], s[13], s[13], s[13]},
-             x14 = {s[14], s[14], s[14], s[14]}, x15 = {s[15], s[15], s[15], s[15]};
-    for (int i = 0; i < 10; i++) {
-        VQR(x0, x4, x8, x12); /* column round */
-        VQR(x1, x5, x9, x13);
-        VQR(x2, x6, x10, x14);
-        VQR(x3, x7, x11, x15);
-        VQR(x0, x5, x10, x15); /* diagonal round */
-        VQR(x1, x6, x11, x12);
-        VQR(x2, x7, x8, x13);
-        VQR(x3, x4, x9, x14);
-    }
-    /* Feed-forward (RFC 8439 2.3), then block j = lane j of each word. */
-    vg_v4u32 w[16] = {x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15};
-    for (int i = 0; i < 16; i++) {
-        vg_v4u32 add = {s[i], s[i], s[i], s[i]};
-        w[i] += i == 12 ? ctr : add;
-    }
-    for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 16; i++)
-            vg_store32_le(out + 64 * j + 4 * i, vg_load32_le(in + 64 * j + 4 * i) ^ w[i][j]);
-    vg_wipe(w, sizeof w);
+    chacha20_vec4_core(out, in, s, NULL, NULL);
 }
-#undef VQR
-#undef VROTL
 #endif
 
 /* struct vg_chacha20_impl.blocks (see aead.h for the contract): four
@@ -180,6 +114,64 @@ static void chacha20_blocks_portable(uint8_t *out, const uint8_t *in, size_t nbl
     }
     vg_wipe(s, sizeof s);
     vg_wipe(x, sizeof x);
+}
+
+/* aead.h: the portable ChaCha20 + Poly1305 r64 loop of the AEAD, four
+ * blocks (256 bytes) per step with 16 Poly1305 blocks inside its rounds
+ * (chacha20_vec.h). Sealing MACs the ciphertext of the step before (the
+ * first step has none; the last step's is MACed after the loop); opening
+ * MACs the step's own ciphertext before it writes the plaintext. */
+size_t vg_chacha20_poly1305_portable(uint8_t *out, const uint8_t *in, size_t len,
+                                     const uint32_t key[8], const uint32_t nonce[3],
+                                     uint32_t counter, vg_poly1305_state *st, int decrypting)
+{
+#if defined(CHACHA20_VEC4_MAC)
+    size_t n4 = len / 256, g;
+    uint32_t s[16];
+    vg_chacha20_mac m;
+    if (n4 == 0)
+        return 0;
+    chacha20_setup(s, key, counter, nonce);
+    m.h[0] = st->r64.h[0];
+    m.h[1] = st->r64.h[1];
+    m.h[2] = st->r64.h[2];
+    m.r0 = st->r64.r[0];
+    m.r1 = st->r64.r[1];
+    m.sr1 = m.r1 + (m.r1 >> 2); /* as r64_blocks (poly1305_r64.h) */
+    g = 0;
+    if (!decrypting) {
+        chacha20_blocks4_vec(out, in, s);
+        s[12] += 4;
+        g = 1;
+    }
+    for (; g < n4; g++) {
+        const uint8_t *mac_in = decrypting ? in + 256 * g : out + 256 * (g - 1);
+        chacha20_vec4_core(out + 256 * g, in + 256 * g, s, &m, mac_in);
+        s[12] += 4; /* may wrap only after the last blocks; then unused */
+    }
+    if (!decrypting) {
+        const uint8_t *last = out + 256 * (n4 - 1);
+        for (int b = 0; b < 16; b++)
+            r64_step(m.h, vg_load64_le(last + 16 * b), vg_load64_le(last + 16 * b + 8), 1, m.r0,
+                     m.r1, m.sr1);
+    }
+    st->r64.h[0] = m.h[0];
+    st->r64.h[1] = m.h[1];
+    st->r64.h[2] = m.h[2];
+    vg_wipe(s, sizeof s);
+    vg_wipe(&m, sizeof m);
+    return 256 * n4;
+#else
+    (void)out;
+    (void)in;
+    (void)len;
+    (void)key;
+    (void)nonce;
+    (void)counter;
+    (void)st;
+    (void)decrypting;
+    return 0;
+#endif
 }
 
 static const struct vg_chacha20_impl g_chacha20_portable = {
