@@ -27,7 +27,7 @@
  * so they are public and may steer branches; the key bytes are only copied,
  * hashed or compared with vg_ct_memcmp, and every check's verdict is
  * declassified once, as a whole. Every temporary is in one work area, wiped
- * at the single exit.
+ * at the single exit (the decoder wipes the parts it wrote).
  */
 #include <string.h>
 
@@ -549,7 +549,7 @@ static int parse_private(const uint8_t *der, size_t len, struct parsed *r)
 /* The checks of a parsed key: "both" consistent (regenerated from the seed
  * and compared, the LAMPS documents' consistency check), an expanded key
  * checked as its standard requires, publicKey equal to the key's own. */
-static int check_private(struct ws *w, const struct parsed *r)
+static int check_private(struct ws *w, const struct parsed *r, int *touched)
 {
     const struct alg_info *in = r->in;
     int bad = 0;
@@ -557,6 +557,7 @@ static int check_private(struct ws *w, const struct parsed *r)
         /* EC: the scalar is always checked ([1, n-1]) by deriving its point. */
         if (!r->pub && in->kind != K_EC)
             return VG_OK;
+        *touched = 1; /* w holds secrets from here on */
         if (small_public(w, in, w->pk, r->seed) != VG_OK)
             return VG_ERR_INPUT;
         if (!r->pub)
@@ -571,6 +572,7 @@ static int check_private(struct ws *w, const struct parsed *r)
     }
     if (r->seed && !r->exp && !r->pub)
         return VG_OK; /* any seed is a valid key: nothing to check, no KeyGen */
+    *touched = 1;
     if (r->seed) {
         if (lattice_derive(in->alg, w->pk, w->exp, r->seed) != VG_OK)
             return VG_ERR_INPUT;
@@ -619,7 +621,7 @@ static size_t ec_params_block_end(const uint8_t *in, size_t len)
  * DER that is no PKCS#8: the bare SEC 1 ECPrivateKey. *pem is set for a
  * PEM text. 0 or -1. */
 static int parse_any_private(struct ws *w, const uint8_t *in, size_t in_len, struct parsed *r,
-                             unsigned *pem)
+                             unsigned *pem, size_t *der_used)
 {
     static const char label_ec[] = "EC PRIVATE KEY";
     size_t der_len, par_len = 0, cut;
@@ -628,8 +630,12 @@ static int parse_any_private(struct ws *w, const uint8_t *in, size_t in_len, str
     if (!vg_pem_detect(in, in_len))
         return parse_private(in, in_len, r) == 0 || parse_sec1(in, in_len, r) == 0 ? 0 : -1;
     *pem = VG_KEY_PEM;
-    if (vg_pem_decode(w->der, sizeof w->der, &der_len, g_label_priv, in, in_len) == 0)
+    /* vg_pem_decode wipes w->der when it fails; on success der_len bytes
+     * of it are the (secret) DER, wiped by the caller. */
+    if (vg_pem_decode(w->der, sizeof w->der, &der_len, g_label_priv, in, in_len) == 0) {
+        *der_used = der_len;
         return parse_private(w->der, der_len, r);
+    }
     if ((cut = ec_params_block_end(in, in_len)) != 0) {
         /* ECParameters ::= CHOICE { namedCurve OID, ... }: only the OID. */
         struct vg_der d, oid;
@@ -642,8 +648,10 @@ static int parse_any_private(struct ws *w, const uint8_t *in, size_t in_len, str
         in += cut;
         in_len -= cut;
     }
-    if (vg_pem_decode(w->der, sizeof w->der, &der_len, label_ec, in, in_len) ||
-        parse_sec1(w->der, der_len, r))
+    if (vg_pem_decode(w->der, sizeof w->der, &der_len, label_ec, in, in_len))
+        return -1;
+    *der_used = der_len;
+    if (parse_sec1(w->der, der_len, r))
         return -1;
     /* The parameters block, when present, names the key's own curve. */
     if (par_len && (par_len != 2u + r->in->par_len || memcmp(w->par + 2, r->in->par,
@@ -657,14 +665,14 @@ int vg_key_decode_private(vg_key_alg *alg, unsigned *flags, uint8_t *key, size_t
 {
     struct ws w;
     struct parsed r;
-    size_t n;
+    size_t n, der_used = 0;
     unsigned pem = 0;
-    int rc = VG_ERR_INPUT;
+    int rc = VG_ERR_INPUT, touched = 0;
     if (!alg || !flags || (!key && key_cap) || !key_len || (!in && in_len))
         goto out;
-    if (parse_any_private(&w, in, in_len, &r, &pem))
+    if (parse_any_private(&w, in, in_len, &r, &pem, &der_used))
         goto out;
-    if ((rc = check_private(&w, &r)) != VG_OK)
+    if ((rc = check_private(&w, &r, &touched)) != VG_OK)
         goto out;
     rc = VG_ERR_INPUT;
     n = r.seed ? r.in->seed_len : r.in->exp_len;
@@ -676,7 +684,14 @@ int vg_key_decode_private(vg_key_alg *alg, unsigned *flags, uint8_t *key, size_t
     *flags = pem | r.form;
     rc = VG_OK;
 out:
-    vg_wipe(&w, sizeof w);
+    /* The work area is wiped where it was written: the PEM's DER, the
+     * parameters block, and everything when the checks used it (a seed-form
+     * lattice key or a curve key without publicKey is only copied, so its
+     * decoding does not pay for wiping 17 KiB it never touched). */
+    vg_wipe(w.der, der_used);
+    vg_wipe(w.par, sizeof w.par);
+    if (touched)
+        vg_wipe(&w, sizeof w);
     if (rc != VG_OK) {
         if (key)
             vg_wipe(key, key_cap);
