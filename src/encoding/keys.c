@@ -414,7 +414,6 @@ struct parsed {
     const uint8_t *exp;  /* expanded key, or NULL */
     const uint8_t *pub;  /* publicKey [1] contents after the unused-bits octet, or NULL */
     size_t pub_len;      /* its length (EC: uncompressed or compressed point) */
-    const uint8_t *par;  /* EC: the [0] namedCurve OID contents, or NULL */
 };
 
 /* privateKey's CHOICE of the LAMPS documents; the tag says which
@@ -479,7 +478,6 @@ static int parse_ec(struct vg_der priv, struct parsed *r, int bare)
         }
         if (!r->in || oid.n != r->in->par_len || memcmp(oid.p, r->in->par, oid.n) != 0)
             return -1;
-        r->par = oid.p;
     }
     if (!r->in || k.n != r->in->seed_len)
         return -1; /* bare without [0], or a scalar of another length */
