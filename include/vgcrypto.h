@@ -614,7 +614,8 @@ VG_API int vg_p384mlkem1024_decaps(uint8_t ss[80], const uint8_t ct[1665],
  * The private key material ("key") is, per algorithm:
  *   X25519: the 32-byte secret; X-Wing: the 32-byte decapsulation key;
  *   P-256 / P-384: the 32 / 48-byte big-endian scalar, in [1, n-1] (public
- *     keys: the 65 / 97-byte uncompressed point, validated);
+ *     keys: the 65 / 97-byte uncompressed point, validated; encode and decode
+ *     also take a compressed point, 33 / 49 bytes, and give it uncompressed);
  *   Ed25519: the 32-byte seed (encode also takes the 64-byte seed || public
  *     key, checked: its second half must be the seed's public key);
  *   ML-KEM: the 64-byte seed d || z, or the expanded dk (1632/2400/3168);
@@ -630,7 +631,8 @@ VG_API int vg_p384mlkem1024_decaps(uint8_t ss[80], const uint8_t ct[1665],
  * *out_len 0) for an unknown or reserved alg, unknown flags, a wrong key
  * length, out_cap too small, an expanded key failing its checks (ML-KEM:
  * FIPS 203 7.3 and a pairwise encapsulation check; ML-DSA: s1 and s2 within
- * [-eta, eta]), an ML-KEM or X-Wing public key failing FIPS 203 7.2.
+ * [-eta, eta], t0 and tr those of rho, s1, s2), an ML-KEM or X-Wing public key
+ * failing FIPS 203 7.2.
  * decode: DER or PEM, told apart by content; strict DER (definite minimal
  * lengths, exact sizes, no trailing data, parameters absent but EC's
  * namedCurve); writes the algorithm, the flags that re-encode the input
@@ -638,6 +640,10 @@ VG_API int vg_p384mlkem1024_decaps(uint8_t ss[80], const uint8_t ct[1665],
  * else the expanded key. Checks: "both" regenerated from the seed and
  * compared (constant time); an expanded key as for encode; a publicKey
  * field (version 1) equal to the key's own; X-Wing's publicKey absent.
+ * decode_private also reads P-256 / P-384 keys in the SEC 1 form of
+ * `openssl ec` (RFC 5915 ECPrivateKey outside PKCS#8, [0] namedCurve
+ * required; DER, or PEM "EC PRIVATE KEY" optionally after an "EC
+ * PARAMETERS" block), flags then VG_KEY_DER or VG_KEY_PEM.
  * VG_ERR_INPUT (outputs zeroed, *alg VG_KEY_NONE) on any failure. */
 typedef enum vg_key_alg {
     VG_KEY_NONE = 0,

@@ -20,7 +20,10 @@ if(TARGET vgcrypto_ct_msan)
     ${CMAKE_CURRENT_SOURCE_DIR}/ct)
   target_compile_options(vg_ct_msan_support PUBLIC ${VG_WARNINGS} -g)
   set(VG_MSAN_RUNNER ${CMAKE_CURRENT_SOURCE_DIR}/ct/msan/run_msan.sh)
-  foreach(h ct_valgrind ct_valgrind_mlkem ct_valgrind_mldsa)
+  # ct_valgrind_hybrid (issue 17): the hybrid KEMs' keypairs, encapsulations
+  # and decapsulations and PKCS#8 encoding and decoding, seeds and secret
+  # keys poisoned, on the AVX-512 ML-KEM / ML-DSA and IFMA X25519 paths.
+  foreach(h ct_valgrind ct_valgrind_mlkem ct_valgrind_mldsa ct_valgrind_hybrid)
     string(REPLACE "ct_valgrind" "ct_msan" t ${h})
     add_executable(${t} ct/${h}.c)
     target_link_libraries(${t} PRIVATE vg_ct_msan_support)
@@ -40,5 +43,6 @@ if(TARGET vgcrypto_ct_msan)
     COMMAND sh ${VG_MSAN_RUNNER} $<TARGET_FILE:ct_msan_aead> --expect-leak --leaky)
   set_tests_properties(ct_msan_aead_leaky_control PROPERTIES WILL_FAIL TRUE)
   set_tests_properties(ct_msan_aead ct_msan_aead_leaky_control PROPERTIES LABELS msan TIMEOUT 600)
-  add_custom_target(vg_ct_msan_all DEPENDS ct_msan ct_msan_mlkem ct_msan_mldsa ct_msan_aead)
+  add_custom_target(vg_ct_msan_all DEPENDS ct_msan ct_msan_mlkem ct_msan_mldsa ct_msan_aead
+    ct_msan_hybrid)
 endif()

@@ -21,8 +21,12 @@
  *    EC form), wrong versions, attributes, wrong element lengths, nonzero
  *    unused bits, and PEM armour errors.
  */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/obj_mac.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -213,15 +217,17 @@ static void test_lamps(void)
     /* Inconsistent keys (the documents' "bad" examples): ML-KEM 1 (both,
      * seed and expanded differ), 2 (expanded, s changed, H(ek) right: found
      * by the pairwise check), 3 (expanded, H(ek) wrong: FIPS 203 7.3), 4
-     * (both, only z differs); ML-DSA 1 (both). ML-DSA's examples 2 and 3
-     * (expanded only, tr or t0 inconsistent, no public key) need the key
-     * regenerated from rho, s1 and s2, which the library's ML-DSA API does
-     * not offer: not checked (docs/encodings.md). */
+     * (both, only z differs); ML-DSA 1 (both, seed and expanded differ), 2
+     * and 3 (expanded only, no public key: t0 resp. tr not those of rho,
+     * s1, s2; found by regenerating t from rho, s1 and s2). */
     for (int k = 1; k <= 4; k++) {
         snprintf(rel, sizeof rel, "lamps/ml-kem/bad-ML-KEM-512-%d.priv", k);
         files += expect_bad_private(rel);
     }
-    files += expect_bad_private("lamps/ml-dsa/bad-ML-DSA-44-1.priv");
+    for (int k = 1; k <= 3; k++) {
+        snprintf(rel, sizeof rel, "lamps/ml-dsa/bad-ML-DSA-44-%d.priv", k);
+        files += expect_bad_private(rel);
+    }
 
     /* X-Wing's example (seed 00 01 .. 1f). */
     size_t kl;
@@ -577,10 +583,26 @@ static void test_round_trips(void)
         g_pk[pl - 1] ^= 1; /* y + 1: off the curve */
         bad += vg_key_encode_public(g_out, sizeof g_out, &n, ea, 0, g_pk, pl) != VG_ERR_INPUT;
         g_pk[pl - 1] ^= 1;
+        static uint8_t uncomp[1024], comp[1024];
+        size_t un, cn;
+        bad += vg_key_encode_public(uncomp, sizeof uncomp, &un, ea, 0, g_pk, pl) != VG_OK;
+        uint8_t ybit = g_pk[pl - 1] & 1;
         g_pk[0] = 0x02; /* compressed prefix with the uncompressed length */
         bad += vg_key_encode_public(g_out, sizeof g_out, &n, ea, 0, g_pk, pl) != VG_ERR_INPUT;
+        /* The compressed point (SEC 1 2.3.3) is taken and written
+         * uncompressed: the same SPKI; the other parity is the negated
+         * point, another SPKI. */
+        g_pk[0] = (uint8_t)(0x02 | ybit);
+        bad += vg_key_encode_public(comp, sizeof comp, &cn, ea, 0, g_pk, 1 + pl / 2) != VG_OK ||
+               cn != un || memcmp(comp, uncomp, un) != 0;
+        g_pk[0] ^= 1;
+        bad += vg_key_encode_public(comp, sizeof comp, &cn, ea, 0, g_pk, 1 + pl / 2) != VG_OK ||
+               cn != un || memcmp(comp, uncomp, un) == 0 ||
+               memcmp(comp, uncomp, un - (pl / 2)) != 0; /* same x, other y */
+        g_pk[0] = 0x04; /* uncompressed prefix with the compressed length */
         bad += vg_key_encode_public(g_out, sizeof g_out, &n, ea, 0, g_pk, 1 + pl / 2) !=
                VG_ERR_INPUT;
+        n_cases += 5;
     }
     /* An ML-KEM public key failing FIPS 203 7.2. */
     uint8_t seed[64] = {3};
@@ -802,8 +824,9 @@ static int mutate_all(const uint8_t *der, size_t n, int priv, const char *what)
 /* The ECPrivateKey (RFC 5915) inside an EC PKCS#8 der: the tree root->k[2]
  * ->k[0] is SEQUENCE { INTEGER 1, OCTET STRING scalar, [1] { BIT STRING } }
  * as we write it. Accepted: without [1], with [0] namedCurve before [1].
- * Refused: version 0 and 2, the scalar 0 and n, a shorter scalar, [0] with
- * the other curve, [1] before [0], [1] with another point, compressed, or
+ * [1] compressed with y's parity. Refused: version 0 and 2, the scalar 0
+ * and n, a shorter scalar, [0] with the other curve, [1] before [0], [1]
+ * with another point (also the compressed one of the other parity), or
  * unused bits, an element after [1]. */
 static int ec_private_cases(const uint8_t *der, size_t n, const uint8_t *pk, size_t pk_len,
                             const char *what)
@@ -892,9 +915,16 @@ static int ec_private_cases(const uint8_t *der, size_t n, const uint8_t *pk, siz
     bits[0] = 1;
     EXPECT(0, "[1] unused bits");
     bits[0] = 0;
-    bits[1] = 0x02;
+    /* [1] compressed (SEC 1 2.3.3, as `openssl ec -conv_form compressed`
+     * writes it): accepted with y's parity, refused with the other (the
+     * negated point, not the scalar's). */
+    bits[1] = (uint8_t)(0x02 | (pk[pk_len - 1] & 1));
     e->k[2]->k[0]->cl = 1 + 1 + nb;
-    EXPECT(0, "[1] compressed point");
+    EXPECT(1, "[1] compressed point");
+    bits[1] ^= 1;
+    EXPECT(0, "[1] compressed point of the other parity");
+    bits[1] = 0x04;
+    EXPECT(0, "[1] prefix 04 with the compressed length");
     EC_TREE();
     e->k[e->nk++] = leaf(0x05, NULL, 0);
     EXPECT(0, "an element after [1]");
@@ -1088,12 +1118,54 @@ static int public_cases(const uint8_t *der, size_t n, const char *what)
         buf[r->k[1]->cl - 1] ^= 1;
         r->k[1]->c = buf;
         REFUSE("EC point off the curve");
+        /* Compressed points (SEC 1 2.3.3): accepted with either parity
+         * and returned uncompressed (the right one: this key; the other:
+         * its negation, y' = p - y); refused: prefix 04 or 05 at the
+         * compressed length, x >= p, an x with no point (x^3 - 3x + b not
+         * a square: found with OpenSSL's EC_POINT_oct2point). */
         r = fresh(der, n, 0);
+        const size_t ul = r->k[1]->cl - 1, nb = (ul - 1) / 2; /* point, coordinate */
+        static uint8_t orig[97];
+        memcpy(orig, r->k[1]->c + 1, ul);
         memcpy(buf, r->k[1]->c, r->k[1]->cl);
-        buf[1] = 0x03;
         r->k[1]->c = buf;
-        r->k[1]->cl = 2 + (r->k[1]->cl - 2) / 2;
-        REFUSE("EC compressed point");
+        r->k[1]->cl = 2 + nb;
+        for (int par = 0; par < 2; par++) {
+            vg_key_alg a;
+            size_t kl;
+            buf[1] = (uint8_t)(0x02 | ((orig[ul - 1] & 1) ^ par));
+            m = ser(r, g_mut, NULL, M_NONE);
+            int ok_ = vg_key_decode_public(&a, g_pk, sizeof g_pk, &kl, g_mut, m) == VG_OK &&
+                      kl == ul && memcmp(g_pk, orig, 1 + nb) == 0 &&
+                      (memcmp(g_pk + 1 + nb, orig + 1 + nb, nb) == 0) == !par;
+            if (!ok_)
+                fprintf(stderr, "  %s: EC compressed point (parity %d) wrong\n", what, par);
+            bad += !ok_;
+            cases++;
+        }
+        buf[1] = 0x04;
+        REFUSE("EC prefix 04 with the compressed length");
+        buf[1] = 0x05;
+        REFUSE("EC prefix 05");
+        buf[1] = 0x02;
+        memset(buf + 2, 0xff, nb);
+        REFUSE("EC compressed x >= p");
+        {
+            EC_GROUP *g = EC_GROUP_new_by_curve_name(nb == 32 ? NID_X9_62_prime256v1
+                                                              : NID_secp384r1);
+            EC_POINT *pt = g ? EC_POINT_new(g) : NULL;
+            memcpy(buf + 2, orig + 1, nb);
+            int found = 0;
+            for (int t = 0; t < 64 && !found && pt; t++) {
+                buf[2 + nb - 1] = (uint8_t)(buf[2 + nb - 1] + 1);
+                found = EC_POINT_oct2point(g, pt, buf + 1, 1 + nb, NULL) != 1;
+            }
+            ERR_clear_error();
+            CHECK(found);
+            REFUSE("EC compressed x not on the curve");
+            EC_POINT_free(pt);
+            EC_GROUP_free(g);
+        }
     }
     for (int d = -1; d <= 1; d += 2) {
         r = fresh(der, n, 0);
@@ -1171,6 +1243,277 @@ static int pem_cases(const uint8_t *pem, size_t n, const char *what)
     return cases;
 }
 
+/* ---- SEC 1 "EC PRIVATE KEY" and compressed points: files of the openssl
+ * command ------------------------------------------------------------------ */
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    static uint8_t buf[8192];
+    if (!f)
+        return NULL;
+    *len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[*len] = 0;
+    uint8_t *c = malloc(*len + 1);
+    if (c)
+        memcpy(c, buf, *len + 1);
+    return c;
+}
+
+static int run(const char *cmd)
+{
+    int rc = system(cmd);
+    CHECK_MSG(rc == 0, "%s", cmd);
+    return rc == 0;
+}
+
+/* dec_private of the file: VG_OK, alg, flags (DER/PEM), the scalar. */
+static int reads_scalar(const char *path, vg_key_alg alg, unsigned fl_want, const uint8_t *sk,
+                        size_t nb)
+{
+    size_t len, kl;
+    vg_key_alg a;
+    unsigned fl;
+    uint8_t *f = read_file(path, &len);
+    int ok = f && vg_key_decode_private(&a, &fl, g_key, sizeof g_key, &kl, f, len) == VG_OK &&
+             a == alg && fl == fl_want && kl == nb && memcmp(g_key, sk, nb) == 0;
+    free(f);
+    CHECK_MSG(ok, "%s: the scalar", path);
+    return ok;
+}
+
+/* dec_public of the file: VG_OK, alg, the uncompressed point. */
+static int reads_point(const char *path, vg_key_alg alg, const uint8_t *pt, size_t ptl)
+{
+    size_t len, kl;
+    vg_key_alg a;
+    uint8_t *f = read_file(path, &len);
+    int ok = f && vg_key_decode_public(&a, g_pk, sizeof g_pk, &kl, f, len) == VG_OK &&
+             a == alg && kl == ptl && memcmp(g_pk, pt, ptl) == 0;
+    free(f);
+    CHECK_MSG(ok, "%s: the point", path);
+    return ok;
+}
+
+/* Malformed bare ECPrivateKey DER (der, n: with [0] and [1], as `openssl ec
+ * -outform DER` writes it) and PEM around it: each refused. */
+static int sec1_malformed(const uint8_t *der, size_t n, const uint8_t *pem, size_t pem_len,
+                          int is256, const char *what)
+{
+    static const uint8_t p256[] = {0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07};
+    static const uint8_t p384[] = {0x2b, 0x81, 0x04, 0x00, 0x22};
+    static const uint8_t v0[] = {0};
+    static uint8_t t[8192], pkcs8[1024];
+    int cases = 0, bad = 0;
+    struct node *r;
+    size_t m;
+#define REFUSE_T(len, label)                                                               \
+    do {                                                                                   \
+        int ok_ = refused_private(t, (len));                                               \
+        if (!ok_)                                                                          \
+            fprintf(stderr, "  %s: SEC 1 %s accepted\n", what, label);                    \
+        bad += !ok_;                                                                       \
+        cases++;                                                                           \
+    } while (0)
+#define REFUSE_TREE(label)                                                                 \
+    do {                                                                                   \
+        m = ser(r, t, NULL, M_NONE);                                                       \
+        REFUSE_T(m, label);                                                                \
+    } while (0)
+    cases += mutate_all(der, n, 1, what); /* lengths, BER forms, truncations, trailing */
+    r = fresh(der, n, 1);
+    CHECK(r && r->nk == 4 && r->k[2]->tag == 0xa0 && r->k[3]->tag == 0xa1);
+    if (!r || r->nk != 4)
+        return cases;
+    r->k[2] = r->k[3];
+    r->nk = 3;
+    REFUSE_TREE("without [0] (the curve: RFC 5915 requires it outside PKCS#8)");
+    r = fresh(der, n, 1);
+    r->k[2]->k[0] = leaf(0x06, is256 ? p384 : p256, is256 ? sizeof p384 : sizeof p256);
+    REFUSE_TREE("[0] the other curve");
+    r = fresh(der, n, 1);
+    r->k[2]->k[0] = leaf(0x05, NULL, 0);
+    REFUSE_TREE("[0] NULL");
+    r = fresh(der, n, 1);
+    r->k[0]->c = v0;
+    REFUSE_TREE("version 0");
+    r = fresh(der, n, 1);
+    {
+        static uint8_t bits[128];
+        memcpy(bits, r->k[3]->k[0]->c, r->k[3]->k[0]->cl);
+        bits[r->k[3]->k[0]->cl - 1] ^= 1;
+        r->k[3]->k[0]->c = bits;
+        REFUSE_TREE("[1] another point");
+    }
+    /* PEM: the labels swapped, and the EC PARAMETERS block wrong. */
+    const char *body = strstr((const char *)pem, "-----BEGIN EC PRIVATE KEY-----");
+    CHECK(body != NULL);
+    if (!body)
+        return cases;
+    size_t b0 = (size_t)(body - (const char *)pem);
+    /* "EC PRIVATE KEY" around the PKCS#8 of the same key. */
+    {
+        size_t kl, pl;
+        vg_key_alg a;
+        unsigned fl;
+        CHECK(vg_key_decode_private(&a, &fl, g_key, sizeof g_key, &kl, der, n) == VG_OK);
+        CHECK(vg_key_encode_private(pkcs8, sizeof pkcs8, &pl, a, VG_KEY_PEM, g_key, kl) ==
+              VG_OK);
+        size_t o = 0;
+        memcpy(t, "-----BEGIN EC PRIVATE KEY-----\n", 31);
+        o = 31;
+        const char *s0 = strchr((const char *)pkcs8, '\n') + 1;
+        const char *s1 = strstr((const char *)pkcs8, "-----END");
+        memcpy(t + o, s0, (size_t)(s1 - s0));
+        o += (size_t)(s1 - s0);
+        memcpy(t + o, "-----END EC PRIVATE KEY-----\n", 29);
+        REFUSE_T(o + 29, "label EC PRIVATE KEY around PKCS#8");
+        /* "PRIVATE KEY" around the bare ECPrivateKey. */
+        const char *e0 = strstr(body, "-----END");
+        o = 0;
+        memcpy(t, "-----BEGIN PRIVATE KEY-----\n", 28);
+        o = 28;
+        const char *q0 = strchr(body, '\n') + 1;
+        memcpy(t + o, q0, (size_t)(e0 - q0));
+        o += (size_t)(e0 - q0);
+        memcpy(t + o, "-----END PRIVATE KEY-----\n", 26);
+        REFUSE_T(o + 26, "label PRIVATE KEY around SEC 1");
+    }
+    if (b0 > 0) { /* the file has an EC PARAMETERS block first */
+        const char *other = is256 ? "BgUrgQQAIg==" : "BggqhkjOPQMBBw=="; /* other curve OID */
+        size_t o = 0;
+        o += (size_t)sprintf((char *)t, "-----BEGIN EC PARAMETERS-----\n%s\n"
+                                        "-----END EC PARAMETERS-----\n", other);
+        memcpy(t + o, pem + b0, pem_len - b0);
+        REFUSE_T(o + pem_len - b0, "EC PARAMETERS of the other curve");
+        o = (size_t)sprintf((char *)t, "-----BEGIN EC PARAMETERS-----\nBQA=\n"
+                                       "-----END EC PARAMETERS-----\n"); /* NULL */
+        memcpy(t + o, pem + b0, pem_len - b0);
+        REFUSE_T(o + pem_len - b0, "EC PARAMETERS NULL");
+        /* The key, then the parameters block after it. */
+        memcpy(t, pem + b0, pem_len - b0);
+        memcpy(t + pem_len - b0, pem, b0);
+        REFUSE_T(pem_len, "EC PARAMETERS after the key");
+        /* The parameters block twice. */
+        memcpy(t, pem, b0);
+        memcpy(t + b0, pem, pem_len);
+        REFUSE_T(b0 + pem_len, "EC PARAMETERS twice");
+        /* The parameters block alone. */
+        memcpy(t, pem, b0);
+        REFUSE_T(b0, "EC PARAMETERS alone");
+        /* Every truncation of the two-block text. */
+        for (size_t l = 0; l + 1 < pem_len; l++) {
+            memcpy(t, pem, l); /* (l = pem_len - 1, without the last LF, is whole) */
+            REFUSE_T(l, "truncated");
+        }
+    }
+#undef REFUSE_T
+#undef REFUSE_TREE
+    CHECK_MSG(bad == 0, "%s: %d SEC 1 cases accepted", what, bad);
+    return cases;
+}
+
+/* OpenSSL 3.0's command-line tool writes the keys (tests may run it: the
+ * test already links its library): `openssl ecparam -genkey` (an EC
+ * PARAMETERS block, then "EC PRIVATE KEY"), `-noout` (the key alone),
+ * `openssl ec` to bare DER and with -conv_form compressed (publicKey [1]
+ * compressed), `openssl pkey` to PKCS#8, `openssl ec -pubout` to SPKI,
+ * uncompressed and compressed, PEM and DER. Each is decoded by us to the
+ * scalar OpenSSL's library reads from the same file (and to its point), and
+ * our PKCS#8 of it is the key OpenSSL read. Then the malformed SEC 1 table. */
+static void test_openssl_sec1(void)
+{
+    char dir[] = "/tmp/vg_sec1.XXXXXX", cmd[1024], path[512];
+    int cases = 0, malformed = 0;
+    if (system("openssl version >/dev/null 2>&1") != 0) {
+        printf("openssl sec1: SKIP (no openssl command)\n");
+        return;
+    }
+    CHECK(mkdtemp(dir) != NULL);
+    for (int c = 0; c < 2; c++) {
+        const char *curve = c == 0 ? "prime256v1" : "secp384r1";
+        vg_key_alg alg = c == 0 ? VG_KEY_P256 : VG_KEY_P384;
+        size_t nb = c == 0 ? 32 : 48, ptl = 2 * nb + 1;
+        for (int it = 0; it < 4; it++) {
+            uint8_t sk[48], pt[97];
+            /* it 0, 2: with the EC PARAMETERS block; 1, 3: -noout. */
+            snprintf(cmd, sizeof cmd,
+                     "cd %s && openssl ecparam -genkey -name %s %s -out k.pem && "
+                     "openssl ec -in k.pem -outform DER -out k.der 2>/dev/null && "
+                     "openssl ec -in k.pem -conv_form compressed -out kc.pem 2>/dev/null && "
+                     "openssl ec -in k.pem -conv_form compressed -outform DER -out kc.der "
+                     "2>/dev/null && "
+                     "openssl pkey -in kc.pem -out kc.p8 && "
+                     "openssl pkey -in kc.pem -outform DER -out kc.p8der && "
+                     "openssl ec -in k.pem -pubout -out pub.pem 2>/dev/null && "
+                     "openssl ec -in k.pem -pubout -conv_form compressed -out pubc.pem "
+                     "2>/dev/null && "
+                     "openssl ec -in k.pem -pubout -conv_form compressed -outform DER "
+                     "-out pubc.der 2>/dev/null",
+                     dir, curve, it & 1 ? "-noout" : "");
+            if (!run(cmd))
+                continue;
+            /* OpenSSL's library reads the scalar and the point. */
+            size_t len;
+            snprintf(path, sizeof path, "%s/k.pem", dir);
+            uint8_t *f = read_file(path, &len);
+            BIO *b = BIO_new_mem_buf(f, (int)len);
+            EVP_PKEY *ok = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
+            BIO_free(b);
+            BIGNUM *d = NULL;
+            size_t ol;
+            CHECK(ok && EVP_PKEY_get_bn_param(ok, OSSL_PKEY_PARAM_PRIV_KEY, &d) == 1 &&
+                  BN_bn2binpad(d, sk, (int)nb) == (int)nb);
+            BN_clear_free(d);
+            CHECK(ok && EVP_PKEY_set_utf8_string_param(
+                            ok, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT,
+                            OSSL_PKEY_EC_POINT_CONVERSION_FORMAT_UNCOMPRESSED) == 1 &&
+                  EVP_PKEY_get_octet_string_param(ok, OSSL_PKEY_PARAM_PUB_KEY, pt, sizeof pt,
+                                                  &ol) == 1 && ol == ptl);
+            static const char *const priv[][2] = {{"k.pem", "p"},   {"k.der", "d"},
+                                                  {"kc.pem", "p"},  {"kc.der", "d"},
+                                                  {"kc.p8", "p"},   {"kc.p8der", "d"}};
+            for (size_t i = 0; i < sizeof priv / sizeof priv[0]; i++) {
+                snprintf(path, sizeof path, "%s/%s", dir, priv[i][0]);
+                cases += reads_scalar(path, alg, priv[i][1][0] == 'p' ? VG_KEY_PEM : VG_KEY_DER,
+                                      sk, nb);
+            }
+            static const char *const pub[] = {"pub.pem", "pubc.pem", "pubc.der"};
+            for (size_t i = 0; i < sizeof pub / sizeof pub[0]; i++) {
+                snprintf(path, sizeof path, "%s/%s", dir, pub[i]);
+                cases += reads_point(path, alg, pt, ptl);
+            }
+            /* Our PKCS#8 of the decoded key is OpenSSL's key. */
+            {
+                size_t n;
+                CHECK(vg_key_encode_private(g_out, sizeof g_out, &n, alg, VG_KEY_DER, sk, nb) ==
+                      VG_OK);
+                const unsigned char *q = g_out;
+                EVP_PKEY *rk = d2i_PrivateKey(EVP_PKEY_EC, NULL, &q, (long)n);
+                CHECK(rk && EVP_PKEY_eq(rk, ok) == 1);
+                EVP_PKEY_free(rk);
+                cases++;
+            }
+            if (it < 2) { /* the malformed table on the first keys of each form */
+                size_t dl;
+                snprintf(path, sizeof path, "%s/k.der", dir);
+                uint8_t *der = read_file(path, &dl);
+                if (der)
+                    malformed += sec1_malformed(der, dl, f, len, c == 0, curve);
+                free(der);
+            }
+            free(f);
+            EVP_PKEY_free(ok);
+        }
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    printf("openssl sec1: %d files of the openssl command read (EC PRIVATE KEY with and without "
+           "EC PARAMETERS, bare DER, compressed publicKey, PKCS#8, SPKI compressed); "
+           "%d malformed SEC 1 cases refused\n", cases, malformed);
+}
+
 static void test_malformed(void)
 {
     uint64_t rs = 0xbad;
@@ -1230,6 +1573,7 @@ int main(void)
     test_lamps();
     test_openssl();
     test_openssl_ec();
+    test_openssl_sec1();
     test_round_trips();
     test_malformed();
     return vgtest_done("test_encoding");

@@ -44,5 +44,23 @@ for c in p-256 p-384; do
     check "$c ecdh c,a --hex out" "$v" ecdh $c -s "$t/c.sk" -p "$t/a.pk" -o "$t/s2"
     check "$c ecdh agree" cmp "$t/s1" "$t/s2"
     reject "$c ecdh with a hex key read raw" "$v" ecdh $c -s "$t/a.sk" -p "$t/b.pkx" -o "$t/s3"
+    # Key files of the openssl command (issue 17): ecparam -genkey (EC PARAMETERS
+    # block, then EC PRIVATE KEY), the bare ECPrivateKey DER of openssl ec, and
+    # SPKI with a compressed point, in sign, verify, ecdh and pkey.
+    case $c in p-256) n=prime256v1 ;; p-384) n=secp384r1 ;; esac
+    check "$c openssl ecparam -genkey" openssl ecparam -genkey -name $n -out "$t/o.pem"
+    check "$c openssl ec to DER" openssl ec -in "$t/o.pem" -outform DER -out "$t/o.der"
+    check "$c openssl ec -pubout compressed" openssl ec -in "$t/o.pem" -pubout \
+        -conv_form compressed -out "$t/oc.pub"
+    check "$c sign with an EC PRIVATE KEY file" "$v" sign $c -s "$t/o.pem" -i "$t/msg" -o "$t/osig.der" --der
+    check "$c openssl verifies it" openssl dgst $h -verify "$t/oc.pub" -signature "$t/osig.der" "$t/msg"
+    check "$c verify with a compressed SPKI" "$v" verify $c -p "$t/oc.pub" -i "$t/msg" -S "$t/osig.der" --der
+    check "$c ecdh bare DER key, compressed SPKI peer" "$v" ecdh $c -s "$t/o.der" -p "$t/c.pk" -o "$t/s4"
+    check "$c ecdh the other way" "$v" ecdh $c -s "$t/c.sk" -p "$t/oc.pub" -o "$t/s5"
+    check "$c ecdh agree (openssl keys)" cmp "$t/s4" "$t/s5"
+    check "$c pkey EC PRIVATE KEY to PKCS#8" "$v" pkey -i "$t/o.pem" -o "$t/v.p8"
+    check "$c openssl reads our PKCS#8 of it" sh -c 'openssl pkey -in "$1" -outform DER -out "$2" &&
+        openssl pkey -in "$3" -outform DER -out "$4" && cmp "$2" "$4"' sh \
+        "$t/v.p8" "$t/v.der" "$t/o.pem" "$t/o8.der"
 done
 exit $fail

@@ -327,6 +327,13 @@ static int pkcs8_prepare(vg_key_alg alg, const uint8_t *key, size_t len)
 }
 static int pkcs8_mlkem768_prepare(void) { return pkcs8_prepare(VG_KEY_MLKEM768, g_seed64, 64); }
 static int pkcs8_mldsa65_prepare(void) { return pkcs8_prepare(VG_KEY_MLDSA65, g_seed32, 32); }
+/* The heaviest decoding check: an ML-DSA-87 expandedKey (t regenerated
+ * from rho, s1, s2 in src/mldsa on top of the decoder's work area). */
+static int pkcs8_mldsa87_exp_prepare(void)
+{
+    return vg_key_encode_private(g_hder, sizeof g_hder, &g_hder_len, VG_KEY_MLDSA87,
+                                 VG_KEY_DER | VG_KEY_EXPANDED, g_seed32, 32) == VG_OK;
+}
 static int pkcs8_p256_prepare(void)
 {
     uint8_t k[32];
@@ -406,6 +413,7 @@ static const struct stack_op g_ops[] = {
     {"pkcs8 decode ml-kem-768 seed", pkcs8_decode, pkcs8_mlkem768_prepare, GENEROUS_BOUND},
     {"pkcs8 decode ml-dsa-65 seed", pkcs8_decode, pkcs8_mldsa65_prepare, GENEROUS_BOUND},
     {"pkcs8 decode p-256", pkcs8_decode, pkcs8_p256_prepare, GENEROUS_BOUND},
+    {"pkcs8 decode ml-dsa-87 expanded", pkcs8_decode, pkcs8_mldsa87_exp_prepare, GENEROUS_BOUND},
 };
 #define N_OPS (sizeof g_ops / sizeof g_ops[0])
 

@@ -17,18 +17,24 @@
  *     point in the BIT STRING; RFC 5915: privateKey holds ECPrivateKey
  *     SEQUENCE { 1, OCTET STRING scalar, [0] parameters OPTIONAL, [1]
  *     publicKey OPTIONAL }, written as OpenSSL writes it: parameters
- *     omitted (they are in the AlgorithmIdentifier), publicKey present).
+ *     omitted (they are in the AlgorithmIdentifier), publicKey present);
+ *     read also as the bare SEC 1 ECPrivateKey (DER, or PEM "EC PRIVATE
+ *     KEY" after an optional "EC PARAMETERS" block, as `openssl ecparam
+ *     -genkey` writes it), and with compressed points (SEC 1 2.3.3) in the
+ *     SPKI and in publicKey [1], returned uncompressed.
  *
  * The tags and lengths of a key's DER depend only on its algorithm and form,
  * so they are public and may steer branches; the key bytes are only copied,
  * hashed or compared with vg_ct_memcmp, and every check's verdict is
  * declassified once, as a whole. Every temporary is in one work area, wiped
- * at the single exit.
+ * at the single exit (the decoder wipes the parts it wrote).
  */
 #include <string.h>
 
 #include "common.h"
 #include "encoding.h"
+#include "../mldsa/mldsa.h" /* vg_mldsaN_check_expanded: ML-DSA's shared header */
+#include "../nist/nist_ecc.h" /* vg_nist_pNNN_point_uncompressed */
 
 enum kind { K_CURVE, K_RAW, K_LATTICE, K_EC };
 
@@ -81,6 +87,8 @@ struct ws {
     uint8_t ss[2][32];
     uint8_t edsk[64];
     uint8_t tr[64];
+    uint8_t pub[97]; /* an EC publicKey [1] decompressed (public) */
+    uint8_t par[16]; /* the DER of an "EC PARAMETERS" PEM block (public) */
 };
 
 static const struct alg_info *info_of(vg_key_alg alg)
@@ -139,6 +147,23 @@ static int is_mlkem(vg_key_alg a)
     return a == VG_KEY_MLKEM512 || a == VG_KEY_MLKEM768 || a == VG_KEY_MLKEM1024;
 }
 
+/* An EC point (SEC 1 uncompressed, or compressed: 02/03 || x) validated and
+ * written uncompressed to out (in->pk_len bytes): SEC 1 2.3.4 decoding with
+ * the point check ECDH does on a peer key (P-256/P-384's own code). Public
+ * data. VG_OK or VG_ERR_INPUT. */
+static int ec_point(const struct alg_info *in, uint8_t *out, const uint8_t *p, size_t len)
+{
+    return in->alg == VG_KEY_P256 ? vg_nist_p256_point_uncompressed(out, p, len)
+                                  : vg_nist_p384_point_uncompressed(out, p, len);
+}
+
+/* Whether len is the length of a SEC 1 point of the curve (uncompressed or
+ * compressed). */
+static int ec_point_len(const struct alg_info *in, size_t len)
+{
+    return len == in->pk_len || len == 1 + in->seed_len;
+}
+
 /* A verdict computed from secrets (0 or -1 from vg_ct_memcmp and friends),
  * made public: accepting or refusing a key is the outcome the caller sees. */
 static int verdict(int v)
@@ -195,26 +220,18 @@ static int mlkem_dk_check(struct ws *w, const struct alg_info *in, const uint8_t
 }
 
 /* An ML-DSA sk (FIPS 204 Algorithm 24 skEncode: rho, K, tr, s1, s2, t0):
- * every coefficient of s1 and s2 must be one that skDecode (Algorithm 25)
- * maps into [-eta, eta], i.e. its packed value eta - s in [0, 2 eta]. The
- * packed values are secret: the test is arithmetic, accumulated. */
+ * s1 and s2 within [-eta, eta] (what skDecode, Algorithm 25, can produce),
+ * and t0 and tr those of rho, s1, s2: ML-DSA's vg_mldsaN_check_expanded
+ * regenerates t = NTT^-1(A-hat o NTT(s1)) + s2 from rho, Power2Round, and
+ * compares t0 and H(rho || pkEncode(t1), 64) with the key's in constant
+ * time, which refuses the ML-DSA document's bad examples 2 (t0) and 3 (tr).
+ * Its secret verdict is declassified here, once. */
 static int mldsa_sk_check(vg_key_alg a, const uint8_t *sk)
 {
-    unsigned k = a == VG_KEY_MLDSA44 ? 4 : a == VG_KEY_MLDSA65 ? 6 : 8;
-    unsigned l = a == VG_KEY_MLDSA44 ? 4 : a == VG_KEY_MLDSA65 ? 5 : 7;
-    uint32_t eta2 = a == VG_KEY_MLDSA65 ? 8 : 4, bad = 0;
-    const uint8_t *p = sk + 128;
-    if (eta2 == 4) { /* eta 2: 3 bits a coefficient, 8 per 3 bytes */
-        for (size_t i = 0; i < (size_t)(k + l) * 96; i += 3) {
-            uint32_t w = p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16;
-            for (unsigned j = 0; j < 8; j++)
-                bad |= (eta2 - ((w >> (3 * j)) & 7)) >> 31;
-        }
-    } else { /* eta 4: 4 bits a coefficient */
-        for (size_t i = 0; i < (size_t)(k + l) * 128; i++)
-            bad |= (eta2 - (p[i] & 15u)) >> 31 | (eta2 - (uint32_t)(p[i] >> 4)) >> 31;
-    }
-    return verdict(-(int)(bad & 1)) ? VG_ERR_INPUT : VG_OK;
+    int v = a == VG_KEY_MLDSA44   ? vg_mldsa44_check_expanded(sk)
+            : a == VG_KEY_MLDSA65 ? vg_mldsa65_check_expanded(sk)
+                                  : vg_mldsa87_check_expanded(sk);
+    return verdict(v) ? VG_ERR_INPUT : VG_OK;
 }
 
 /* An expanded lattice key as the standards require before use. */
@@ -396,6 +413,7 @@ struct parsed {
     const uint8_t *seed; /* seed (lattice) or key (others), or NULL */
     const uint8_t *exp;  /* expanded key, or NULL */
     const uint8_t *pub;  /* publicKey [1] contents after the unused-bits octet, or NULL */
+    size_t pub_len;      /* its length (EC: uncompressed or compressed point) */
 };
 
 /* privateKey's CHOICE of the LAMPS documents; the tag says which
@@ -430,33 +448,56 @@ static int parse_lattice(struct vg_der pk, struct parsed *r)
 
 /* RFC 5915 3 ECPrivateKey ::= SEQUENCE { version INTEGER 1, privateKey
  * OCTET STRING (exactly the order's byte length, as section 3 says and
- * OpenSSL writes), parameters [0] ECParameters OPTIONAL (if present: the
- * namedCurve of the AlgorithmIdentifier), publicKey [1] BIT STRING OPTIONAL
- * (if present: an uncompressed point, compared with the scalar's own in
- * check_private) }, filling the privateKey OCTET STRING exactly. */
-static int parse_ec(struct vg_der priv, struct parsed *r)
+ * OpenSSL writes), parameters [0] ECParameters OPTIONAL (if present: a
+ * namedCurve, inside PKCS#8 the AlgorithmIdentifier's), publicKey [1] BIT
+ * STRING OPTIONAL (if present: a SEC 1 point, uncompressed or compressed,
+ * compared with the scalar's own in check_private) }, filling the window
+ * priv exactly. bare: the SEC 1 form outside PKCS#8 (what `openssl ec` and
+ * `openssl ecparam -genkey` write, PEM label "EC PRIVATE KEY"), whose
+ * curve is told by [0] alone: [0] is then required (RFC 5915 3: "MUST
+ * always include the parameters field") and sets r->in. */
+static int parse_ec(struct vg_der priv, struct parsed *r, int bare)
 {
-    const struct alg_info *in = r->in;
     struct vg_der seq, ver, k, par, oid, pub, bits;
     if (vg_der_get(&priv, DER_SEQUENCE, &seq) || priv.n != 0)
         return -1;
     if (vg_der_get(&seq, DER_INTEGER, &ver) || ver.n != 1 || ver.p[0] != 1)
         return -1;
-    if (vg_der_get(&seq, DER_OCTET_STRING, &k) || k.n != in->seed_len)
+    if (vg_der_get(&seq, DER_OCTET_STRING, &k))
         return -1;
     r->seed = k.p;
     if (seq.n && seq.p[0] == DER_CTX0_CONS) {
         if (vg_der_get(&seq, DER_CTX0_CONS, &par) || vg_der_get(&par, DER_OID, &oid) ||
-            par.n != 0 || oid.n != in->par_len || memcmp(oid.p, in->par, oid.n) != 0)
+            par.n != 0)
+            return -1;
+        if (bare) {
+            for (size_t i = 0; i < sizeof g_algs / sizeof g_algs[0]; i++)
+                if (g_algs[i].kind == K_EC && oid.n == g_algs[i].par_len &&
+                    memcmp(oid.p, g_algs[i].par, oid.n) == 0)
+                    r->in = &g_algs[i];
+        }
+        if (!r->in || oid.n != r->in->par_len || memcmp(oid.p, r->in->par, oid.n) != 0)
             return -1;
     }
+    if (!r->in || k.n != r->in->seed_len)
+        return -1; /* bare without [0], or a scalar of another length */
     if (seq.n && seq.p[0] == DER_CTX1_CONS) {
         if (vg_der_get(&seq, DER_CTX1_CONS, &pub) || vg_der_get(&pub, DER_BIT_STRING, &bits) ||
-            pub.n != 0 || bits.n != 1 + in->pk_len || bits.p[0] != 0)
+            pub.n != 0 || bits.n < 1 || !ec_point_len(r->in, bits.n - 1) || bits.p[0] != 0)
             return -1;
         r->pub = bits.p + 1;
+        r->pub_len = bits.n - 1;
     }
     return seq.n == 0 ? 0 : -1;
+}
+
+/* The bare SEC 1 ECPrivateKey (RFC 5915 3, outside PKCS#8): the whole of
+ * der[0..len). */
+static int parse_sec1(const uint8_t *der, size_t len, struct parsed *r)
+{
+    struct vg_der d = {der, len};
+    memset(r, 0, sizeof *r);
+    return parse_ec(d, r, 1);
 }
 
 /* The structure of a OneAsymmetricKey, strictly: SEQUENCE { INTEGER 0 or 1,
@@ -483,6 +524,7 @@ static int parse_private(const uint8_t *der, size_t len, struct parsed *r)
             return -1; /* X-Wing: "The publicKey component MUST be absent."; EC:
                           ECPrivateKey carries it (RFC 5915), not written here */
         r->pub = pub.p + 1;
+        r->pub_len = r->in->pk_len;
     }
     switch (r->in->kind) {
     case K_CURVE:
@@ -496,7 +538,7 @@ static int parse_private(const uint8_t *der, size_t len, struct parsed *r)
         r->seed = priv.p;
         return 0;
     case K_EC:
-        return parse_ec(priv, r);
+        return parse_ec(priv, r, 0);
     default:
         return parse_lattice(priv, r);
     }
@@ -505,7 +547,7 @@ static int parse_private(const uint8_t *der, size_t len, struct parsed *r)
 /* The checks of a parsed key: "both" consistent (regenerated from the seed
  * and compared, the LAMPS documents' consistency check), an expanded key
  * checked as its standard requires, publicKey equal to the key's own. */
-static int check_private(struct ws *w, const struct parsed *r)
+static int check_private(struct ws *w, const struct parsed *r, int *touched)
 {
     const struct alg_info *in = r->in;
     int bad = 0;
@@ -513,15 +555,22 @@ static int check_private(struct ws *w, const struct parsed *r)
         /* EC: the scalar is always checked ([1, n-1]) by deriving its point. */
         if (!r->pub && in->kind != K_EC)
             return VG_OK;
+        *touched = 1; /* w holds secrets from here on */
         if (small_public(w, in, w->pk, r->seed) != VG_OK)
             return VG_ERR_INPUT;
         if (!r->pub)
             return VG_OK;
+        if (in->kind == K_EC) { /* uncompressed or compressed: decoded and validated */
+            if (ec_point(in, w->pub, r->pub, r->pub_len) != VG_OK)
+                return VG_ERR_INPUT;
+            return verdict(vg_ct_memcmp(w->pk, w->pub, in->pk_len)) ? VG_ERR_INPUT : VG_OK;
+        }
         /* the point is public; compared in constant time all the same */
         return verdict(vg_ct_memcmp(w->pk, r->pub, in->pk_len)) ? VG_ERR_INPUT : VG_OK;
     }
     if (r->seed && !r->exp && !r->pub)
         return VG_OK; /* any seed is a valid key: nothing to check, no KeyGen */
+    *touched = 1;
     if (r->seed) {
         if (lattice_derive(in->alg, w->pk, w->exp, r->seed) != VG_OK)
             return VG_ERR_INPUT;
@@ -545,26 +594,83 @@ static int check_private(struct ws *w, const struct parsed *r)
     return bad ? VG_ERR_INPUT : VG_OK;
 }
 
+/* Where the "EC PARAMETERS" block that `openssl ecparam -genkey` writes
+ * before its "EC PRIVATE KEY" ends in in[0..len) (just after its END line's
+ * dashes), or 0 when the text does not start (after whitespace) with one.
+ * That block is public (a curve's OID). */
+static size_t ec_params_block_end(const uint8_t *in, size_t len)
+{
+    static const char begin[] = "-----BEGIN EC PARAMETERS-----";
+    static const char end[] = "-----END EC PARAMETERS-----";
+    size_t i = 0, bl = sizeof begin - 1, el = sizeof end - 1;
+    while (i < len && (in[i] == ' ' || in[i] == '\t' || in[i] == '\r' || in[i] == '\n'))
+        i++;
+    if (len - i < bl || memcmp(in + i, begin, bl) != 0)
+        return 0;
+    for (i += bl; len - i >= el; i++)
+        if (memcmp(in + i, end, el) == 0)
+            return i + el;
+    return 0;
+}
+
+/* The private key text or DER in[0..in_len) parsed into *r, its DER (when
+ * PEM) in w->der: PEM "PRIVATE KEY" or DER: PKCS#8; PEM "EC PRIVATE KEY"
+ * (optionally after an "EC PARAMETERS" block naming the same curve) or a
+ * DER that is no PKCS#8: the bare SEC 1 ECPrivateKey. *pem is set for a
+ * PEM text. 0 or -1. */
+static int parse_any_private(struct ws *w, const uint8_t *in, size_t in_len, struct parsed *r,
+                             unsigned *pem, size_t *der_used)
+{
+    static const char label_ec[] = "EC PRIVATE KEY";
+    size_t der_len, par_len = 0, cut;
+    if (!in || in_len == 0)
+        return -1;
+    if (!vg_pem_detect(in, in_len))
+        return parse_private(in, in_len, r) == 0 || parse_sec1(in, in_len, r) == 0 ? 0 : -1;
+    *pem = VG_KEY_PEM;
+    /* vg_pem_decode wipes w->der when it fails; on success der_len bytes
+     * of it are the (secret) DER, wiped by the caller. */
+    if (vg_pem_decode(w->der, sizeof w->der, &der_len, g_label_priv, in, in_len) == 0) {
+        *der_used = der_len;
+        return parse_private(w->der, der_len, r);
+    }
+    if ((cut = ec_params_block_end(in, in_len)) != 0) {
+        /* ECParameters ::= CHOICE { namedCurve OID, ... }: only the OID. */
+        struct vg_der d, oid;
+        if (vg_pem_decode(w->par, sizeof w->par, &par_len, "EC PARAMETERS", in, cut))
+            return -1;
+        d.p = w->par;
+        d.n = par_len;
+        if (vg_der_get(&d, DER_OID, &oid) || d.n != 0)
+            return -1;
+        in += cut;
+        in_len -= cut;
+    }
+    if (vg_pem_decode(w->der, sizeof w->der, &der_len, label_ec, in, in_len))
+        return -1;
+    *der_used = der_len;
+    if (parse_sec1(w->der, der_len, r))
+        return -1;
+    /* The parameters block, when present, names the key's own curve. */
+    if (par_len && (par_len != 2u + r->in->par_len || memcmp(w->par + 2, r->in->par,
+                                                              r->in->par_len) != 0))
+        return -1;
+    return 0;
+}
+
 int vg_key_decode_private(vg_key_alg *alg, unsigned *flags, uint8_t *key, size_t key_cap,
                           size_t *key_len, const uint8_t *in, size_t in_len)
 {
     struct ws w;
     struct parsed r;
-    const uint8_t *der = in;
-    size_t der_len = in_len, n;
+    size_t n, der_used = 0;
     unsigned pem = 0;
-    int rc = VG_ERR_INPUT;
+    int rc = VG_ERR_INPUT, touched = 0;
     if (!alg || !flags || (!key && key_cap) || !key_len || (!in && in_len))
         goto out;
-    if (in_len && vg_pem_detect(in, in_len)) {
-        if (vg_pem_decode(w.der, sizeof w.der, &der_len, g_label_priv, in, in_len))
-            goto out;
-        der = w.der;
-        pem = VG_KEY_PEM;
-    }
-    if (!der || parse_private(der, der_len, &r))
+    if (parse_any_private(&w, in, in_len, &r, &pem, &der_used))
         goto out;
-    if ((rc = check_private(&w, &r)) != VG_OK)
+    if ((rc = check_private(&w, &r, &touched)) != VG_OK)
         goto out;
     rc = VG_ERR_INPUT;
     n = r.seed ? r.in->seed_len : r.in->exp_len;
@@ -576,7 +682,14 @@ int vg_key_decode_private(vg_key_alg *alg, unsigned *flags, uint8_t *key, size_t
     *flags = pem | r.form;
     rc = VG_OK;
 out:
-    vg_wipe(&w, sizeof w);
+    /* The work area is wiped where it was written: the PEM's DER, the
+     * parameters block, and everything when the checks used it (a seed-form
+     * lattice key or a curve key without publicKey is only copied, so its
+     * decoding does not pay for wiping 17 KiB it never touched). */
+    vg_wipe(w.der, der_used);
+    vg_wipe(w.par, sizeof w.par);
+    if (touched)
+        vg_wipe(&w, sizeof w);
     if (rc != VG_OK) {
         if (key)
             vg_wipe(key, key_cap);
@@ -593,50 +706,56 @@ out:
 /* ---- public keys --------------------------------------------------------- */
 
 /* The checks a public key gets: FIPS 203 7.2 for ML-KEM (X-Wing: its ML-KEM
- * part). X25519 and ML-DSA keys of the right length are all valid inputs;
- * an Ed25519 key is decoded (and refused if not a point) by verification. */
-static int check_public(vg_key_alg a, const uint8_t *pk)
+ * part); for P-256 / P-384 the SEC 1 decoding of an uncompressed or a
+ * compressed point (2.3.4, the square root of x^3 - 3x + b for the latter)
+ * with the validation ECDH does on a peer key (coordinates < p, on the
+ * curve), the point written uncompressed to out (which ECDH and every other
+ * EC function accept as well). X25519 and ML-DSA keys of the right length
+ * are all valid inputs; an Ed25519 key is decoded (and refused if not a
+ * point) by verification. pk_len is the input's length, as the callers
+ * checked it (the algorithm's, or an EC compressed point's); out gets
+ * in->pk_len bytes. */
+static int check_public(const struct alg_info *in, uint8_t *out, const uint8_t *pk,
+                        size_t pk_len)
 {
-    /* EC: SEC 1 3.2.2.1 validation of an uncompressed point (RFC 5480 2.2:
-     * we write and read that form). The P-256/P-384 API validates a point
-     * only inside ECDH: ECDH with the scalar 1 (public) checks it. */
-    uint8_t s1[48], x[48];
-    switch (a) {
+    int rc;
+    switch (in->alg) {
     case VG_KEY_P256:
-        memset(s1, 0, sizeof s1);
-        s1[31] = 1;
-        return pk[0] == 0x04 && vg_p256_ecdh(x, s1, pk, 65) == VG_OK ? VG_OK : VG_ERR_INPUT;
-    case VG_KEY_P384:
-        memset(s1, 0, sizeof s1);
-        s1[47] = 1;
-        return pk[0] == 0x04 && vg_p384_ecdh(x, s1, pk, 97) == VG_OK ? VG_OK : VG_ERR_INPUT;
-    case VG_KEY_MLKEM512: return vg_mlkem512_check_public_key(pk);
-    case VG_KEY_MLKEM768: return vg_mlkem768_check_public_key(pk);
-    case VG_KEY_MLKEM1024: return vg_mlkem1024_check_public_key(pk);
-    case VG_KEY_XWING: return vg_mlkem768_check_public_key(pk);
-    default: return VG_OK;
+    case VG_KEY_P384: return ec_point(in, out, pk, pk_len);
+    case VG_KEY_MLKEM512: rc = vg_mlkem512_check_public_key(pk); break;
+    case VG_KEY_MLKEM768: rc = vg_mlkem768_check_public_key(pk); break;
+    case VG_KEY_MLKEM1024: rc = vg_mlkem1024_check_public_key(pk); break;
+    case VG_KEY_XWING: rc = vg_mlkem768_check_public_key(pk); break;
+    default: rc = VG_OK;
     }
+    if (rc == VG_OK)
+        memcpy(out, pk, in->pk_len);
+    return rc;
 }
 
 int vg_key_encode_public(uint8_t *out, size_t out_cap, size_t *out_len, vg_key_alg alg,
                          unsigned flags, const uint8_t *pk, size_t pk_len)
 {
-    uint8_t der[VG_ENC_DER_MAX];
+    uint8_t der[VG_ENC_DER_MAX], key[MAX_PK];
     const struct alg_info *in = info_of(alg);
     int rc = VG_ERR_INPUT;
+    /* EC: a compressed point is taken too and written uncompressed (RFC
+     * 5480 2.2: "The uncompressed form MUST be supported"; the form we
+     * write, as OpenSSL does by default). */
     if ((!out && out_cap) || !out_len || !pk || !in || (flags & ~VG_KEY_PEM) != 0 ||
-        pk_len != in->pk_len || check_public(alg, pk) != VG_OK)
+        !(pk_len == in->pk_len || (in->kind == K_EC && ec_point_len(in, pk_len))) ||
+        check_public(in, key, pk, pk_len) != VG_OK)
         goto out;
     {
         /* SubjectPublicKeyInfo ::= SEQUENCE { AlgorithmIdentifier, BIT STRING } */
-        size_t alg_len = algid_len(in), bits = 1 + pk_len;
+        size_t alg_len = algid_len(in), bits = 1 + in->pk_len;
         size_t body = vg_der_hdr_len(alg_len) + alg_len + vg_der_hdr_len(bits) + bits;
         size_t o = vg_der_put_hdr(der, DER_SEQUENCE, body);
         o += put_algid(der + o, in);
         o += vg_der_put_hdr(der + o, DER_BIT_STRING, bits);
         der[o++] = 0; /* no unused bits */
-        memcpy(der + o, pk, pk_len);
-        rc = emit(out, out_cap, out_len, flags & VG_KEY_PEM, g_label_pub, der, o + pk_len);
+        memcpy(der + o, key, in->pk_len);
+        rc = emit(out, out_cap, out_len, flags & VG_KEY_PEM, g_label_pub, der, o + in->pk_len);
     }
 out:
     if (rc != VG_OK) {
@@ -664,13 +783,15 @@ int vg_key_decode_public(vg_key_alg *alg, uint8_t *pk, size_t pk_cap, size_t *pk
             goto out;
         d.p = buf;
     }
+    /* EC: the point uncompressed or compressed (SEC 1 2.3.3; RFC 5480 2.2
+     * allows both in the BIT STRING), returned uncompressed. */
     if (!d.p || vg_der_get(&d, DER_SEQUENCE, &seq) || d.n != 0 ||
         vg_der_get(&seq, DER_SEQUENCE, &algid) || !(info = info_of_algid(algid)) ||
-        vg_der_get(&seq, DER_BIT_STRING, &bits) ||
-        seq.n != 0 || bits.n != 1 + info->pk_len || bits.p[0] != 0 ||
-        info->pk_len > pk_cap || check_public(info->alg, bits.p + 1) != VG_OK)
+        vg_der_get(&seq, DER_BIT_STRING, &bits) || seq.n != 0 || bits.n < 1 ||
+        !(bits.n - 1 == info->pk_len || (info->kind == K_EC && ec_point_len(info, bits.n - 1))) ||
+        bits.p[0] != 0 || info->pk_len > pk_cap ||
+        check_public(info, pk, bits.p + 1, bits.n - 1) != VG_OK)
         goto out;
-    memcpy(pk, bits.p + 1, info->pk_len);
     *pk_len = info->pk_len;
     *alg = info->alg;
     rc = VG_OK;

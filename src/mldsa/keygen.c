@@ -8,6 +8,7 @@
 
 #include "arows.h"
 #include "common.h"
+#include "mldsa.h"
 #include "mldsa_internal.h"
 #include "params.h"
 #include "poly.h"
@@ -87,6 +88,67 @@ static void vg_mldsa_keygen(const struct vg_mldsa_backend *be, uint8_t pk[VG_MLD
     vg_wipe(exp, sizeof exp);
 }
 
+/* Whether an expanded secret key sk = rho || K || tr || s1 || s2 || t0
+ * (skEncode, FIPS 204 Algorithm 24) is the one KeyGen_internal gives for its
+ * own rho, s1 and s2: s1 and s2 within [-eta, eta] (what skDecode,
+ * Algorithm 25, can produce), t = NTT^-1(A-hat o NTT(s1)) + s2 regenerated
+ * from rho (Algorithm 6 line 5), (t1, t0) = Power2Round(t) (line 6), and
+ * the key's t0 and tr equal to the regenerated t0 and H(rho || t1, 64)
+ * (lines 8-9). K is unconstrained (any 32 bytes are a valid K). Returns 0
+ * or -1, NOT declassified (the caller makes the verdict public); s1, s2,
+ * t0 and t1 are handled as keygen handles them, and the comparisons are
+ * vg_ct_memcmp. rho is declassified on a copy, as keygen does (the public
+ * key carries it). The work area is wiped. */
+static int vg_mldsa_check_expanded(const struct vg_mldsa_backend *be,
+                                   const uint8_t sk[VG_MLDSA_SK_BYTES])
+{
+    struct {
+        uint8_t rho[VG_MLDSA_SYMBYTES];
+        uint8_t pk[VG_MLDSA_PK_BYTES];
+        uint8_t t0[VG_MLDSA_K * VG_MLDSA_POLYT0_BYTES];
+        uint8_t tr[VG_MLDSA_CRHBYTES];
+        vg_mldsa_poly s[VG_MLDSA_L + VG_MLDSA_K], acc, t1, t0p; /* s = s1-hat || s2 */
+    } ws;
+    struct vg_mldsa_arows arows; /* A-hat, two rows at a time: public, not wiped */
+    unsigned range = 0;
+    int diff;
+
+    memcpy(ws.rho, sk, VG_MLDSA_SYMBYTES);
+    VG_CT_DECLASSIFY(ws.rho, sizeof ws.rho);
+    memcpy(ws.pk, ws.rho, VG_MLDSA_SYMBYTES);
+    arows.next = 0;
+    /* skDecode of s1 and s2, with the range verdict (constant time). */
+    for (unsigned j = 0; j < VG_MLDSA_L + VG_MLDSA_K; j++)
+        range |= vg_mldsa_polyeta_unpack(be, &ws.s[j], sk + VG_MLDSA_SK_S1 +
+                                                           j * VG_MLDSA_POLYETA_BYTES,
+                                         VG_MLDSA_ETA);
+    /* Out-of-range fields decode to eta - 2^b < s < -eta: still small
+     * enough for the arithmetic below, whose result is then refused. */
+    for (unsigned j = 0; j < VG_MLDSA_L; j++)
+        be->ntt(&ws.s[j]);
+    for (unsigned i = 0; i < VG_MLDSA_K; i++) {
+        be->pointwise_acc(&ws.acc, vg_mldsa_arow(be, &arows, ws.rho, i), ws.s, VG_MLDSA_L);
+        be->invntt_tomont(&ws.acc);
+        if (be->keygen_pass) {
+            be->keygen_pass(&ws.t1, &ws.t0p, &ws.acc, &ws.s[VG_MLDSA_L + i]);
+        } else {
+            be->add(&ws.acc, &ws.acc, &ws.s[VG_MLDSA_L + i]);
+            be->reduce(&ws.acc);
+            be->caddq(&ws.acc);
+            be->power2round(&ws.t1, &ws.t0p, &ws.acc);
+        }
+        vg_mldsa_polyt1_pack(be, ws.pk + VG_MLDSA_SYMBYTES + i * VG_MLDSA_POLYT1_BYTES, &ws.t1);
+        vg_mldsa_polyt0_pack(be, ws.t0 + i * VG_MLDSA_POLYT0_BYTES, &ws.t0p);
+    }
+    vg_shake256(ws.tr, VG_MLDSA_CRHBYTES, ws.pk, VG_MLDSA_PK_BYTES);
+    /* BitPack of t0 is injective (every 13-bit field is a value), so equal
+     * bytes are equal polynomials. */
+    diff = vg_ct_memcmp(ws.t0, sk + VG_MLDSA_SK_T0, sizeof ws.t0) |
+           vg_ct_memcmp(ws.tr, sk + VG_MLDSA_SK_TR, VG_MLDSA_CRHBYTES) | -(int)(range & 1);
+    vg_wipe(&ws, sizeof ws);
+    return diff;
+}
+
 static void vg_mldsa_keypair_expanded_impl(uint8_t *pk, uint8_t *sk, const uint8_t exp[128])
 {
     vg_mldsa_keygen_expanded(vg_mldsa_active(), pk, sk, exp);
@@ -139,6 +201,11 @@ int vg_mldsa44_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[32])
 }
 
 int vg_mldsa44_keypair(uint8_t *pk, uint8_t *sk) { return vg_mldsa_keypair_impl(pk, sk); }
+
+int vg_mldsa44_check_expanded(const uint8_t *sk)
+{
+    return vg_mldsa_check_expanded(vg_mldsa_active(), sk);
+}
 #elif VG_MLDSA_MODE == 65
 void vg_mldsa65_keypair_expanded(uint8_t *pk, uint8_t *sk, const uint8_t exp[128])
 {
@@ -151,6 +218,11 @@ int vg_mldsa65_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[32])
 }
 
 int vg_mldsa65_keypair(uint8_t *pk, uint8_t *sk) { return vg_mldsa_keypair_impl(pk, sk); }
+
+int vg_mldsa65_check_expanded(const uint8_t *sk)
+{
+    return vg_mldsa_check_expanded(vg_mldsa_active(), sk);
+}
 #elif VG_MLDSA_MODE == 87
 void vg_mldsa87_keypair_expanded(uint8_t *pk, uint8_t *sk, const uint8_t exp[128])
 {
@@ -163,4 +235,9 @@ int vg_mldsa87_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t seed[32])
 }
 
 int vg_mldsa87_keypair(uint8_t *pk, uint8_t *sk) { return vg_mldsa_keypair_impl(pk, sk); }
+
+int vg_mldsa87_check_expanded(const uint8_t *sk)
+{
+    return vg_mldsa_check_expanded(vg_mldsa_active(), sk);
+}
 #endif

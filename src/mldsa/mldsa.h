@@ -27,4 +27,15 @@ const char *vg_mldsa_implementation(void);
 void vg_mldsa_mu_start(vg_mldsa_mu_state *st, const uint8_t tr[64], const uint8_t *ctx,
                        size_t ctx_len);
 
+/* For the key decoder (src/encoding): 0 when the expanded secret key sk
+ * (FIPS 204 skEncode, Algorithm 24; VG_MLDSAN_SECRETKEYBYTES) is the one
+ * KeyGen_internal gives for its own rho, s1 and s2 (s1, s2 within [-eta,
+ * eta]; t regenerated from rho, s1, s2; its t0 and tr = H(rho || t1, 64)
+ * equal to the key's), -1 otherwise. Constant time in the secret parts of
+ * sk; the result is a secret verdict the caller declassifies. K is not
+ * checked (any value is valid). Pre: sk not NULL. */
+int vg_mldsa44_check_expanded(const uint8_t *sk);
+int vg_mldsa65_check_expanded(const uint8_t *sk);
+int vg_mldsa87_check_expanded(const uint8_t *sk);
+
 #endif

@@ -221,6 +221,17 @@ int NAME(keypair)(uint8_t pk[1 + 2 * NB], uint8_t sk[NB])
     return VG_ERR_RANDOM;
 }
 
+int NAME(point_uncompressed)(uint8_t out[1 + 2 * NB], const uint8_t *in, size_t len)
+{
+    const struct vg_nist_backend *be = NAME(active)();
+    if (!in || be->decode_point(out + 1, in, len) != VG_OK) {
+        memset(out, 0, 1 + 2 * NB);
+        return VG_ERR_INPUT;
+    }
+    out[0] = 0x04;
+    return VG_OK;
+}
+
 int NAME(ecdh)(uint8_t shared[NB], const uint8_t sk[NB], const uint8_t *peer, size_t peer_len)
 {
     const struct vg_nist_backend *be = NAME(active)();

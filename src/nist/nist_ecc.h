@@ -30,6 +30,14 @@ int vg_nist_p384_sign_digest(uint8_t sig[96], const uint8_t *digest, size_t dige
 int vg_nist_p384_verify_digest(const uint8_t sig[96], const uint8_t *digest, size_t digest_len,
                         const uint8_t *pk, size_t pk_len);
 
+/* For the key encodings (src/encoding): the SEC 1 point in (len 1 + 2 NB:
+ * 04 || x || y, or 1 + NB: 02/03 || x, decompressed as SEC 1 v2 2.3.4 says)
+ * validated as ECDH validates a peer key (coordinates < p, on the curve)
+ * and written uncompressed to out; VG_ERR_INPUT (out zeroed) otherwise.
+ * Public data: variable time. */
+int vg_nist_p256_point_uncompressed(uint8_t out[65], const uint8_t *in, size_t len);
+int vg_nist_p384_point_uncompressed(uint8_t out[97], const uint8_t *in, size_t len);
+
 /* Test interface: out = 1 / in mod n (0 for 0), in < n; the scalar inversion
  * ECDSA uses (Fermat, in^(n-2)). */
 void vg_nist_p256_test_sc_inv(uint8_t out[32], const uint8_t in[32]);

@@ -15,7 +15,9 @@
  *     form only): X25519, Ed25519, X-Wing, P-256, P-384 (the scalar),
  *     ML-KEM-768 seed / expanded (the
  *     7.3 check and the pairwise check) / both (KeyGen and the constant-time
- *     compare), ML-DSA-65 seed / expanded (the s1/s2 range check) / both;
+ *     compare), ML-DSA-65 seed / expanded (the s1/s2 range check and t
+ *     regenerated from rho, s1, s2: t0 and tr compared) / both, ML-DSA-44
+ *     expanded (eta 2);
  *     vg_key_encode_private (DER and PEM: the base64 of the secret) with the
  *     key undefined.
  * The library declassifies only through VG_CT_DECLASSIFY (each use commented
@@ -226,13 +228,17 @@ static void check_encodings(void)
     check_key(VG_KEY_MLKEM768, VG_KEY_SEED, g_seed, 64, 64, "ml-kem-768 seed");
     check_key(VG_KEY_MLDSA65, VG_KEY_SEED, g_seed, 32, 32, "ml-dsa-65 seed");
     /* Expanded keys: the whole expanded key secret (ML-KEM: the 7.3 and
-     * pairwise checks; ML-DSA: the s1/s2 range check). The ek inside an
+     * pairwise checks; ML-DSA: the s1/s2 range check, t regenerated from
+     * rho, s1, s2 and t0, tr compared; rho declassified inside, as keygen
+     * does). The ek inside an
      * ML-KEM dk is public; marking it too is stricter than needed but what
      * a caller holding only the dk does. */
     CHECK(vg_mlkem768_keypair_derand(pk, exp, g_seed) == VG_OK);
     check_key(VG_KEY_MLKEM768, VG_KEY_EXPANDED, exp, 2400, 2400, "ml-kem-768 expanded");
     CHECK(vg_mldsa65_keypair_derand(pk, exp, g_seed) == VG_OK);
     check_key(VG_KEY_MLDSA65, VG_KEY_EXPANDED, exp, 4032, 4032, "ml-dsa-65 expanded");
+    CHECK(vg_mldsa44_keypair_derand(pk, exp, g_seed) == VG_OK);
+    check_key(VG_KEY_MLDSA44, VG_KEY_EXPANDED, exp, 2560, 2560, "ml-dsa-44 expanded");
     /* "both" from a seed: the DER ends seed (64) || 04 82 LL LL || dk. */
     {
         static uint8_t e[VG_KEY_ENCODED_MAXBYTES];
@@ -285,7 +291,7 @@ int main(int argc, char **argv)
         check_encodings();
         printf("  checked mask 0x%03x: x-wing, x25519mlkem768, p256mlkem768, p384mlkem1024 "
                "(keypair, encaps, decaps), "
-               "PKCS#8 encode/decode of 9 key kinds\n", (unsigned)masks[m]);
+               "PKCS#8 encode/decode of 10 key kinds\n", (unsigned)masks[m]);
     }
     return vgtest_done("ct_valgrind_hybrid");
 }
