@@ -21,6 +21,27 @@
 
 #include "rej_avx2_table.h"
 
+/* The 16 candidates of the 24 bytes at the start of the 32 readable bytes
+ * at p, one per 16-bit lane, in order. */
+static inline __attribute__((always_inline)) __m256i rej_decode(const uint8_t *p, __m256i spread,
+                                                                 __m256i mask12)
+{
+    __m256i v = _mm256_loadu_si256((const __m256i *)p);
+    v = _mm256_permute4x64_epi64(v, 0x94);
+    v = _mm256_shuffle_epi8(v, spread);
+    return _mm256_blend_epi16(_mm256_and_si256(v, mask12), _mm256_srli_epi16(v, 4), 0xaa);
+}
+
+/* Pack the lanes of the 8-lane group x whose bits are set in m (8 bits) to
+ * the front and store all 16 bytes at out; returns the count kept. */
+static inline __attribute__((always_inline)) unsigned rej_store8(int16_t *out, __m128i x,
+                                                                 unsigned m)
+{
+    x = _mm_shuffle_epi8(x, _mm_load_si128((const __m128i *)vg_mlkem_avx2_rej_idx[m]));
+    _mm_storeu_si128((__m128i *)out, x);
+    return vg_mlkem_avx2_rej_pop[m];
+}
+
 /* 16 candidates from the 24 bytes at the start of the 32 readable bytes at
  * p: packs the accepted ones, in order, to out[0..) (two 16-byte stores,
  * out[0..16 + 8) must be writable) and returns their count. */
@@ -28,10 +49,7 @@ static inline __attribute__((always_inline)) unsigned rej16(int16_t *out, const 
                                                             __m256i spread, __m256i mask12,
                                                             __m256i q)
 {
-    __m256i v = _mm256_loadu_si256((const __m256i *)p);
-    v = _mm256_permute4x64_epi64(v, 0x94);
-    v = _mm256_shuffle_epi8(v, spread);
-    __m256i d = _mm256_blend_epi16(_mm256_and_si256(v, mask12), _mm256_srli_epi16(v, 4), 0xaa);
+    __m256i d = rej_decode(p, spread, mask12);
     __m256i good = _mm256_cmpgt_epi16(q, d); /* d < 4096: signed compare is fine */
     /* One bit per lane: VPACKSSWB narrows each 0 / -1 lane to a byte within
      * its 128-bit half (lanes 0-7 to bytes 0-7, lanes 8-15 to bytes 16-23,
@@ -39,14 +57,8 @@ static inline __attribute__((always_inline)) unsigned rej16(int16_t *out, const 
      * and 16 (was a movemask of the 16-bit lanes and four shift-or steps to
      * drop the duplicate bits). */
     uint32_t m = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(good, _mm256_setzero_si256()));
-    unsigned m0 = m & 0xffu, m1 = (m >> 16) & 0xffu;
-    __m128i lo = _mm256_castsi256_si128(d), hi = _mm256_extracti128_si256(d, 1);
-    lo = _mm_shuffle_epi8(lo, _mm_load_si128((const __m128i *)vg_mlkem_avx2_rej_idx[m0]));
-    hi = _mm_shuffle_epi8(hi, _mm_load_si128((const __m128i *)vg_mlkem_avx2_rej_idx[m1]));
-    unsigned n0 = vg_mlkem_avx2_rej_pop[m0];
-    _mm_storeu_si128((__m128i *)out, lo);
-    _mm_storeu_si128((__m128i *)(out + n0), hi);
-    return n0 + vg_mlkem_avx2_rej_pop[m1];
+    unsigned n = rej_store8(out, _mm256_castsi256_si128(d), m & 0xffu);
+    return n + rej_store8(out + n, _mm256_extracti128_si256(d, 1), (m >> 16) & 0xffu);
 }
 
 /* Post: 0 <= r[i] < q; returns the count written (<= len); the same
@@ -63,8 +75,25 @@ unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf,
     const __m256i q = _mm256_set1_epi16(VG_MLKEM_Q);
     unsigned ctr = 0;
     size_t pos = 0;
-    /* Each pass reads 32 bytes (uses 24) and stores two 8-lane groups of
-     * which the accepted ones count; the stores reach ctr + 16 at most. */
+    /* Two groups of 24 bytes per pass (32 candidates): one VPACKSSWB of
+     * both compare results and one VPMOVMSKB give the four 8-bit masks
+     * (bits 0-7 and 16-23: the first group's halves, 8-15 and 24-31: the
+     * second's). The stores reach ctr + 32 at most; the second load reads
+     * bytes pos + 24 .. pos + 56. */
+    while (ctr + 32 <= len && pos + 56 <= buflen) {
+        __m256i d0 = rej_decode(buf + pos, spread, mask12);
+        __m256i d1 = rej_decode(buf + pos + 24, spread, mask12);
+        __m256i g = _mm256_packs_epi16(_mm256_cmpgt_epi16(q, d0), _mm256_cmpgt_epi16(q, d1));
+        uint32_t m = (uint32_t)_mm256_movemask_epi8(g);
+        ctr += rej_store8(r + ctr, _mm256_castsi256_si128(d0), m & 0xffu);
+        ctr += rej_store8(r + ctr, _mm256_extracti128_si256(d0, 1), (m >> 16) & 0xffu);
+        ctr += rej_store8(r + ctr, _mm256_castsi256_si128(d1), (m >> 8) & 0xffu);
+        ctr += rej_store8(r + ctr, _mm256_extracti128_si256(d1, 1), m >> 24);
+        pos += 48;
+    }
+    /* One group per pass: reads 32 bytes (uses 24) and stores two 8-lane
+     * groups of which the accepted ones count; the stores reach ctr + 16 at
+     * most. */
     while (ctr + 16 <= len && pos + 32 <= buflen) {
         ctr += rej16(r + ctr, buf + pos, spread, mask12, q);
         pos += 24;
