@@ -6,9 +6,13 @@
  * Technique: the 24 bytes are spread so that 16-bit lane 2i holds bytes
  * (3i, 3i+1) and lane 2i+1 bytes (3i+1, 3i+2) (one VPERMQ, one VPSHUFB);
  * even lanes keep their low 12 bits, odd lanes are shifted right by 4. A
- * compare against q gives an acceptance mask; for each 8-lane half, a table
- * of byte shuffles indexed by its 8-bit mask packs the accepted lanes to
- * the front, and the store pointer advances by the mask's popcount.
+ * compare against q gives an acceptance mask, narrowed to one bit per lane
+ * by VPACKSSWB and VPMOVMSKB (two groups of 24 bytes at a time while there
+ * is room); for each 8-lane half, a table of byte shuffles indexed by its
+ * 8-bit mask packs the accepted lanes to the front, and the store pointer
+ * advances by the mask's popcount. The end of the buffer and the last
+ * entries take the same vector step into a scratch buffer (faster than the
+ * scalar loop there: docs/benchmarks.md, issue 20).
  *
  * Variable time by design: the input is XOF output on the public seed rho
  * (FIPS 203 3.3: the matrix A is public), so the accept pattern, the table
@@ -102,7 +106,7 @@ unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf,
      * group of the buffer (fewer than 32 bytes readable) go through the same
      * vector step into a scratch buffer, of which only what fits is copied:
      * the same candidates in the same order, no write at or beyond r[len]
-     * (the scalar loop took ~20% of the sampler's time here). */
+     * (see the file comment). */
     while (ctr < len && pos + 24 <= buflen) {
         int16_t tmp[16 + 8];
         uint8_t in[32];
