@@ -33,6 +33,25 @@ static unsigned vg_mlkem_rowgen_plan(vg_mlkem_rowgen *g, struct vg_mlkem_job *jo
     return count;
 }
 
+#if VG_MLKEM_KG_HBLOCKS > 0
+/* Plan the next `count` entries after those planned or generated so far
+ * (the slots after the current row's held entries), as vg_mlkem_rowgen_plan
+ * does for the first ones; the caller runs them before the next
+ * vg_mlkem_rowgen_next. Pre: the slots fit (base + have + count <= cap). */
+static unsigned vg_mlkem_rowgen_plan_more(vg_mlkem_rowgen *g, struct vg_mlkem_job *jobs,
+                                          unsigned count)
+{
+    for (unsigned t = 0; t < count; t++) {
+        uint8_t ji[2];
+        vg_mlkem_rowgen_ji(g, g->next + t, ji);
+        vg_mlkem_job_uniform(&jobs[t], &g->a[g->base + g->have + t], g->rho, ji[0], ji[1]);
+    }
+    g->next += count;
+    g->have += count;
+    return count;
+}
+#endif
+
 /* Contract in indcpa.h. The job list is on this function's frame, off the
  * stack before the caller goes deeper. */
 VG_MLKEM_NOINLINE
@@ -95,11 +114,28 @@ static unsigned vg_mlkem_noise_jobs(struct vg_mlkem_job *jobs, vg_mlkem_poly *r,
     return n;
 }
 
+/* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (FIPS 203 Algorithm 13
+ * line 18) for rows i0 <= i < i1, encoded into ek, and s-hat[i] into
+ * dk_pke. basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
+ * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
+static void vg_mlkem_keygen_rows(const struct vg_mlkem_backend *be, uint8_t *ek, uint8_t *dk_pke,
+                                 vg_mlkem_rowgen *g, vg_mlkem_poly *t, const vg_mlkem_poly *s,
+                                 const vg_mlkem_poly *e, unsigned i0, unsigned i1)
+{
+    for (unsigned i = i0; i < i1; i++) {
+        be->basemul_acc(t, vg_mlkem_rowgen_next(be, g), s, VG_MLKEM_K);
+        be->tomont_add_reduce(t, &e[i]);
+        be->tobytes(ek + i * VG_MLKEM_POLYBYTES, t);
+        be->tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &s[i]);
+    }
+}
+
 /* Contract in indcpa.h. */
 VG_MLKEM_NOINLINE
-void vg_mlkem_pke_keygen(const struct vg_mlkem_backend *be, uint8_t ek[VG_MLKEM_EK_BYTES], uint8_t dk_pke[VG_MLKEM_POLYVECBYTES],
-                                   const uint8_t rho[VG_MLKEM_SYMBYTES],
-                                   const uint8_t sigma[VG_MLKEM_SYMBYTES])
+size_t vg_mlkem_pke_keygen(const struct vg_mlkem_backend *be, uint8_t ek[VG_MLKEM_EK_BYTES],
+                           uint8_t dk_pke[VG_MLKEM_POLYVECBYTES],
+                           const uint8_t rho[VG_MLKEM_SYMBYTES],
+                           const uint8_t sigma[VG_MLKEM_SYMBYTES], uint8_t hstate[200])
 {
     /* Secret: s and e (from sigma). Public, hence not wiped: A-hat (from
      * rho), t-hat (it becomes ek), the row generator and the job list (its
@@ -117,6 +153,31 @@ void vg_mlkem_pke_keygen(const struct vg_mlkem_backend *be, uint8_t ek[VG_MLKEM_
      * on the four-lane scheduler: the long matrix jobs first, the one- or
      * two-block noise jobs fill the lanes that finish early. */
     vg_mlkem_rowgen_init(&g, abuf, VG_MLKEM_KG_ROWS, rho, 0);
+#if VG_MLKEM_KG_HBLOCKS > 0
+    /* Two passes (params.h): rows 0-1 and all the noise but e[k-1] first. */
+    n += vg_mlkem_rowgen_plan(&g, jobs, (VG_MLKEM_K - 1) * VG_MLKEM_K);
+    n += vg_mlkem_noise_jobs(jobs + n, ws.s, VG_MLKEM_K, sigma, 0, VG_MLKEM_ETA1);
+    n += vg_mlkem_noise_jobs(jobs + n, ws.e, VG_MLKEM_K - 1, sigma, VG_MLKEM_K, VG_MLKEM_ETA1);
+    vg_mlkem_xof_jobs(be, jobs, n);
+    for (unsigned i = 0; i < VG_MLKEM_K; i++)
+        be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
+    for (unsigned i = 0; i + 1 < VG_MLKEM_K; i++)
+        be->ntt(&ws.e[i]);
+    vg_mlkem_keygen_rows(be, ek, dk_pke, &g, &t, ws.s, ws.e, 0, VG_MLKEM_K - 1);
+    /* Then the first blocks of H(ek) (the longest job, first), the last row
+     * and e[k-1]. */
+    _Static_assert(VG_MLKEM_KG_HBLOCKS * 136 <= (VG_MLKEM_K - 1) * VG_MLKEM_POLYBYTES,
+                   "H(ek) blocks ahead must lie in the rows already encoded");
+    n = 0;
+    vg_mlkem_job_absorb(&jobs[n++], hstate, ek, VG_MLKEM_KG_HBLOCKS);
+    n += vg_mlkem_rowgen_plan_more(&g, jobs + n, VG_MLKEM_K);
+    n += vg_mlkem_noise_jobs(jobs + n, &ws.e[VG_MLKEM_K - 1], 1, sigma, 2 * VG_MLKEM_K - 1,
+                             VG_MLKEM_ETA1);
+    vg_mlkem_xof_jobs(be, jobs, n);
+    be->ntt(&ws.e[VG_MLKEM_K - 1]);
+    vg_mlkem_keygen_rows(be, ek, dk_pke, &g, &t, ws.s, ws.e, VG_MLKEM_K - 1, VG_MLKEM_K);
+#else
+    (void)hstate;
     n += vg_mlkem_rowgen_plan(&g, jobs, VG_MLKEM_KG_ROWS);
     n += vg_mlkem_noise_jobs(jobs + n, ws.s, VG_MLKEM_K, sigma, 0, VG_MLKEM_ETA1);
     n += vg_mlkem_noise_jobs(jobs + n, ws.e, VG_MLKEM_K, sigma, VG_MLKEM_K, VG_MLKEM_ETA1);
@@ -125,17 +186,11 @@ void vg_mlkem_pke_keygen(const struct vg_mlkem_backend *be, uint8_t ek[VG_MLKEM_
         be->ntt(&ws.s[i]); /* |s| <= 3 < q in, <= q/2 out */
         be->ntt(&ws.e[i]);
     }
-    for (unsigned i = 0; i < VG_MLKEM_K; i++) {
-        /* t-hat[i] = sum_j A-hat[i][j] o s-hat[j] + e-hat[i] (line 18).
-         * basemul_acc leaves a factor R^-1, which tomont cancels: |t| < q;
-         * adding |e| <= q/2 keeps it below 2q before the Barrett step. */
-        be->basemul_acc(&t, vg_mlkem_rowgen_next(be, &g), ws.s, VG_MLKEM_K);
-        be->tomont_add_reduce(&t, &ws.e[i]);
-        be->tobytes(ek + i * VG_MLKEM_POLYBYTES, &t);
-        be->tobytes(dk_pke + i * VG_MLKEM_POLYBYTES, &ws.s[i]);
-    }
+    vg_mlkem_keygen_rows(be, ek, dk_pke, &g, &t, ws.s, ws.e, 0, VG_MLKEM_K);
+#endif
     memcpy(ek + VG_MLKEM_POLYVECBYTES, rho, VG_MLKEM_SYMBYTES);
     vg_wipe(&ws, sizeof ws);
+    return VG_MLKEM_KG_HBLOCKS * 136u;
 }
 
 /* The noise of K-PKE.Encrypt (FIPS 203 Algorithm 14 lines 9-17): y as

@@ -69,10 +69,16 @@ void vg_mlkem_pke_ahead(const struct vg_mlkem_backend *be, vg_mlkem_rowgen *g, u
 /* K-PKE.KeyGen from (rho, sigma) = G(d || k) (FIPS 203 Algorithm 13, lines
  * 3-20): writes ek (VG_MLKEM_EK_BYTES) and dk_pke (VG_MLKEM_POLYVECBYTES).
  * Pre: rho public (it goes into ek), sigma secret. */
-void vg_mlkem_pke_keygen(const struct vg_mlkem_backend *be, uint8_t ek[VG_MLKEM_EK_BYTES],
-                         uint8_t dk_pke[VG_MLKEM_POLYVECBYTES],
-                         const uint8_t rho[VG_MLKEM_SYMBYTES],
-                         const uint8_t sigma[VG_MLKEM_SYMBYTES]);
+/* Also returns how many leading bytes of ek (a multiple of 136, possibly
+ * 0) it has already absorbed into a SHA3-256 state for H(ek) (FIPS 203
+ * Algorithm 16 line 3), on a lane of the four-way Keccak beside the last
+ * matrix row (k = 3: see VG_MLKEM_KG_HBLOCKS in params.h); that state is
+ * written to hstate (the 25 words, little-endian) when the count is
+ * nonzero. The caller absorbs the rest of ek and finishes the hash. */
+size_t vg_mlkem_pke_keygen(const struct vg_mlkem_backend *be, uint8_t ek[VG_MLKEM_EK_BYTES],
+                           uint8_t dk_pke[VG_MLKEM_POLYVECBYTES],
+                           const uint8_t rho[VG_MLKEM_SYMBYTES],
+                           const uint8_t sigma[VG_MLKEM_SYMBYTES], uint8_t hstate[200]);
 
 /* K-PKE.Encrypt(ek, m, r): ek must have passed the modulus check or come
  * from a dk that passed the hash check (coefficients < 4096 either way, as

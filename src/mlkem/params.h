@@ -88,4 +88,18 @@ _Static_assert(VG_MLKEM_CT_BYTES == VG_MLKEM1024_CIPHERTEXTBYTES, "ct size");
 #define VG_MLKEM_DE_ROWS (2 * VG_MLKEM_K)
 #endif
 
+/* k = 3: key generation runs the matrix in two scheduler passes, rows 0-1
+ * with the noise but e[2] (24 lane-blocks: six four-way permutations), then
+ * row 2 and e[2] beside the first VG_MLKEM_KG_HBLOCKS blocks of H(ek), over
+ * the encoded t-hat rows 0-1 (768 bytes >= 4 * 136), in the fourth lane (14
+ * lane-blocks: four permutations). Ten four-way permutations instead of
+ * nine, and four single ones fewer for H(ek) (five instead of nine). For
+ * k = 2 and 4 every split costs more four-way permutations than it saves
+ * (the matrix jobs pack the lanes fully), so the hash stays whole. */
+#if VG_MLKEM_K == 3
+#define VG_MLKEM_KG_HBLOCKS 4
+#else
+#define VG_MLKEM_KG_HBLOCKS 0
+#endif
+
 #endif

@@ -466,7 +466,7 @@ static void vg_mlkem_lane_start(uint64_t st[100], unsigned l, struct vg_mlkem_la
     ln->final_in = 0;
     /* The 32-byte seed as words 0-3 (little-endian, FIPS 202 B.1), read in
      * place: no copy of a secret seed is left behind to wipe. */
-    if (j->kind != VG_MLKEM_JOB_HASH)
+    if (j->kind == VG_MLKEM_JOB_UNIFORM || j->kind == VG_MLKEM_JOB_NOISE)
         for (unsigned i = 0; i < 4; i++)
             st[4 * i + l] = vg_load64_le(j->in0 + 8 * i);
     switch (j->kind) {
@@ -482,6 +482,10 @@ static void vg_mlkem_lane_start(uint64_t st[100], unsigned l, struct vg_mlkem_la
         break;
     case VG_MLKEM_JOB_HASH:
         vg_mlkem_lane_hash_block(st, l, ln, blk);
+        break;
+    case VG_MLKEM_JOB_ABSORB: /* first block, no padding (len0 >= 136) */
+        vg_mlkem_lane_xor(st, l, 0, j->in0, VG_SHAKE256_RATE);
+        ln->off = VG_SHAKE256_RATE;
         break;
     }
 }
@@ -505,6 +509,8 @@ static unsigned vg_mlkem_lane_dst(const struct vg_mlkem_lane *ln, uint8_t *lbuf,
     case VG_MLKEM_JOB_NOISE:
         *dst = lbuf + VG_SHAKE256_RATE * ln->blocks;
         return VG_SHAKE256_RATE / 8;
+    case VG_MLKEM_JOB_ABSORB: /* the state is read from st directly */
+        return 0;
     default: /* HASH: 32 bytes of output after the last block */
         return ln->final_in ? 4 : 0;
     }
@@ -549,6 +555,15 @@ static int vg_mlkem_lane_step(uint64_t st[100], unsigned l, struct vg_mlkem_lane
         }
         vg_mlkem_lane_hash_block(st, l, ln, blk);
         return 0;
+    case VG_MLKEM_JOB_ABSORB:
+        if (ln->off < j->len0) {
+            vg_mlkem_lane_xor(st, l, 0, j->in0 + ln->off, VG_SHAKE256_RATE);
+            ln->off += VG_SHAKE256_RATE;
+            return 0;
+        }
+        for (unsigned i = 0; i < 25; i++)
+            vg_store64_le(j->out_bytes + 8 * i, st[4 * i + l]);
+        return 1;
     }
     return 1;
 }

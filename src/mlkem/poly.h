@@ -204,16 +204,22 @@ enum vg_mlkem_job_kind {
     VG_MLKEM_JOB_UNIFORM, /* out_poly = SampleNTT(in0 || ji) (FIPS 203 Algorithm 7) */
     VG_MLKEM_JOB_NOISE,   /* out_poly = SamplePolyCBD_eta(PRF_eta(in0, nonce)) (Algorithm 8,
                            * (4.3)); eta in {2, 3} */
-    VG_MLKEM_JOB_HASH     /* out_bytes[0..32) = SHA3-256 (ds 0x06) or SHAKE256 (ds 0x1f, 32
+    VG_MLKEM_JOB_HASH,    /* out_bytes[0..32) = SHA3-256 (ds 0x06) or SHAKE256 (ds 0x1f, 32
                            * bytes) of in0[0..len0) || in1[0..len1) (FIPS 202) */
+    VG_MLKEM_JOB_ABSORB   /* the first len0 bytes of a SHA3-256 / SHAKE256 input: in0[0..len0)
+                           * (len0 a positive multiple of the rate, 136) absorbed into the zero
+                           * state, no padding; out_bytes[0..200) = the 25 state words then,
+                           * little-endian (FIPS 202 B.1), for a vg_keccak_ctx to go on from */
 };
 
 struct vg_mlkem_job {
     enum vg_mlkem_job_kind kind;
     vg_mlkem_poly *out_poly;   /* UNIFORM, NOISE */
-    uint8_t *out_bytes;        /* HASH: 32 bytes; NOISE with out_poly NULL: 64 eta bytes */
-    const uint8_t *in0;        /* rho (UNIFORM), seed (NOISE): 32 bytes; HASH: message part 1 */
-    size_t len0;               /* HASH only */
+    uint8_t *out_bytes;        /* HASH: 32 bytes; NOISE with out_poly NULL: 64 eta bytes;
+                                * ABSORB: 200 bytes */
+    const uint8_t *in0;        /* rho (UNIFORM), seed (NOISE): 32 bytes; HASH, ABSORB: message
+                                * (part 1) */
+    size_t len0;               /* HASH, ABSORB only */
     const uint8_t *in1;        /* HASH: message part 2 (may be NULL with len1 = 0) */
     size_t len1;
     uint8_t ji[2];             /* UNIFORM: the bytes j, i after rho */
@@ -279,6 +285,18 @@ static inline void vg_mlkem_job_hash(struct vg_mlkem_job *j, uint8_t out[32], ui
     j->len0 = len0;
     j->in1 = in1;
     j->len1 = len1;
+}
+
+/* ABSORB (SHA3-256 / SHAKE256 rate): the state after absorbing the nblocks
+ * full blocks at in, to out[0..200). */
+static inline void vg_mlkem_job_absorb(struct vg_mlkem_job *j, uint8_t out[200],
+                                       const uint8_t *in, size_t nblocks)
+{
+    memset(j, 0, sizeof *j);
+    j->kind = VG_MLKEM_JOB_ABSORB;
+    j->out_bytes = out;
+    j->in0 = in;
+    j->len0 = nblocks * 136u;
 }
 
 #endif
