@@ -199,14 +199,107 @@ static void fe_pow(fe r, const fe a, const uint64_t e[NL])
     vg_wipe(tab, sizeof tab);
 }
 
-/* r = 1 / a (0 for a = 0): Fermat, a^(p - 2). */
-static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
+/* r = a^(2^n), n >= 1 (n public). */
+static void fe_sqr_n(fe r, const fe a, unsigned n)
+{
+    FE(sqr)(r, a);
+    while (--n)
+        FE(sqr)(r, r);
+}
+
+/* r = 1 / a (0 for a = 0): Fermat, a^(p - 2), by an addition chain on the
+ * shape of p - 2 (runs of ones built from x_k = a^(2^k - 1), with
+ * x_(j+k) = x_j^(2^k) x_k), which needs far fewer multiplications than
+ * fe_pow's 4-bit window (P-256: 255 S + 13 M instead of 256 S + 78 M;
+ * P-384: 385 S + 14 M instead of 384 S + 110 M). The chain is the same for
+ * every a (no branch, no index). test_nist_fe checks it against GMP.
+ *   P-256: p - 2 = 1^32 0^31 1 0^96 1^94 0 1 (bits from the top);
+ *   P-384: p - 2 = 1^255 0 1^32 0^64 1^30 0 1. */
+static void fe_inv(fe r, const fe a)
+{
+#if VG_NIST_BITS == 256
+    fe x2, x4, x8, x16, x32, t;
+    FE(sqr)(t, a);
+    FE(mul)(x2, t, a);      /* 2^2 - 1 */
+    fe_sqr_n(t, x2, 2);
+    FE(mul)(x4, t, x2);     /* 2^4 - 1 */
+    fe_sqr_n(t, x4, 4);
+    FE(mul)(x8, t, x4);     /* 2^8 - 1 */
+    fe_sqr_n(t, x8, 8);
+    FE(mul)(x16, t, x8);    /* 2^16 - 1 */
+    fe_sqr_n(t, x16, 16);
+    FE(mul)(x32, t, x16);   /* 2^32 - 1 */
+    fe_sqr_n(t, x32, 32);
+    FE(mul)(t, t, a);       /* 1^32 0^31 1 */
+    fe_sqr_n(t, t, 96);     /* then 0^96 */
+    fe_sqr_n(t, t, 32);
+    FE(mul)(t, t, x32);     /* 1^32 */
+    fe_sqr_n(t, t, 32);
+    FE(mul)(t, t, x32);     /* 1^64 */
+    fe_sqr_n(t, t, 16);
+    FE(mul)(t, t, x16);     /* 1^80 */
+    fe_sqr_n(t, t, 8);
+    FE(mul)(t, t, x8);      /* 1^88 */
+    fe_sqr_n(t, t, 4);
+    FE(mul)(t, t, x4);      /* 1^92 */
+    fe_sqr_n(t, t, 2);
+    FE(mul)(t, t, x2);      /* 1^94 */
+    fe_sqr_n(t, t, 2);
+    FE(mul)(r, t, a);       /* 0 1 */
+    vg_wipe(x2, sizeof x2);
+    vg_wipe(x4, sizeof x4);
+    vg_wipe(x8, sizeof x8);
+    vg_wipe(x16, sizeof x16);
+    vg_wipe(x32, sizeof x32);
+#else
+    fe x2, x3, x15, x30, x32, t, u;
+    FE(sqr)(t, a);
+    FE(mul)(x2, t, a);      /* 2^2 - 1 */
+    FE(sqr)(t, x2);
+    FE(mul)(x3, t, a);      /* 2^3 - 1 */
+    fe_sqr_n(t, x3, 3);
+    FE(mul)(t, t, x3);      /* 2^6 - 1 */
+    fe_sqr_n(u, t, 6);
+    FE(mul)(t, u, t);       /* 2^12 - 1 */
+    fe_sqr_n(t, t, 3);
+    FE(mul)(x15, t, x3);    /* 2^15 - 1 */
+    fe_sqr_n(t, x15, 15);
+    FE(mul)(x30, t, x15);   /* 2^30 - 1 */
+    fe_sqr_n(t, x30, 2);
+    FE(mul)(x32, t, x2);    /* 2^32 - 1 */
+    fe_sqr_n(t, x30, 30);
+    FE(mul)(t, t, x30);     /* 2^60 - 1 */
+    fe_sqr_n(u, t, 60);
+    FE(mul)(t, u, t);       /* 2^120 - 1 */
+    fe_sqr_n(u, t, 120);
+    FE(mul)(t, u, t);       /* 2^240 - 1 */
+    fe_sqr_n(t, t, 15);
+    FE(mul)(t, t, x15);     /* 1^255 */
+    fe_sqr_n(t, t, 33);
+    FE(mul)(t, t, x32);     /* 0 1^32 */
+    fe_sqr_n(t, t, 94);
+    FE(mul)(t, t, x30);     /* 0^64 1^30 */
+    fe_sqr_n(t, t, 2);
+    FE(mul)(r, t, a);       /* 0 1 */
+    vg_wipe(x2, sizeof x2);
+    vg_wipe(x3, sizeof x3);
+    vg_wipe(x15, sizeof x15);
+    vg_wipe(x30, sizeof x30);
+    vg_wipe(x32, sizeof x32);
+    vg_wipe(u, sizeof u);
+#endif
+    vg_wipe(t, sizeof t);
+}
 
 /* The same by Bernstein-Yang divsteps (inv_divsteps.h), where the compiler
  * has __int128. Tested against GMP beside fe_inv (test_nist_fe). Timed side
- * by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...) it
- * was the faster on both curves and both variants, so the operations use
- * it where the compiler has __int128; -DVG_NIST_INV_FERMAT keeps Fermat. */
+ * by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/..., one
+ * run on the Intel Xeon of docs/benchmarks.md, 2026-12-02, median ticks):
+ * P-256 portable 18.7k Fermat chain / 12.6k divsteps, adx 9.6k / 10.5k;
+ * P-384 portable 104k / 38.6k, adx 53.5k / 20.7k. So the operations use
+ * divsteps where the compiler has __int128, except P-256 adx, whose fast
+ * squaring makes the chain the faster (pt_to_affine);
+ * -DVG_NIST_INV_FERMAT keeps Fermat everywhere. */
 #if defined(__SIZEOF_INT128__)
 #define VG_NIST_HAVE_DIVSTEPS 1
 #define DS_NAME fe_inv_divsteps
@@ -589,10 +682,11 @@ static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 static uint64_t pt_to_affine(fe x, fe y, const pt *p)
 {
     fe zi;
-#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS)
-    fe_inv_divsteps(zi, p->z); /* the faster (see fe_inv_divsteps) */
+#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS) &&                           \
+        !(VG_NIST_BITS == 256 && VG_NIST_FE_ID == 2)
+    fe_inv_divsteps(zi, p->z); /* the faster here (see fe_inv_divsteps) */
 #else
-    fe_inv(zi, p->z);
+    fe_inv(zi, p->z); /* P-256 adx: the chain is the faster (see fe_inv_divsteps) */
 #endif
     FE(mul)(x, p->x, zi);
     if (y)
