@@ -233,7 +233,9 @@ static void check_formulas(const struct curve *c, const struct vg_nist_backend *
         mpt_to_xy(pb, nb, &P);
         mpt_to_xy(qb, nb, &Q);
         mpt_add(&R, &P, &Q);
-        for (int op = 0; op < 2; op++) {
+        static const int add_ops[] = {0, 1, 5, 6}; /* Algorithms 4, 5; Jacobian vt */
+        for (size_t oi = 0; oi < sizeof add_ops / sizeof add_ops[0]; oi++) {
+            int op = add_ops[oi];
             int inf = be->test_formula(op, rb, pb, 0, qb, 0);
             bad += R.inf ? !inf : (inf || !mpt_eq_xy(&R, rb, nb));
             /* doubling through the addition formula */
@@ -252,9 +254,15 @@ static void check_formulas(const struct curve *c, const struct vg_nist_backend *
             bad += inf || !mpt_eq_xy(&Q, rb, nb);
             cases += 4;
         }
-        /* P + O (Algorithm 4 only: Algorithm 5 takes Q affine) */
+        /* P + O (Algorithm 4 and the Jacobian vt addition only: Algorithm 5
+         * and the mixed vt addition take Q affine) */
         int inf = be->test_formula(0, rb, pb, 0, qb, 1);
         bad += inf || !mpt_eq_xy(&P, rb, nb);
+        inf = be->test_formula(5, rb, pb, 0, qb, 1);
+        bad += inf || !mpt_eq_xy(&P, rb, nb);
+        /* O + O through the Jacobian vt addition */
+        bad += !be->test_formula(5, rb, pb, 1, qb, 1);
+        cases += 2;
         /* 2P, 2O */
         mpt_add(&R, &P, &P);
         inf = be->test_formula(2, rb, pb, 0, qb, 0);

@@ -199,14 +199,107 @@ static void fe_pow(fe r, const fe a, const uint64_t e[NL])
     vg_wipe(tab, sizeof tab);
 }
 
-/* r = 1 / a (0 for a = 0): Fermat, a^(p - 2). */
-static void fe_inv(fe r, const fe a) { fe_pow(r, a, C(p_minus_2)); }
+/* r = a^(2^n), n >= 1 (n public). */
+static void fe_sqr_n(fe r, const fe a, unsigned n)
+{
+    FE(sqr)(r, a);
+    while (--n)
+        FE(sqr)(r, r);
+}
+
+/* r = 1 / a (0 for a = 0): Fermat, a^(p - 2), by an addition chain on the
+ * shape of p - 2 (runs of ones built from x_k = a^(2^k - 1), with
+ * x_(j+k) = x_j^(2^k) x_k), which needs far fewer multiplications than
+ * fe_pow's 4-bit window (P-256: 255 S + 13 M instead of 256 S + 78 M;
+ * P-384: 385 S + 14 M instead of 384 S + 110 M). The chain is the same for
+ * every a (no branch, no index). test_nist_fe checks it against GMP.
+ *   P-256: p - 2 = 1^32 0^31 1 0^96 1^94 0 1 (bits from the top);
+ *   P-384: p - 2 = 1^255 0 1^32 0^64 1^30 0 1. */
+static void fe_inv(fe r, const fe a)
+{
+#if VG_NIST_BITS == 256
+    fe x2, x4, x8, x16, x32, t;
+    FE(sqr)(t, a);
+    FE(mul)(x2, t, a);      /* 2^2 - 1 */
+    fe_sqr_n(t, x2, 2);
+    FE(mul)(x4, t, x2);     /* 2^4 - 1 */
+    fe_sqr_n(t, x4, 4);
+    FE(mul)(x8, t, x4);     /* 2^8 - 1 */
+    fe_sqr_n(t, x8, 8);
+    FE(mul)(x16, t, x8);    /* 2^16 - 1 */
+    fe_sqr_n(t, x16, 16);
+    FE(mul)(x32, t, x16);   /* 2^32 - 1 */
+    fe_sqr_n(t, x32, 32);
+    FE(mul)(t, t, a);       /* 1^32 0^31 1 */
+    fe_sqr_n(t, t, 96);     /* then 0^96 */
+    fe_sqr_n(t, t, 32);
+    FE(mul)(t, t, x32);     /* 1^32 */
+    fe_sqr_n(t, t, 32);
+    FE(mul)(t, t, x32);     /* 1^64 */
+    fe_sqr_n(t, t, 16);
+    FE(mul)(t, t, x16);     /* 1^80 */
+    fe_sqr_n(t, t, 8);
+    FE(mul)(t, t, x8);      /* 1^88 */
+    fe_sqr_n(t, t, 4);
+    FE(mul)(t, t, x4);      /* 1^92 */
+    fe_sqr_n(t, t, 2);
+    FE(mul)(t, t, x2);      /* 1^94 */
+    fe_sqr_n(t, t, 2);
+    FE(mul)(r, t, a);       /* 0 1 */
+    vg_wipe(x2, sizeof x2);
+    vg_wipe(x4, sizeof x4);
+    vg_wipe(x8, sizeof x8);
+    vg_wipe(x16, sizeof x16);
+    vg_wipe(x32, sizeof x32);
+#else
+    fe x2, x3, x15, x30, x32, t, u;
+    FE(sqr)(t, a);
+    FE(mul)(x2, t, a);      /* 2^2 - 1 */
+    FE(sqr)(t, x2);
+    FE(mul)(x3, t, a);      /* 2^3 - 1 */
+    fe_sqr_n(t, x3, 3);
+    FE(mul)(t, t, x3);      /* 2^6 - 1 */
+    fe_sqr_n(u, t, 6);
+    FE(mul)(t, u, t);       /* 2^12 - 1 */
+    fe_sqr_n(t, t, 3);
+    FE(mul)(x15, t, x3);    /* 2^15 - 1 */
+    fe_sqr_n(t, x15, 15);
+    FE(mul)(x30, t, x15);   /* 2^30 - 1 */
+    fe_sqr_n(t, x30, 2);
+    FE(mul)(x32, t, x2);    /* 2^32 - 1 */
+    fe_sqr_n(t, x30, 30);
+    FE(mul)(t, t, x30);     /* 2^60 - 1 */
+    fe_sqr_n(u, t, 60);
+    FE(mul)(t, u, t);       /* 2^120 - 1 */
+    fe_sqr_n(u, t, 120);
+    FE(mul)(t, u, t);       /* 2^240 - 1 */
+    fe_sqr_n(t, t, 15);
+    FE(mul)(t, t, x15);     /* 1^255 */
+    fe_sqr_n(t, t, 33);
+    FE(mul)(t, t, x32);     /* 0 1^32 */
+    fe_sqr_n(t, t, 94);
+    FE(mul)(t, t, x30);     /* 0^64 1^30 */
+    fe_sqr_n(t, t, 2);
+    FE(mul)(r, t, a);       /* 0 1 */
+    vg_wipe(x2, sizeof x2);
+    vg_wipe(x3, sizeof x3);
+    vg_wipe(x15, sizeof x15);
+    vg_wipe(x30, sizeof x30);
+    vg_wipe(x32, sizeof x32);
+    vg_wipe(u, sizeof u);
+#endif
+    vg_wipe(t, sizeof t);
+}
 
 /* The same by Bernstein-Yang divsteps (inv_divsteps.h), where the compiler
  * has __int128. Tested against GMP beside fe_inv (test_nist_fe). Timed side
- * by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/...) it
- * was the faster on both curves and both variants, so the operations use
- * it where the compiler has __int128; -DVG_NIST_INV_FERMAT keeps Fermat. */
+ * by side (the speed rows p256-inv-fermat/..., p256-inv-divsteps/..., one
+ * run on the Intel Xeon of docs/benchmarks.md, 2026-12-02, median ticks):
+ * P-256 portable 18.7k Fermat chain / 12.6k divsteps, adx 9.6k / 10.5k;
+ * P-384 portable 104k / 38.6k, adx 53.5k / 20.7k. So the operations use
+ * divsteps where the compiler has __int128, except P-256 adx, whose fast
+ * squaring makes the chain the faster (pt_to_affine);
+ * -DVG_NIST_INV_FERMAT keeps Fermat everywhere. */
 #if defined(__SIZEOF_INT128__)
 #define VG_NIST_HAVE_DIVSTEPS 1
 #define DS_NAME fe_inv_divsteps
@@ -589,10 +682,11 @@ static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 static uint64_t pt_to_affine(fe x, fe y, const pt *p)
 {
     fe zi;
-#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS)
-    fe_inv_divsteps(zi, p->z); /* the faster (see fe_inv_divsteps) */
+#if !defined(VG_NIST_INV_FERMAT) && defined(VG_NIST_HAVE_DIVSTEPS) &&                           \
+        !(VG_NIST_BITS == 256 && VG_NIST_FE_ID == 2)
+    fe_inv_divsteps(zi, p->z); /* the faster here (see fe_inv_divsteps) */
 #else
-    fe_inv(zi, p->z);
+    fe_inv(zi, p->z); /* P-256 adx: the chain is the faster (see fe_inv_divsteps) */
 #endif
     FE(mul)(x, p->x, zi);
     if (y)
@@ -825,6 +919,130 @@ static int NAME(decode_point)(uint8_t *xy, const uint8_t *in, size_t len)
 
 /* ---- verification: [u1]G + [u2]Q, variable time ----------------------- */
 
+/* Jacobian additions for verification only: every input is public (the
+ * scalars u1, u2, G's table, the public key), so these formulas branch on
+ * their exceptional cases, which the complete formulas above avoid at a
+ * higher cost. The identity is any Jacobian point with Z = 0 (ptj_dbl keeps
+ * Z = 0); a result that is the identity is (1, 1, 0). */
+static void ptj_set_identity(ptj *r)
+{
+    fe_copy(r->x, C(one_mont));
+    fe_copy(r->y, C(one_mont));
+    memset(r->z, 0, sizeof(fe));
+}
+
+/* r = p + q, Jacobian + Jacobian (add-2007-bl of the Explicit-Formulas
+ * Database, 11M + 5S): U1 = X1 Z2^2, U2 = X2 Z1^2, S1 = Y1 Z2^3,
+ * S2 = Y2 Z1^3, H = U2 - U1, I = (2H)^2, J = H I, rr = 2 (S2 - S1),
+ * V = U1 I, X3 = rr^2 - J - 2V, Y3 = rr (V - X3) - 2 S1 J,
+ * Z3 = ((Z1 + Z2)^2 - Z1^2 - Z2^2) H. Exceptions (public): p or q the
+ * identity; H = 0, which is p = q (rr = 0: doubling) or p = -q (the
+ * identity). r may alias p or q. Variable time. */
+static void ptj_add_vt(ptj *r, const ptj *p, const ptj *q)
+{
+    if (fe_is_zero(p->z)) {
+        *r = *q;
+        return;
+    }
+    if (fe_is_zero(q->z)) {
+        *r = *p;
+        return;
+    }
+    fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t, x3, y3, z3;
+    FE(sqr)(z1z1, p->z);
+    FE(sqr)(z2z2, q->z);
+    FE(mul)(u1, p->x, z2z2);
+    FE(mul)(u2, q->x, z1z1);
+    FE(mul)(s1, p->y, q->z);
+    FE(mul)(s1, s1, z2z2);
+    FE(mul)(s2, q->y, p->z);
+    FE(mul)(s2, s2, z1z1);
+    FE(sub)(h, u2, u1);
+    FE(sub)(rr, s2, s1);
+    if (fe_is_zero(h)) {
+        if (fe_is_zero(rr))
+            ptj_dbl(r, p);
+        else
+            ptj_set_identity(r);
+        return;
+    }
+    FE(add)(rr, rr, rr);
+    FE(add)(i, h, h);
+    FE(sqr)(i, i);
+    FE(mul)(j, h, i);
+    FE(mul)(v, u1, i);
+    FE(sqr)(x3, rr);
+    FE(sub)(x3, x3, j);
+    FE(sub)(x3, x3, v);
+    FE(sub)(x3, x3, v);
+    FE(sub)(t, v, x3);
+    FE(mul)(y3, rr, t);
+    FE(mul)(t, s1, j);
+    FE(add)(t, t, t);
+    FE(sub)(y3, y3, t);
+    FE(add)(z3, p->z, q->z);
+    FE(sqr)(z3, z3);
+    FE(sub)(z3, z3, z1z1);
+    FE(sub)(z3, z3, z2z2);
+    FE(mul)(z3, z3, h);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+/* r = p + q, Jacobian + affine (madd-2007-bl, 7M + 4S): U2 = X2 Z1^2,
+ * S2 = Y2 Z1^3, H = U2 - X1, HH = H^2, I = 4 HH, J = H I,
+ * rr = 2 (S2 - Y1), V = X1 I, X3 = rr^2 - J - 2V,
+ * Y3 = rr (V - X3) - 2 Y1 J, Z3 = (Z1 + H)^2 - Z1^2 - HH. q is an affine
+ * point of the curve (never the identity). Exceptions as ptj_add_vt.
+ * r may alias p. Variable time. */
+static void ptj_madd_vt(ptj *r, const ptj *p, const pt_aff *q)
+{
+    if (fe_is_zero(p->z)) {
+        fe_copy(r->x, q->x);
+        fe_copy(r->y, q->y);
+        fe_copy(r->z, C(one_mont));
+        return;
+    }
+    fe z1z1, u2, s2, h, hh, i, j, rr, v, t, x3, y3, z3;
+    FE(sqr)(z1z1, p->z);
+    FE(mul)(u2, q->x, z1z1);
+    FE(mul)(s2, q->y, p->z);
+    FE(mul)(s2, s2, z1z1);
+    FE(sub)(h, u2, p->x);
+    FE(sub)(rr, s2, p->y);
+    if (fe_is_zero(h)) {
+        if (fe_is_zero(rr))
+            ptj_dbl(r, p);
+        else
+            ptj_set_identity(r);
+        return;
+    }
+    FE(add)(rr, rr, rr);
+    FE(sqr)(hh, h);
+    FE(add)(i, hh, hh);
+    FE(add)(i, i, i);
+    FE(mul)(j, h, i);
+    FE(mul)(v, p->x, i);
+    FE(sqr)(x3, rr);
+    FE(sub)(x3, x3, j);
+    FE(sub)(x3, x3, v);
+    FE(sub)(x3, x3, v);
+    FE(sub)(t, v, x3);
+    FE(mul)(y3, rr, t);
+    FE(mul)(t, p->y, j);
+    FE(add)(t, t, t);
+    FE(sub)(y3, y3, t);
+    FE(add)(z3, p->z, h);
+    FE(sqr)(z3, z3);
+    FE(sub)(z3, z3, z1z1);
+    FE(sub)(z3, z3, hh);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+
 /* wNAF of k (public): k = sum naf[i] 2^i, naf[i] odd in (-2^w, 2^w) or 0,
  * nonzero digits at least w + 1 apart. Returns the length. */
 #define NAFW 5
@@ -871,12 +1089,15 @@ static size_t wnaf(int8_t *naf, const uint8_t kb[NB])
 
 static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy, const uint8_t *rb)
 {
+    /* Everything is public here: Jacobian coordinates throughout, with the
+     * variable-time additions above (no conversion to and from projective
+     * around the doubling runs, as the constant-time paths need). */
     /* [u1]G from the fixed-base table, skipping zero digits (public). */
     int8_t d[NWIN];
-    pt acc, acc2, tmp;
+    ptj acc, acc2, tmp;
     pt_aff q;
     recode_signed(d, u1, W, NWIN);
-    pt_set_identity(&acc);
+    ptj_set_identity(&acc);
     for (size_t i = 0; i < NWIN; i++) {
         if (d[i] == 0)
             continue;
@@ -884,49 +1105,42 @@ static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy,
         q = *base_entry(i, (size_t)a - 1);
         if (d[i] < 0)
             FE(neg)(q.y, q.y);
-        pt_add_mixed(&acc, &acc, &q);
+        ptj_madd_vt(&acc, &acc, &q);
     }
-    /* [u2]Q by wNAF: odd multiples Q, 3Q, ..., (2^NAFW - 1) Q. */
-    pt odd[1 << (NAFW - 1)], q2;
+    /* [u2]Q by wNAF: odd multiples Q, 3Q, ..., (2^NAFW - 1) Q (Jacobian). */
+    ptj odd[1 << (NAFW - 1)], q2;
     aff_from_bytes(&q, xy);
     fe_copy(odd[0].x, q.x);
     fe_copy(odd[0].y, q.y);
     fe_copy(odd[0].z, C(one_mont));
-    pt_dbl(&q2, &odd[0]);
+    ptj_dbl(&q2, &odd[0]);
     for (size_t j = 1; j < (1u << (NAFW - 1)); j++)
-        pt_add(&odd[j], &odd[j - 1], &q2);
+        ptj_add_vt(&odd[j], &odd[j - 1], &q2);
     int8_t naf[8 * NB + 2];
     size_t len = wnaf(naf, u2);
-    pt_set_identity(&acc2);
-    /* Runs of doublings between nonzero digits go through Jacobian
-     * coordinates (pt_dbl_n); the run length is public here. */
-    unsigned run = 0;
+    ptj_set_identity(&acc2);
     for (size_t i = len; i-- > 0;) {
-        run++;
-        if (naf[i] == 0)
-            continue;
-        pt_dbl_n(&acc2, &acc2, run);
-        run = 0;
+        ptj_dbl(&acc2, &acc2);
         if (naf[i] > 0) {
-            pt_add(&acc2, &acc2, &odd[(naf[i] - 1) / 2]);
+            ptj_add_vt(&acc2, &acc2, &odd[(naf[i] - 1) / 2]);
         } else if (naf[i] < 0) {
             tmp = odd[(-naf[i] - 1) / 2];
             FE(neg)(tmp.y, tmp.y);
-            pt_add(&acc2, &acc2, &tmp);
+            ptj_add_vt(&acc2, &acc2, &tmp);
         }
     }
-    if (run)
-        pt_dbl_n(&acc2, &acc2, run);
-    pt_add(&acc, &acc, &acc2);
+    ptj_add_vt(&acc, &acc, &acc2);
     if (fe_is_zero(acc.z))
         return VG_ERR_VERIFY;
-    /* x(R) mod n == r  <=>  X == r Z or (r + n < p and X == (r + n) Z):
-     * x(R) < p < 2 n, so x(R) mod n is x(R) or x(R) - n. No inversion. */
+    /* x(R) mod n == r  <=>  X == r Z^2 or (r + n < p and X == (r + n) Z^2):
+     * x(R) = X / Z^2 < p < 2 n, so x(R) mod n is x(R) or x(R) - n. No
+     * inversion. */
     uint64_t r[NL], rn[NL];
-    fe rf, t;
+    fe rf, t, zz;
+    FE(sqr)(zz, acc.z);
     limbs_from_bytes(r, rb);
     FE(mul)(rf, r, C(r2_p)); /* r < n < p */
-    FE(mul)(t, rf, acc.z);
+    FE(mul)(t, rf, zz);
     FE(sub)(t, t, acc.x);
     if (fe_is_zero(t))
         return VG_OK;
@@ -939,7 +1153,7 @@ static int NAME(verify)(const uint8_t *u1, const uint8_t *u2, const uint8_t *xy,
     }
     if (!c && limbs_lt(rn, C(p))) {
         FE(mul)(rf, rn, C(r2_p));
-        FE(mul)(t, rf, acc.z);
+        FE(mul)(t, rf, zz);
         FE(sub)(t, t, acc.x);
         if (fe_is_zero(t))
             return VG_OK;
@@ -982,14 +1196,25 @@ static int NAME(test_formula)(int op, uint8_t *r, const uint8_t *pb, int p_inf, 
         FE(mul)(q.y, qa.y, z);
         fe_copy(q.z, z);
     }
-    if (op == 0)
+    if (op == 0) {
         pt_add(&s, &p, &q);
-    else if (op == 1)
+    } else if (op == 1) {
         pt_add_mixed(&s, &p, &qa);
-    else if (op == 2)
+    } else if (op == 2) {
         pt_dbl(&s, &p);
-    else
+    } else if (op == 5 || op == 6) {
+        ptj pj, qj;
+        pt_to_jac(&pj, &p);
+        if (op == 5) {
+            pt_to_jac(&qj, &q);
+            ptj_add_vt(&pj, &pj, &qj);
+        } else {
+            ptj_madd_vt(&pj, &pj, &qa);
+        }
+        jac_to_pt(&s, &pj);
+    } else {
         pt_dbl_n(&s, &p, op == 3 ? 1 : 5);
+    }
     fe x, y;
     uint64_t inf = pt_to_affine(x, y, &s);
     fe_to_bytes(r, x);

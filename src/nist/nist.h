@@ -54,7 +54,10 @@ struct vg_nist_backend {
      * scaled by random-looking Z to exercise projective inputs), 1: P + Q
      * with Algorithm 5 (Q not the identity), 2: 2 P with Algorithm 6,
      * 3: 2 P and 4: 2^5 P through the Jacobian doubling run of curve.c
-     * (projective to Jacobian, dbl-2001-b, back).
+     * (projective to Jacobian, dbl-2001-b, back); 5: P + Q and 6: P + Q
+     * with Q affine (not the identity) through the variable-time Jacobian
+     * additions of verification (add-2007-bl, madd-2007-bl, with their
+     * exceptional cases: doubling, P + (-P), the identity).
      * Writes the affine result, returns 1 when it is the identity. */
     int (*test_formula)(int op, uint8_t *r, const uint8_t *p, int p_inf, const uint8_t *q,
                         int q_inf);
