@@ -197,14 +197,14 @@ static void fe64_nsqr(uint64_t h[4], const uint64_t f[4], unsigned n)
  * f stays odd. From delta = 1, f = p, g = x (reduced, 0 <= x < p), g is 0
  * and f = +-gcd(p, x) (+-1, or p for x = 0) after (49 d + 57) / 17 steps
  * when f^2 + 4 g^2 <= 5 * 2^(2 d) (their Theorem 11.2): d = 255.5 here, so
- * 738 steps; we run 12 batches of 62 = 744, a fixed count.
+ * 738 steps; we run 13 batches of 60 = 780, a fixed count.
  * Why: Fermat's f^(p-2) is 254 dependent squarings and 11 multiplications
- * (8.5k TSC ticks here, most of a fixed-base multiplication); a batch of 62
+ * (8.5k TSC ticks here, most of a fixed-base multiplication); a batch of 60
  * divsteps is a short chain of word operations per step.
  *
- * A batch runs 62 divsteps on the low words of f and g and records them as
- * T = [u v; q r] with 2^62 (f', g') = T (f, g) (|u| + |v| <= 2^62 and
- * |q| + |r| <= 2^62), then applies T to the full f and g (an exact division
+ * A batch runs 60 divsteps on the low words of f and g and records them as
+ * T = [u v; q r] (scaled by 4) with 2^62 (f', g') = T (f, g) (|u| + |v|
+ * <= 2^62 and |q| + |r| <= 2^62), then applies T to the full f and g (an exact division
  * by 2^62) and to the cofactors d and e (d x = f, e x = g mod p), where the
  * division by 2^62 is modular: a multiple of p clears the low 62 bits first.
  * At the end 1/x = f d (f = +-1).
@@ -225,39 +225,57 @@ typedef struct {
 #define FE64_M62 ((UINT64_C(1) << 62) - 1)
 #define FE64_PINV62 UINT64_C(0x39435e50d79435e5) /* p^-1 = (-19)^-1 mod 2^62 */
 
-/* 62 divsteps on the low words f (odd) and g from nd = -delta; returns the
- * new -delta, T in t. After i steps the low 64 - i bits of f and g are
- * exact, and a step reads bit 0 of g only. Per step, pos = all-ones when
- * delta > 0 (nd < 0), odd = all-ones when g is odd, swap = pos & odd:
- *   (f, g) = (swap ? g : f, g + (odd & (pos ? -f : f)))
- *            (g - f in the swap case, g + f when odd and delta <= 0)
+/* 30 divsteps on the low words *f (odd) and *g from nd = -delta; returns
+ * the new -delta and leaves in *f, *g the words after the steps. The words
+ * start with 62 exact bits (limb 0); after i steps the low 62 - i bits are
+ * exact, and a step reads bit 0 of g only: 60 steps in a row are exact. Per step, pos = all-ones when delta > 0 (nd < 0),
+ * odd = all-ones when g is odd, swap = pos & odd:
+ *   g += odd & (pos ? -f : f)    (g - f in the swap case, g + f when odd)
+ *   f += swap & g                (f + (g - f) = the old g)
  *   delta = (swap ? -delta : delta) + 1;  g /= 2
- * and the same on the rows (u, v) and (q, r), with (u, v) doubled instead
- * of g halved, so that T stays integral. Why -delta: its sign is one SAR,
- * which keeps the chain from one step's delta to the next at four
- * operations. */
-static int64_t fe64_divsteps62(int64_t nd, uint64_t f, uint64_t g, fe64_trans *t)
+ * and the same on the rows (u, v) and (q, r) of the matrix, with (u, v)
+ * doubled instead of g halved, so that it stays integral. Why -delta: its
+ * sign is one SAR. Why 30 steps: each row is packed in one word, u + 2^32 v
+ * (mod 2^64), and the updates are linear (add, negate, double), so a row
+ * costs the operations of one number; |u| + |v| <= 2^30 keeps each field
+ * inside a signed 32-bit half. The rows unpack as u = the low half
+ * sign-extended, v = (row - u) / 2^32. */
+static int64_t fe64_divsteps30(int64_t nd, uint64_t *fp, uint64_t *gp, fe64_trans *t)
 {
-    uint64_t u = 1, v = 0, q = 0, r = 1;
-    for (int i = 0; i < 62; i++) {
+    uint64_t f = *fp, g = *gp, uv = 1, qr = UINT64_C(1) << 32;
+    for (int i = 0; i < 30; i++) {
         uint64_t pos = (uint64_t)(nd >> 63);
         uint64_t odd = 0 - (g & 1);
         uint64_t swap = vg_barrier_u64(pos & odd);
-        uint64_t x = ((f ^ pos) - pos) & odd;
-        uint64_t y = ((u ^ pos) - pos) & odd;
-        uint64_t z = ((v ^ pos) - pos) & odd;
-        f ^= (f ^ g) & swap;
-        u ^= (u ^ q) & swap;
-        v ^= (v ^ r) & swap;
-        g += x;
-        q += y;
-        r += z;
+        g += ((f ^ pos) - pos) & odd;
+        qr += ((uv ^ pos) - pos) & odd;
+        f += g & swap;
+        uv += qr & swap;
         nd = (int64_t)((((uint64_t)nd ^ swap) - swap) - 1);
         g >>= 1;
-        u <<= 1;
-        v <<= 1;
+        uv <<= 1;
     }
-    t->u = (int64_t)u, t->v = (int64_t)v, t->q = (int64_t)q, t->r = (int64_t)r;
+    t->u = (int64_t)(int32_t)(uint32_t)uv;
+    t->v = (int64_t)(uv - (uint64_t)t->u) >> 32;
+    t->q = (int64_t)(int32_t)(uint32_t)qr;
+    t->r = (int64_t)(qr - (uint64_t)t->q) >> 32;
+    *fp = f, *gp = g;
+    return nd;
+}
+
+/* 60 divsteps: two runs of 30 on the running low words, their matrices
+ * multiplied and scaled to the limb size, T = 4 T2 T1, so that
+ * 2^62 (f', g') = T (f, g) as the updates expect. Entries: |T2 T1|
+ * <= (|u2| + |v2|) max |T1| <= 2^30 2^30, and |u| + |v| <= 4 2^60 = 2^62. */
+static int64_t fe64_divsteps60(int64_t nd, uint64_t f, uint64_t g, fe64_trans *t)
+{
+    fe64_trans a, b;
+    nd = fe64_divsteps30(nd, &f, &g, &a);
+    nd = fe64_divsteps30(nd, &f, &g, &b);
+    t->u = 4 * (b.u * a.u + b.v * a.q);
+    t->v = 4 * (b.u * a.v + b.v * a.r);
+    t->q = 4 * (b.q * a.u + b.r * a.q);
+    t->r = 4 * (b.q * a.v + b.r * a.r);
     return nd;
 }
 
@@ -332,8 +350,8 @@ static void fe64_invert(uint64_t h[4], const uint64_t x[4])
     /* f's limbs in the update are {2^62 - 19, 2^62 - 1, 2^62 - 1, 2^62 - 1,
      * 127} after the first batch; the unnormalised start value is fine as
      * the update only needs |f_i| < 2^62 */
-    for (int i = 0; i < 12; i++) {
-        nd = fe64_divsteps62(nd, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+    for (int i = 0; i < 13; i++) {
+        nd = fe64_divsteps60(nd, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
         fe64_update_de(&d, &e, &t);
         fe64_update_fg(&f, &g, &t);
     }
