@@ -50,11 +50,11 @@ static inline void fe64_add_word(uint64_t h[4], uint64_t c)
     }
 }
 
-/* Canonical encoding (RFC 7748 encodeUCoordinate) of any value below 2^256.
+/* h = f mod p, canonical (0 <= h < p), for any f below 2^256.
  * Step 1 folds bit 255 (2^255 = 19): value <= 2^255 - 1 + 19 < 2p.
  * Step 2: q = bit 255 of (h + 19) is 1 exactly when h >= p (h + 19 < 2^256);
  * h + 19 q with bit 255 cleared is h - q p. */
-static void fe64_tobytes(uint8_t s[32], const uint64_t f[4])
+static void fe64_canon(uint64_t out[4], const uint64_t f[4])
 {
     uint64_t h[4] = {f[0], f[1], f[2], f[3]}, t[4];
     uint64_t top = h[3] >> 63;
@@ -65,10 +65,19 @@ static void fe64_tobytes(uint8_t s[32], const uint64_t f[4])
     uint64_t q = t[3] >> 63;
     fe64_add_word(h, 19 * q);
     h[3] &= 0x7fffffffffffffffu;
+    memcpy(out, h, sizeof h);
+    vg_wipe(h, sizeof h);
+    vg_wipe(t, sizeof t);
+}
+
+/* Canonical encoding (RFC 7748 encodeUCoordinate) of any value below 2^256. */
+static void fe64_tobytes(uint8_t s[32], const uint64_t f[4])
+{
+    uint64_t h[4];
+    fe64_canon(h, f);
     for (int i = 0; i < 4; i++)
         vg_store64_le(s + 8 * i, h[i]);
     vg_wipe(h, sizeof h);
-    vg_wipe(t, sizeof t);
 }
 
 /* void fe64_nsqr(uint64_t h[4], const uint64_t f[4], unsigned n);
@@ -179,37 +188,202 @@ static void fe64_nsqr(uint64_t h[4], const uint64_t f[4], unsigned n)
     h[0] = a0, h[1] = a1, h[2] = a2, h[3] = a3;
 }
 
-/* h = f^(p-2) = f^(2^255 - 21) (Fermat): the same fixed chain as
- * fe51_invert, 254 squarings and 11 multiplications. */
-static void fe64_invert(uint64_t h[4], const uint64_t f[4])
+/* ---- inversion by divsteps ---------------------------------------------------
+ * h = 1/f mod p (0 when f = 0 mod p), constant time, by the divsteps of
+ * Bernstein and Yang ("Fast constant-time gcd computation and modular
+ * inversion", 2019):
+ *   divstep(delta, f, g) = (1 - delta, g, (g - f) / 2)  if delta > 0, g odd,
+ *                          (1 + delta, f, (g + (g mod 2) f) / 2)  otherwise;
+ * f stays odd. From delta = 1, f = p, g = x (reduced, 0 <= x < p), g is 0
+ * and f = +-gcd(p, x) (+-1, or p for x = 0) after (49 d + 57) / 17 steps
+ * when f^2 + 4 g^2 <= 5 * 2^(2 d) (their Theorem 11.2): d = 255.5 here, so
+ * 738 steps; we run 13 batches of 60 = 780, a fixed count.
+ * Why: Fermat's f^(p-2) is 254 dependent squarings and 11 multiplications
+ * (8.5k TSC ticks here, most of a fixed-base multiplication); a batch of 60
+ * divsteps is a short chain of word operations per step.
+ *
+ * A batch runs 60 divsteps on the low words of f and g and records them as
+ * T = [u v; q r] (scaled by 4) with 2^62 (f', g') = T (f, g) (|u| + |v|
+ * <= 2^62 and |q| + |r| <= 2^62), then applies T to the full f and g (an exact division
+ * by 2^62) and to the cofactors d and e (d x = f, e x = g mod p), where the
+ * division by 2^62 is modular: a multiple of p clears the low 62 bits first.
+ * At the end 1/x = f d (f = +-1).
+ *
+ * Numbers are five signed 62-bit limbs, value = sum v[i] 2^(62 i), limbs
+ * 0..3 in [0, 2^62) after every update, limb 4 signed. p is written
+ * {-19, 0, 0, 0, 128} (2^255 - 19 = 128 * 2^248 - 19): multiplying by p
+ * costs two products. d and e stay in (-2p, p). Signed right shifts of
+ * __int128 are arithmetic (gcc, clang). */
+typedef struct {
+    int64_t v[5];
+} fe64_s62;
+
+typedef struct {
+    int64_t u, v, q, r;
+} fe64_trans;
+
+#define FE64_M62 ((UINT64_C(1) << 62) - 1)
+#define FE64_PINV62 UINT64_C(0x39435e50d79435e5) /* p^-1 = (-19)^-1 mod 2^62 */
+
+/* 30 divsteps on the low words *f (odd) and *g from nd = -delta; returns
+ * the new -delta and leaves in *f, *g the words after the steps. The words
+ * start with 62 exact bits (limb 0); after i steps the low 62 - i bits are
+ * exact, and a step reads bit 0 of g only: 60 steps in a row are exact. Per step, pos = all-ones when delta > 0 (nd < 0),
+ * odd = all-ones when g is odd, swap = pos & odd:
+ *   g += odd & (pos ? -f : f)    (g - f in the swap case, g + f when odd)
+ *   f += swap & g                (f + (g - f) = the old g)
+ *   delta = (swap ? -delta : delta) + 1;  g /= 2
+ * and the same on the rows (u, v) and (q, r) of the matrix, with (u, v)
+ * doubled instead of g halved, so that it stays integral. Why -delta: its
+ * sign is one SAR. Why 30 steps: each row is packed in one word, u + 2^32 v
+ * (mod 2^64), and the updates are linear (add, negate, double), so a row
+ * costs the operations of one number; |u| + |v| <= 2^30 keeps each field
+ * inside a signed 32-bit half. The rows unpack as u = the low half
+ * sign-extended, v = (row - u) / 2^32. */
+static int64_t fe64_divsteps30(int64_t nd, uint64_t *fp, uint64_t *gp, fe64_trans *t)
 {
-    uint64_t t0[4], t1[4], t2[4], t3[4];
-    fe64_nsqr(t0, f, 1);     /* 2 */
-    fe64_nsqr(t1, t0, 2);    /* 8 */
-    fe64_mul(t1, f, t1);     /* 9 */
-    fe64_mul(t0, t0, t1);    /* 11 */
-    fe64_nsqr(t2, t0, 1);    /* 22 */
-    fe64_mul(t1, t1, t2);    /* 2^5 - 1 */
-    fe64_nsqr(t2, t1, 5);
-    fe64_mul(t1, t2, t1);    /* 2^10 - 1 */
-    fe64_nsqr(t2, t1, 10);
-    fe64_mul(t2, t2, t1);    /* 2^20 - 1 */
-    fe64_nsqr(t3, t2, 20);
-    fe64_mul(t2, t3, t2);    /* 2^40 - 1 */
-    fe64_nsqr(t2, t2, 10);
-    fe64_mul(t1, t2, t1);    /* 2^50 - 1 */
-    fe64_nsqr(t2, t1, 50);
-    fe64_mul(t2, t2, t1);    /* 2^100 - 1 */
-    fe64_nsqr(t3, t2, 100);
-    fe64_mul(t2, t3, t2);    /* 2^200 - 1 */
-    fe64_nsqr(t2, t2, 50);
-    fe64_mul(t1, t2, t1);    /* 2^250 - 1 */
-    fe64_nsqr(t1, t1, 5);    /* 2^255 - 2^5 */
-    fe64_mul(h, t1, t0);     /* 2^255 - 21 */
-    vg_wipe(t0, sizeof t0);
-    vg_wipe(t1, sizeof t1);
-    vg_wipe(t2, sizeof t2);
-    vg_wipe(t3, sizeof t3);
+    uint64_t f = *fp, g = *gp, uv = 1, qr = UINT64_C(1) << 32;
+    for (int i = 0; i < 30; i++) {
+        uint64_t pos = (uint64_t)(nd >> 63);
+        uint64_t odd = 0 - (g & 1);
+        uint64_t swap = vg_barrier_u64(pos & odd);
+        g += ((f ^ pos) - pos) & odd;
+        qr += ((uv ^ pos) - pos) & odd;
+        f += g & swap;
+        uv += qr & swap;
+        nd = (int64_t)((((uint64_t)nd ^ swap) - swap) - 1);
+        g >>= 1;
+        uv <<= 1;
+    }
+    t->u = (int64_t)(int32_t)(uint32_t)uv;
+    t->v = (int64_t)(uv - (uint64_t)t->u) >> 32;
+    t->q = (int64_t)(int32_t)(uint32_t)qr;
+    t->r = (int64_t)(qr - (uint64_t)t->q) >> 32;
+    *fp = f, *gp = g;
+    return nd;
+}
+
+/* 60 divsteps: two runs of 30 on the running low words, their matrices
+ * multiplied and scaled to the limb size, T = 4 T2 T1, so that
+ * 2^62 (f', g') = T (f, g) as the updates expect. Entries: |T2 T1|
+ * <= (|u2| + |v2|) max |T1| <= 2^30 2^30, and |u| + |v| <= 4 2^60 = 2^62. */
+static int64_t fe64_divsteps60(int64_t nd, uint64_t f, uint64_t g, fe64_trans *t)
+{
+    fe64_trans a, b;
+    nd = fe64_divsteps30(nd, &f, &g, &a);
+    nd = fe64_divsteps30(nd, &f, &g, &b);
+    t->u = 4 * (b.u * a.u + b.v * a.q);
+    t->v = 4 * (b.u * a.v + b.v * a.r);
+    t->q = 4 * (b.q * a.u + b.r * a.q);
+    t->r = 4 * (b.q * a.v + b.r * a.r);
+    return nd;
+}
+
+/* (f, g) = T (f, g) / 2^62, exact (the batch cleared the low 62 bits of
+ * both). Products |u f_i| < 2^124 (limbs < 2^62, |u| <= 2^62): each
+ * accumulator stays below 2^126 in absolute value. */
+static void fe64_update_fg(fe64_s62 *f, fe64_s62 *g, const fe64_trans *t)
+{
+    __int128 cf = (__int128)t->u * f->v[0] + (__int128)t->v * g->v[0];
+    __int128 cg = (__int128)t->q * f->v[0] + (__int128)t->r * g->v[0];
+    cf >>= 62;
+    cg >>= 62;
+    for (int i = 1; i < 5; i++) {
+        cf += (__int128)t->u * f->v[i] + (__int128)t->v * g->v[i];
+        cg += (__int128)t->q * f->v[i] + (__int128)t->r * g->v[i];
+        f->v[i - 1] = (int64_t)((uint64_t)cf & FE64_M62);
+        g->v[i - 1] = (int64_t)((uint64_t)cg & FE64_M62);
+        cf >>= 62;
+        cg >>= 62;
+    }
+    f->v[4] = (int64_t)cf;
+    g->v[4] = (int64_t)cg;
+}
+
+/* (d, e) = (T (d, e) + p (md, me)) / 2^62 with md, me chosen so that the
+ * low 62 bits vanish, which is T (d, e) / 2^62 mod p. In: d, e in (-2p, p).
+ * md starts as u [d < 0] + v [e < 0] (adding p to a negative input), then
+ * loses k in [0, 2^62) so that 2^62 divides: the result is
+ * (u d' + v e' - k p) / 2^62 with d', e' in (-p, p), which is in (-2p, p)
+ * since |u| + |v| <= 2^62. |md| < 2^63. */
+static void fe64_update_de(fe64_s62 *d, fe64_s62 *e, const fe64_trans *t)
+{
+    int64_t sd = d->v[4] >> 63, se = e->v[4] >> 63;
+    int64_t md = (t->u & sd) + (t->v & se);
+    int64_t me = (t->q & sd) + (t->r & se);
+    __int128 cd = (__int128)t->u * d->v[0] + (__int128)t->v * e->v[0];
+    __int128 ce = (__int128)t->q * d->v[0] + (__int128)t->r * e->v[0];
+    md -= (int64_t)((FE64_PINV62 * (uint64_t)cd + (uint64_t)md) & FE64_M62);
+    me -= (int64_t)((FE64_PINV62 * (uint64_t)ce + (uint64_t)me) & FE64_M62);
+    cd += (__int128)-19 * md; /* limb 0 of p md: now 0 mod 2^62 */
+    ce += (__int128)-19 * me;
+    cd >>= 62;
+    ce >>= 62;
+    for (int i = 1; i < 5; i++) {
+        cd += (__int128)t->u * d->v[i] + (__int128)t->v * e->v[i];
+        ce += (__int128)t->q * d->v[i] + (__int128)t->r * e->v[i];
+        if (i == 4) { /* limb 4 of p md (the loop index is public) */
+            cd += (__int128)128 * md;
+            ce += (__int128)128 * me;
+        }
+        d->v[i - 1] = (int64_t)((uint64_t)cd & FE64_M62);
+        e->v[i - 1] = (int64_t)((uint64_t)ce & FE64_M62);
+        cd >>= 62;
+        ce >>= 62;
+    }
+    d->v[4] = (int64_t)cd;
+    e->v[4] = (int64_t)ce;
+}
+
+static void fe64_invert(uint64_t h[4], const uint64_t x[4])
+{
+    fe64_s62 f = {{-19, 0, 0, 0, 128}}, g, d = {{0, 0, 0, 0, 0}}, e = {{1, 0, 0, 0, 0}};
+    fe64_trans t;
+    uint64_t w[4];
+    int64_t nd = -1; /* -delta */
+    fe64_canon(w, x); /* 0 <= w < p */
+    g.v[0] = (int64_t)(w[0] & FE64_M62);
+    g.v[1] = (int64_t)(((w[0] >> 62) | (w[1] << 2)) & FE64_M62);
+    g.v[2] = (int64_t)(((w[1] >> 60) | (w[2] << 4)) & FE64_M62);
+    g.v[3] = (int64_t)(((w[2] >> 58) | (w[3] << 6)) & FE64_M62);
+    g.v[4] = (int64_t)(w[3] >> 56);
+    /* f's limbs in the update are {2^62 - 19, 2^62 - 1, 2^62 - 1, 2^62 - 1,
+     * 127} after the first batch; the unnormalised start value is fine as
+     * the update only needs |f_i| < 2^62 */
+    for (int i = 0; i < 13; i++) {
+        nd = fe64_divsteps60(nd, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+        fe64_update_de(&d, &e, &t);
+        fe64_update_fg(&f, &g, &t);
+    }
+    /* f = +-1 (or p when x = 0, and then d = 0): h = f d, brought into
+     * (0, 4p) by adding 2p = {-38, 0, 0, 0, 256}, limbs normalised. */
+    int64_t neg = f.v[4] >> 63;
+    int64_t c = -38; /* |c| < 2^63 throughout: limbs and carries are below 2^62 */
+    uint64_t o[5];
+    for (int i = 0; i < 4; i++) {
+        c += (int64_t)(((uint64_t)d.v[i] ^ (uint64_t)neg) - (uint64_t)neg);
+        o[i] = (uint64_t)c & FE64_M62;
+        c >>= 62;
+    }
+    c += (int64_t)(((uint64_t)d.v[4] ^ (uint64_t)neg) - (uint64_t)neg) + 256;
+    o[4] = (uint64_t)c; /* the value is in (0, 4p): o[4] in [0, 2^9) */
+    w[0] = o[0] | (o[1] << 62);
+    w[1] = (o[1] >> 2) | (o[2] << 60);
+    w[2] = (o[2] >> 4) | (o[3] << 58);
+    w[3] = (o[3] >> 6) | (o[4] << 56);
+    /* value < 4p < 2^257: fold bits 255 and 256 (2^255 = 19) */
+    uint64_t top = (w[3] >> 63) | ((o[4] >> 8) << 1);
+    w[3] &= 0x7fffffffffffffffu;
+    fe64_add_word(w, 19 * top); /* < 2^255 + 57: no carry out */
+    h[0] = w[0], h[1] = w[1], h[2] = w[2], h[3] = w[3];
+    vg_wipe(&f, sizeof f);
+    vg_wipe(&g, sizeof g);
+    vg_wipe(&d, sizeof d);
+    vg_wipe(&e, sizeof e);
+    vg_wipe(&t, sizeof t);
+    vg_wipe(w, sizeof w);
+    vg_wipe(o, sizeof o);
+    vg_wipe(&c, sizeof c);
 }
 
 /* Out-of-line copies of the inline kernels for the operation table. */

@@ -67,34 +67,9 @@ static int fe_is_zero(fe_ops *F, const fe f)
     return fe_equal(F, f, zero);
 }
 
-/* h = z^((p-5)/8) = z^(2^252 - 3) (RFC 8032 5.1.3 step 3), by the chain
- * z^(2^k - 1) for k = 5, 10, 20, 40, 50, 100, 200, 250. */
-static void fe_pow22523(fe_ops *F, fe h, const fe z)
-{
-    fe t0, t1, t2;
-    F->sqr(t0, z);             /* z^2 */
-    F->nsqr(t1, t0, 2);        /* z^8 */
-    F->mul(t1, z, t1);         /* z^9 */
-    F->mul(t0, t0, t1);        /* z^11 */
-    F->sqr(t0, t0);            /* z^22 */
-    F->mul(t0, t1, t0);        /* z^(2^5 - 1) */
-    F->nsqr(t1, t0, 5);
-    F->mul(t0, t1, t0);        /* z^(2^10 - 1) */
-    F->nsqr(t1, t0, 10);
-    F->mul(t1, t1, t0);        /* z^(2^20 - 1) */
-    F->nsqr(t2, t1, 20);
-    F->mul(t1, t2, t1);        /* z^(2^40 - 1) */
-    F->nsqr(t1, t1, 10);
-    F->mul(t0, t1, t0);        /* z^(2^50 - 1) */
-    F->nsqr(t1, t0, 50);
-    F->mul(t1, t1, t0);        /* z^(2^100 - 1) */
-    F->nsqr(t2, t1, 100);
-    F->mul(t1, t2, t1);        /* z^(2^200 - 1) */
-    F->nsqr(t1, t1, 50);
-    F->mul(t0, t1, t0);        /* z^(2^250 - 1) */
-    F->nsqr(t0, t0, 2);        /* z^(2^252 - 4) */
-    F->mul(h, t0, z);          /* z^(2^252 - 3) */
-}
+/* The square root of RFC 8032 5.1.3 step 3 needs z^((p-5)/8) = z^(2^252 - 3),
+ * by the chain z^(2^k - 1) for k = 5, 10, 20, 40, 50, 100, 200, 250: see
+ * fe_pow22523_2 below, which runs it on the two points of a signature. */
 
 /* ---- points ------------------------------------------------------------------ */
 
@@ -196,54 +171,150 @@ static void ge_dbl(ge_p1p1 *c, const ge_p3 *p)
     fe_sub(c->F, zz, c->G);
 }
 
-/* RFC 8032 5.1.3, strict (see ge25519_vartime.h): 0 and h (Z = 1), or -1. */
-static int ge_frombytes(fe_ops *F, ge_p3 *h, const uint8_t s[32])
+/* (h1, h2) = (z1, z2)^(2^252 - 3), the chain of fe_pow22523 run on two
+ * values at once. Why: each chain is 252 dependent squarings, bound by the
+ * latency of one squaring (about 44 cycles here); two independent chains
+ * issued alternately fill the multiplier while the other waits, so the pair
+ * costs little more than one (the two decodings of a verification). */
+static void fe_nsqr2(fe a, fe b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        fe_sqr(a, a);
+        fe_sqr(b, b);
+    }
+}
+
+static void fe_pow22523_2(fe h1, const fe z1, fe h2, const fe z2)
+{
+    fe a0, a1, a2, b0, b1, b2;
+    fe_sqr(a0, z1);
+    fe_sqr(b0, z2);            /* z^2 */
+    memcpy(a1, a0, sizeof a1);
+    memcpy(b1, b0, sizeof b1);
+    fe_nsqr2(a1, b1, 2);       /* z^8 */
+    fe_mul(a1, z1, a1);
+    fe_mul(b1, z2, b1);        /* z^9 */
+    fe_mul(a0, a0, a1);
+    fe_mul(b0, b0, b1);        /* z^11 */
+    fe_sqr(a0, a0);
+    fe_sqr(b0, b0);            /* z^22 */
+    fe_mul(a0, a1, a0);
+    fe_mul(b0, b1, b0);        /* z^(2^5 - 1) */
+    memcpy(a1, a0, sizeof a1);
+    memcpy(b1, b0, sizeof b1);
+    fe_nsqr2(a1, b1, 5);
+    fe_mul(a0, a1, a0);
+    fe_mul(b0, b1, b0);        /* z^(2^10 - 1) */
+    memcpy(a1, a0, sizeof a1);
+    memcpy(b1, b0, sizeof b1);
+    fe_nsqr2(a1, b1, 10);
+    fe_mul(a1, a1, a0);
+    fe_mul(b1, b1, b0);        /* z^(2^20 - 1) */
+    memcpy(a2, a1, sizeof a2);
+    memcpy(b2, b1, sizeof b2);
+    fe_nsqr2(a2, b2, 20);
+    fe_mul(a1, a2, a1);
+    fe_mul(b1, b2, b1);        /* z^(2^40 - 1) */
+    fe_nsqr2(a1, b1, 10);
+    fe_mul(a0, a1, a0);
+    fe_mul(b0, b1, b0);        /* z^(2^50 - 1) */
+    memcpy(a1, a0, sizeof a1);
+    memcpy(b1, b0, sizeof b1);
+    fe_nsqr2(a1, b1, 50);
+    fe_mul(a1, a1, a0);
+    fe_mul(b1, b1, b0);        /* z^(2^100 - 1) */
+    memcpy(a2, a1, sizeof a2);
+    memcpy(b2, b1, sizeof b2);
+    fe_nsqr2(a2, b2, 100);
+    fe_mul(a1, a2, a1);
+    fe_mul(b1, b2, b1);        /* z^(2^200 - 1) */
+    fe_nsqr2(a1, b1, 50);
+    fe_mul(a0, a1, a0);
+    fe_mul(b0, b1, b0);        /* z^(2^250 - 1) */
+    fe_nsqr2(a0, b0, 2);       /* z^(2^252 - 4) */
+    fe_mul(h1, a0, z1);
+    fe_mul(h2, b0, z2);        /* z^(2^252 - 3) */
+}
+
+/* RFC 8032 5.1.3, strict (see ge25519_vartime.h), in two halves so that
+ * two points (A and R of a signature) share one interleaved exponentiation
+ * (fe_pow22523_2): ge_frombytes_start does steps 1 and 2 and the operand
+ * of step 3, t = u v^7, keeping u and v^3; ge_frombytes_finish takes
+ * t^((p-5)/8) and does the rest. Each returns 0, or -1 for a rejected
+ * encoding; a verification rejects when either point does, so the order
+ * of the checks does not change a verdict. */
+struct ge_decode {
+    fe u, v, v3, t;
+    unsigned sign;
+};
+
+static int ge_frombytes_start(fe_ops *F, ge_p3 *h, struct ge_decode *w, const uint8_t s[32])
 {
     static const fe one = {1, 0, 0, 0};
-    static const fe zero = {0, 0, 0, 0};
-    fe u, v, v3, vxx, t;
     uint8_t b[32];
-    unsigned sign = s[31] >> 7;
-
+    w->sign = s[31] >> 7;
     /* Step 1: y is bits 0..254; reject y >= p: frombytes clears bit 255 and
      * tobytes reduces mod p, so the round trip changes the bytes exactly
      * when y >= p. */
     F->frombytes(h->Y, s);
     F->tobytes(b, h->Y);
-    b[31] = (uint8_t)(b[31] | (sign << 7));
+    b[31] = (uint8_t)(b[31] | (w->sign << 7));
     if (memcmp(b, s, 32) != 0)
         return -1;
     /* Step 2: u = y^2 - 1, v = d y^2 + 1. */
-    F->sqr(u, h->Y);
-    F->mul(v, u, fe_d);
-    fe_sub(u, u, one);
-    fe_add(v, v, one);
+    fe_sqr(w->u, h->Y);
+    fe_mul(w->v, w->u, fe_d);
+    fe_sub(w->u, w->u, one);
+    fe_add(w->v, w->v, one);
     /* Step 3: x = u v^3 (u v^7)^((p-5)/8). */
-    F->sqr(v3, v);
-    F->mul(v3, v3, v);   /* v^3 */
-    F->sqr(t, v3);
-    F->mul(t, t, v);     /* v^7 */
-    F->mul(t, t, u);     /* u v^7 */
-    fe_pow22523(F, t, t);
-    F->mul(t, t, v3);
-    F->mul(h->X, t, u);
+    fe_sqr(w->v3, w->v);
+    fe_mul(w->v3, w->v3, w->v); /* v^3 */
+    fe_sqr(w->t, w->v3);
+    fe_mul(w->t, w->t, w->v);   /* v^7 */
+    fe_mul(w->t, w->t, w->u);   /* u v^7 */
+    return 0;
+}
+
+/* pw = (u v^7)^((p-5)/8). */
+static int ge_frombytes_finish(fe_ops *F, ge_p3 *h, struct ge_decode *w, const fe pw)
+{
+    static const fe one = {1, 0, 0, 0};
+    static const fe zero = {0, 0, 0, 0};
+    fe vxx, t;
+    uint8_t b[32];
+    fe_mul(t, pw, w->v3);
+    fe_mul(h->X, t, w->u);
     /* v x^2 = u: a root; v x^2 = -u: x sqrt(-1) is; otherwise none. */
-    F->sqr(vxx, h->X);
-    F->mul(vxx, vxx, v);
-    if (!fe_equal(F, vxx, u)) {
-        fe_sub(t, zero, u);
+    fe_sqr(vxx, h->X);
+    fe_mul(vxx, vxx, w->v);
+    if (!fe_equal(F, vxx, w->u)) {
+        fe_sub(t, zero, w->u);
         if (!fe_equal(F, vxx, t))
             return -1;
-        F->mul(h->X, h->X, fe_sqrtm1);
+        fe_mul(h->X, h->X, fe_sqrtm1);
     }
     /* Step 4: x = 0 with sign bit 1 is rejected; fix the sign of x. */
     F->tobytes(b, h->X);
-    if (fe_is_zero(F, h->X) && sign)
+    if (fe_is_zero(F, h->X) && w->sign)
         return -1;
-    if ((unsigned)(b[0] & 1) != sign)
+    if ((unsigned)(b[0] & 1) != w->sign)
         fe_sub(h->X, zero, h->X);
     memcpy(h->Z, one, sizeof one);
-    F->mul(h->T, h->X, h->Y);
+    fe_mul(h->T, h->X, h->Y);
+    return 0;
+}
+
+/* Both points of a signature: 0 when both decode, else -1. */
+static int ge_frombytes_2(fe_ops *F, ge_p3 *a, const uint8_t a_enc[32], ge_p3 *r,
+                          const uint8_t r_enc[32])
+{
+    struct ge_decode wa, wr;
+    fe pa, pr;
+    if (ge_frombytes_start(F, a, &wa, a_enc) != 0 || ge_frombytes_start(F, r, &wr, r_enc) != 0)
+        return -1;
+    fe_pow22523_2(pa, wa.t, pr, wr.t);
+    if (ge_frombytes_finish(F, a, &wa, pa) != 0 || ge_frombytes_finish(F, r, &wr, pr) != 0)
+        return -1;
     return 0;
 }
 
@@ -341,7 +412,7 @@ static int verify_check_adx(const uint8_t r_enc[32], const uint8_t a_enc[32], co
 {
     fe_ops *F = vg_fe64_adx_get();
     ge_p3 a, r, q;
-    if (ge_frombytes(F, &a, a_enc) != 0 || ge_frombytes(F, &r, r_enc) != 0)
+    if (ge_frombytes_2(F, &a, a_enc, &r, r_enc) != 0)
         return 0;
     ge_double_scalarmult(&q, k, &a, s);
     return cofactored ? ge_equal_cofactored(F, &q, &r) : ge_equal_affine(F, &q, &r);
