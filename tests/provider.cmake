@@ -1,5 +1,5 @@
 # The OpenSSL 3 provider (issue 18; provider/). When it is not built (no
-# OpenSSL 3 headers, or -DVG_PROVIDER=OFF) both tests run and exit 77
+# OpenSSL 3 headers, or -DVG_PROVIDER=OFF) the tests run and exit 77
 # (skipped).
 #  - test_provider: over EVP, the provider's KEM values against the
 #    library's (tests/test_provider.c);
@@ -7,7 +7,9 @@
 #    s_server / s_client over loopback, a HelloRetryRequest, the openssl.cnf
 #    fragment of docs/provider.md (tests/test_provider.sh);
 #  - test_provider_pki: keys, signatures, encoders/decoders and X.509
-#    chains with the openssl commands (tests/test_provider_pki.sh).
+#    chains with the openssl commands (tests/test_provider_pki.sh);
+#  - test_provider_ossl35: beside OpenSSL >= 3.5's built-in algorithms, and
+#    TLS-SIGALG (tests/test_provider_ossl35.sh; exit 77 with an older openssl).
 if(TARGET vgcrypto_provider)
   set(vg_provider_dir $<TARGET_FILE_DIR:vgcrypto_provider>)
   set(vg_provider_file $<TARGET_FILE:vgcrypto_provider>)
