@@ -259,7 +259,7 @@ kex() {
   local name=$1 id=$2 sl=$3 dir so co
   for dir in vg-server def-server; do
     so=$T/s-$name-$dir.out co=$T/c-$name-$dir.out
-    if [ $dir = vg-server ]; then
+    if [ "$dir" = vg-server ]; then
       start_server "$so" -cert "$T/ed.pem" -key "$T/ed.key" "${VGSIDE[@]}" -groups "$name" ||
         { check "$name ($dir): server started" false; continue; }
       client "$co" -groups "$name"
@@ -299,7 +299,7 @@ sigalg() {
   local c=(-cert "$T/mldsa$n.$mk.pem" -key "$T/mldsa$n.$mk.key" -sigalgs "mldsa$n")
   local v=(-CAfile "$T/mldsa$n.$mk.pem" -verify_return_error -verify_hostname localhost
            -sigalgs "mldsa$n")
-  if [ $dir = vg-server ]; then
+  if [ "$dir" = vg-server ]; then
     start_server "$so" "${c[@]}" "${VGSIDE[@]}" ||
       { check "mldsa$n ($mk's certificate, $dir): server started" false; return; }
     client "$co" "${v[@]}"
