@@ -1,5 +1,5 @@
 # The OpenSSL 3 provider (issue 18; provider/). When it is not built (no
-# OpenSSL 3 headers, or -DVG_PROVIDER=OFF) both tests run and exit 77
+# OpenSSL 3 headers, or -DVG_PROVIDER=OFF) the tests run and exit 77
 # (skipped).
 #  - test_provider: over EVP, the provider's KEM values against the
 #    library's (tests/test_provider.c);
@@ -7,7 +7,9 @@
 #    s_server / s_client over loopback, a HelloRetryRequest, the openssl.cnf
 #    fragment of docs/provider.md (tests/test_provider.sh);
 #  - test_provider_pki: keys, signatures, encoders/decoders and X.509
-#    chains with the openssl commands (tests/test_provider_pki.sh).
+#    chains with the openssl commands (tests/test_provider_pki.sh);
+#  - test_provider_ossl35: beside OpenSSL >= 3.5's built-in algorithms, and
+#    TLS-SIGALG (tests/test_provider_ossl35.sh; exit 77 with an older openssl).
 if(TARGET vgcrypto_provider)
   set(vg_provider_dir $<TARGET_FILE_DIR:vgcrypto_provider>)
   set(vg_provider_file $<TARGET_FILE:vgcrypto_provider>)
@@ -41,14 +43,32 @@ if(CMAKE_C_FLAGS MATCHES "-fsanitize")
     set(vg_provider_file "")
   endif()
 endif()
+# VG_OPENSSL_ROOT: the scripts run DIR/bin/openssl with DIR/lib instead of
+# the openssl in PATH; by default the OPENSSL_ROOT_DIR the provider was built
+# against, where it has a bin/openssl (docs/provider.md "On OpenSSL 3.5").
+set(vg_openssl_root_default "")
+if(DEFINED OPENSSL_ROOT_DIR AND EXISTS "${OPENSSL_ROOT_DIR}/bin/openssl")
+  set(vg_openssl_root_default "${OPENSSL_ROOT_DIR}")
+endif()
+set(VG_OPENSSL_ROOT "${vg_openssl_root_default}" CACHE PATH
+  "OpenSSL install whose bin/openssl and lib/ the provider script tests use (empty: PATH)")
+set(vg_provider_env "VG_OPENSSL_PRELOAD=${vg_openssl_preload}" "VG_OPENSSL_ROOT=${VG_OPENSSL_ROOT}")
 find_program(VG_BASH bash)
 if(VG_BASH)
   add_test(NAME test_provider_tls
     COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_provider.sh "${vg_provider_file}")
   set_tests_properties(test_provider_tls PROPERTIES LABELS provider SKIP_RETURN_CODE 77
-    TIMEOUT 300 ENVIRONMENT "VG_OPENSSL_PRELOAD=${vg_openssl_preload}")
+    TIMEOUT 300 ENVIRONMENT "${vg_provider_env}")
   add_test(NAME test_provider_pki
     COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_provider_pki.sh "${vg_provider_file}")
   set_tests_properties(test_provider_pki PROPERTIES LABELS provider SKIP_RETURN_CODE 77
-    TIMEOUT 120 ENVIRONMENT "VG_OPENSSL_PRELOAD=${vg_openssl_preload}")
+    TIMEOUT 120 ENVIRONMENT "${vg_provider_env}")
+  # test_provider_ossl35: the provider beside OpenSSL >= 3.5's built-in
+  # ML-KEM / ML-DSA / X25519MLKEM768 / Ed25519 (property queries) and its
+  # TLS-SIGALG capability (tests/test_provider_ossl35.sh); exit 77
+  # (skipped) with an older openssl, as Debian 12's 3.0 in CI.
+  add_test(NAME test_provider_ossl35
+    COMMAND ${VG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/test_provider_ossl35.sh "${vg_provider_file}")
+  set_tests_properties(test_provider_ossl35 PROPERTIES LABELS provider SKIP_RETURN_CODE 77
+    TIMEOUT 300 ENVIRONMENT "${vg_provider_env}")
 endif()

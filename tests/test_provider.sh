@@ -12,6 +12,13 @@
 # empty when the provider is not built: exit 77, skipped).
 set -u
 MODULE=${1:-}
+# VG_OPENSSL_ROOT=DIR: DIR/bin/openssl with DIR/lib (an OpenSSL installed
+# with --prefix=DIR --libdir=lib, e.g. 3.5: docs/provider.md "On OpenSSL
+# 3.5") instead of the openssl found in PATH.
+if [ -n "${VG_OPENSSL_ROOT:-}" ]; then
+  PATH=$VG_OPENSSL_ROOT/bin:$PATH
+  export LD_LIBRARY_PATH=$VG_OPENSSL_ROOT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 if [ -z "$MODULE" ] || [ ! -f "$MODULE" ] || ! command -v openssl > /dev/null; then
   echo "test_provider: provider not built or openssl missing: skipped"
   exit 77
@@ -46,6 +53,15 @@ check() {
 mkdir "$T/mod"
 ln -s "$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")" "$T/mod/vgcrypto.so"
 PROV=(-provider-path "$T/mod" -provider vgcrypto -provider default)
+# OpenSSL >= 3.5 has these groups too: prefer the provider's, so that the
+# handshakes below are its own (tests/test_provider_ossl35.sh has both ways).
+# Without a query either may make a key and the other use it, which 3.5.7's
+# SecP256r1MLKEM768 / SecP384r1MLKEM1024 cannot take (docs/provider.md "On
+# OpenSSL 3.5").
+case "$(openssl version 2> /dev/null | awk '{ print $2 }')" in
+  3.[0-4].* | 3.[0-4]) ;;
+  3.* | [4-9].*) PROV+=(-propquery '?provider=vgcrypto') ;;
+esac
 # An Ed25519 server certificate from OpenSSL's default provider.
 openssl req -x509 -newkey ed25519 -keyout "$T/key.pem" -out "$T/cert.pem" -nodes \
   -subj /CN=localhost -days 2 > /dev/null 2>&1 || { echo "cannot make a certificate"; exit 1; }
