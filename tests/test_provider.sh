@@ -11,47 +11,10 @@
 # Usage: test_provider.sh MODULE  (MODULE = path of vgcrypto-provider.so, or
 # empty when the provider is not built: exit 77, skipped).
 set -u
-MODULE=${1:-}
-# VG_OPENSSL_ROOT=DIR: DIR/bin/openssl with DIR/lib (an OpenSSL installed
-# with --prefix=DIR --libdir=lib, e.g. 3.5: docs/provider.md "On OpenSSL
-# 3.5") instead of the openssl found in PATH.
-if [ -n "${VG_OPENSSL_ROOT:-}" ]; then
-  PATH=$VG_OPENSSL_ROOT/bin:$PATH
-  export LD_LIBRARY_PATH=$VG_OPENSSL_ROOT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
-if [ -z "$MODULE" ] || [ ! -f "$MODULE" ] || ! command -v openssl > /dev/null; then
-  echo "test_provider: provider not built or openssl missing: skipped"
-  exit 77
-fi
-T=$(mktemp -d)
-PIDS=()
-cleanup() {
-  local p
-  for p in "${PIDS[@]}"; do kill "$p" 2> /dev/null; done
-  for p in "${PIDS[@]}"; do wait "$p" 2> /dev/null; done
-  rm -rf "$T"
-}
-trap cleanup EXIT
-# In clang ASan builds (tests/provider.cmake) openssl runs with the ASan
-# runtime preloaded, so that it can load the sanitized module.
-if [ -n "${VG_OPENSSL_PRELOAD:-}" ]; then
-  mkdir "$T/bin"
-  printf '#!/bin/sh\nLD_PRELOAD=%s UBSAN_OPTIONS=halt_on_error=1 exec %s "$@"\n' \
-    "$VG_OPENSSL_PRELOAD" "$(command -v openssl)" > "$T/bin/openssl"
-  chmod +x "$T/bin/openssl"
-  PATH=$T/bin:$PATH
-fi
-passed=0
-failed=0
-check() {
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
-
-# `-provider vgcrypto` loads vgcrypto.so from the -provider-path directory.
-mkdir "$T/mod"
-ln -s "$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")" "$T/mod/vgcrypto.so"
+# shellcheck source=tests/provider_lib.sh
+. "$(dirname "$0")/provider_lib.sh"
+vgp_setup test_provider "${1:-}"
+vgp_start
 PROV=(-provider-path "$T/mod" -provider vgcrypto -provider default)
 # OpenSSL >= 3.5 has these groups too: prefer the provider's, so that the
 # handshakes below are its own (tests/test_provider_ossl35.sh has both ways).
@@ -80,57 +43,9 @@ for a in ML-KEM-512 ML-KEM-768 ML-KEM-1024 X25519MLKEM768 SecP256r1MLKEM768 \
   check "list: $a KEM and key manager" [ "$(grep -c "[{ ]$a[,} ].*@ vgcrypto" "$T/list.out")" = 2 ]
 done
 
-# start_server OUT ARGS...: s_server on 127.0.0.1 port 0 (the kernel picks a
-# free port, so parallel tests cannot collide), one connection, -rev; sets
-# PORT from its "ACCEPT" line, or PORT= when it did not start within 10 s.
-start_server() {
-  local out=$1 i
-  shift
-  openssl s_server -accept 127.0.0.1:0 -cert "$T/cert.pem" -key "$T/key.pem" -tls1_3 \
-    -naccept 1 -rev "$@" > "$out" 2>&1 < /dev/null &
-  PIDS+=($!)
-  PORT=
-  for i in $(seq 100); do
-    PORT=$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$out")
-    [ -n "$PORT" ] && return 0
-    kill -0 "${PIDS[-1]}" 2> /dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-
-# client OUT ARGS...: s_client with -trace, sending one line, then, once the
-# reversed line came back (10 s at most), CLOSE, which makes the -rev server
-# close the connection; 20 s at most in all. (A line written at once can be
-# read by s_client before the handshake and lost, hence the wait.)
-client() {
-  local out=$1 i
-  shift
-  {
-    printf 'vgcrypto-ping-%s\n' "$$"
-    for i in $(seq 100); do
-      grep -q -F "$REPLY_LINE" "$out" 2> /dev/null && break
-      grep -q ":error:" "$out" 2> /dev/null && break
-      sleep 0.1
-    done
-    printf 'CLOSE\n'
-    sleep 0.5
-  } | timeout 20 openssl s_client -connect "127.0.0.1:$PORT" -tls1_3 -trace -ign_eof \
-    -servername localhost "$@" > "$out" 2>&1
-}
-
-# server_share OUT: "group-id share-length" from the (last) ServerHello's
-# key_share in the client's trace.
-server_share() {
-  awk '/ServerHello, Length=/ { sh = 1 }
-       sh && /NamedGroup:/ { g = $NF; gsub(/[()]/, "", g) }
-       sh && /key_exchange: / { l = $0; sub(/.*len=/, "", l); sub(/\).*/, "", l);
-                                last = g " " l; sh = 0 }
-       END { print last }' "$1"
-}
-# The reply of the -rev server: our line reversed (the -trace output may
-# precede it on the same line, hence grep -F without anchors).
-REPLY_LINE=$(printf 'vgcrypto-ping-%s' "$$" | rev)
+# start_server, client, server_share and REPLY_LINE: tests/provider_lib.sh;
+# the server certificate is CERT.
+CERT=(-cert "$T/cert.pem" -key "$T/key.pem")
 # RFC 8446 4.1.3: a HelloRetryRequest is a ServerHello whose random is
 # SHA-256("HelloRetryRequest"); -trace shows its last 28 bytes.
 HRR_RANDOM=E59A6111BE1D8C021E65B891C2A211167ABB8C5E079E09E2C8A8339C
@@ -139,7 +54,7 @@ HRR_RANDOM=E59A6111BE1D8C021E65B891C2A211167ABB8C5E079E09E2C8A8339C
 # both sides, ID and the server's share length checked.
 group() {
   local name=$1 id=$2 cl=$3 sl=$4 so=$T/s-$1.out co=$T/c-$1.out
-  if ! start_server "$so" "${PROV[@]}" -groups "$name"; then
+  if ! start_server "$so" "${CERT[@]}" "${PROV[@]}" -groups "$name"; then
     check "$name: server started" false
     cat "$so"
     return
@@ -167,7 +82,7 @@ group SecP384r1MLKEM1024 4589 1665 1665
 
 # HelloRetryRequest: the client's first (and only) share is X25519, the
 # server takes only X25519MLKEM768 and asks for it.
-if start_server "$T/s-hrr.out" "${PROV[@]}" -groups X25519MLKEM768; then
+if start_server "$T/s-hrr.out" "${CERT[@]}" "${PROV[@]}" -groups X25519MLKEM768; then
   client "$T/c-hrr.out" "${PROV[@]}" -groups X25519:X25519MLKEM768
   check "HRR: first share X25519" \
     [ "$(grep -m1 'NamedGroup:' "$T/c-hrr.out")" = "            NamedGroup: ecdh_x25519 (29)" ]
@@ -180,7 +95,7 @@ else
 fi
 
 # No common group: the handshake must fail (the negotiation is real).
-if start_server "$T/s-none.out" "${PROV[@]}" -groups X25519; then
+if start_server "$T/s-none.out" "${CERT[@]}" "${PROV[@]}" -groups X25519; then
   client "$T/c-none.out" "${PROV[@]}" -groups MLKEM768
   check "no common group: no application data" [ "$(grep -c -F "$REPLY_LINE" "$T/c-none.out")" = 0 ]
   check "no common group: handshake failure alert" grep -q -i 'handshake failure\|alert' "$T/c-none.out"
@@ -215,7 +130,7 @@ system_default = system_default_sect
 [system_default_sect]
 Groups = X25519MLKEM768:X25519
 CNF
-if OPENSSL_CONF=$T/openssl.cnf start_server "$T/s-cnf.out"; then
+if OPENSSL_CONF=$T/openssl.cnf start_server "$T/s-cnf.out" "${CERT[@]}"; then
   OPENSSL_CONF=$T/openssl.cnf client "$T/c-cnf.out"
   check "openssl.cnf: negotiated X25519MLKEM768" [ "$(server_share "$T/c-cnf.out")" = "4588 1120" ]
   check "openssl.cnf: one ClientHello" [ "$(grep -c 'ClientHello, Length=' "$T/c-cnf.out")" = 1 ]

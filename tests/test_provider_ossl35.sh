@@ -24,15 +24,9 @@
 # DIR/bin/openssl with DIR/lib (an OpenSSL installed with --prefix=DIR
 # --libdir=lib) instead of the openssl found in PATH.
 set -u
-MODULE=${1:-}
-if [ -n "${VG_OPENSSL_ROOT:-}" ]; then
-  PATH=$VG_OPENSSL_ROOT/bin:$PATH
-  export LD_LIBRARY_PATH=$VG_OPENSSL_ROOT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
-if [ -z "$MODULE" ] || [ ! -f "$MODULE" ] || ! command -v openssl > /dev/null; then
-  echo "test_provider_ossl35: provider not built or openssl missing: skipped"
-  exit 77
-fi
+# shellcheck source=tests/provider_lib.sh
+. "$(dirname "$0")/provider_lib.sh"
+vgp_setup test_provider_ossl35 "${1:-}"
 # "OpenSSL 3.5.7 1 Jul 2025 (Library: OpenSSL 3.5.7 1 Jul 2025)"
 ver=$(openssl version 2> /dev/null | awk '{ print $2 }')
 major=${ver%%.*}
@@ -45,34 +39,9 @@ if [ "$major" -lt 3 ] || { [ "$major" = 3 ] && [ "$minor" -lt 5 ]; }; then
   echo "test_provider_ossl35: needs openssl >= 3.5, found '${ver:-none}': skipped"
   exit 77
 fi
-T=$(mktemp -d)
-PIDS=()
-cleanup() {
-  local p
-  for p in "${PIDS[@]}"; do kill "$p" 2> /dev/null; done
-  for p in "${PIDS[@]}"; do wait "$p" 2> /dev/null; done
-  rm -rf "$T"
-}
-trap cleanup EXIT
-if [ -n "${VG_OPENSSL_PRELOAD:-}" ]; then
-  mkdir "$T/bin"
-  printf '#!/bin/sh\nLD_PRELOAD=%s UBSAN_OPTIONS=halt_on_error=1 exec %s "$@"\n' \
-    "$VG_OPENSSL_PRELOAD" "$(command -v openssl)" > "$T/bin/openssl"
-  chmod +x "$T/bin/openssl"
-  PATH=$T/bin:$PATH
-fi
-passed=0
-failed=0
-check() {
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
-not() { ! "$@"; }
+vgp_start
 echo "test_provider_ossl35: $(openssl version)"
 
-mkdir "$T/mod"
-ln -s "$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")" "$T/mod/vgcrypto.so"
 OURS=(-provider-path "$T/mod" -provider vgcrypto -provider base)
 BOTH=(-provider-path "$T/mod" -provider vgcrypto -provider default)
 # Property queries: "vg" = the provider's algorithm wherever it has one,
@@ -210,47 +179,9 @@ for a in ML-DSA-44 ML-DSA-65 ML-DSA-87 ED25519; do
 done
 
 # ---- TLS 1.3 ------------------------------------------------------------
-# Helpers as in test_provider.sh: s_server on port 0, one connection, -rev;
-# s_client with -trace sends a line and waits for it reversed.
+# start_server, client, server_share: tests/provider_lib.sh.
 openssl req -x509 -newkey ed25519 -keyout "$T/ed.key" -out "$T/ed.pem" -nodes \
   -subj /CN=localhost -days 2 > /dev/null 2>&1 || { echo "cannot make a certificate"; exit 1; }
-start_server() {
-  local out=$1 i
-  shift
-  openssl s_server -accept 127.0.0.1:0 -tls1_3 -naccept 1 -rev "$@" > "$out" 2>&1 < /dev/null &
-  PIDS+=($!)
-  PORT=
-  for i in $(seq 100); do
-    PORT=$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' "$out")
-    [ -n "$PORT" ] && return 0
-    kill -0 "${PIDS[-1]}" 2> /dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-REPLY_LINE=$(printf 'vgcrypto-ping-%s' "$$" | rev)
-client() {
-  local out=$1 i
-  shift
-  {
-    printf 'vgcrypto-ping-%s\n' "$$"
-    for i in $(seq 100); do
-      grep -q -F "$REPLY_LINE" "$out" 2> /dev/null && break
-      grep -q ":error:" "$out" 2> /dev/null && break
-      sleep 0.1
-    done
-    printf 'CLOSE\n'
-    sleep 0.5
-  } | timeout 20 openssl s_client -connect "127.0.0.1:$PORT" -tls1_3 -trace -ign_eof \
-    -servername localhost "$@" > "$out" 2>&1
-}
-server_share() {
-  awk '/ServerHello, Length=/ { sh = 1 }
-       sh && /NamedGroup:/ { g = $NF; gsub(/[()]/, "", g) }
-       sh && /key_exchange: / { l = $0; sub(/.*len=/, "", l); sub(/\).*/, "", l);
-                                last = g " " l; sh = 0 }
-       END { print last }' "$1"
-}
 # The side that prefers the provider loads both; OpenSSL's side loads
 # nothing of ours (its default provider only).
 VGSIDE=("${BOTH[@]}" -propquery '?provider=vgcrypto')

@@ -20,40 +20,10 @@
 # algorithms), so whatever signs, verifies, generates or encodes a key is
 # the provider. Usage: test_provider_pki.sh MODULE (empty: exit 77).
 set -u
-MODULE=${1:-}
-# VG_OPENSSL_ROOT=DIR: DIR/bin/openssl with DIR/lib (an OpenSSL installed
-# with --prefix=DIR --libdir=lib, e.g. 3.5: docs/provider.md "On OpenSSL
-# 3.5") instead of the openssl found in PATH.
-if [ -n "${VG_OPENSSL_ROOT:-}" ]; then
-  PATH=$VG_OPENSSL_ROOT/bin:$PATH
-  export LD_LIBRARY_PATH=$VG_OPENSSL_ROOT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
-if [ -z "$MODULE" ] || [ ! -f "$MODULE" ] || ! command -v openssl > /dev/null; then
-  echo "test_provider_pki: provider not built or openssl missing: skipped"
-  exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-# In clang ASan builds (tests/provider.cmake) openssl runs with the ASan
-# runtime preloaded, so that it can load the sanitized module.
-if [ -n "${VG_OPENSSL_PRELOAD:-}" ]; then
-  mkdir "$T/bin"
-  printf '#!/bin/sh\nLD_PRELOAD=%s UBSAN_OPTIONS=halt_on_error=1 exec %s "$@"\n' \
-    "$VG_OPENSSL_PRELOAD" "$(command -v openssl)" > "$T/bin/openssl"
-  chmod +x "$T/bin/openssl"
-  PATH=$T/bin:$PATH
-fi
-passed=0
-failed=0
-check() {
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
-not() { ! "$@"; }
-
-mkdir "$T/mod"
-ln -s "$(cd "$(dirname "$MODULE")" && pwd)/$(basename "$MODULE")" "$T/mod/vgcrypto.so"
+# shellcheck source=tests/provider_lib.sh
+. "$(dirname "$0")/provider_lib.sh"
+vgp_setup test_provider_pki "${1:-}"
+vgp_start
 OURS=(-provider-path "$T/mod" -provider vgcrypto -provider base)
 BOTH=(-provider-path "$T/mod" -provider vgcrypto -provider default)
 o() { openssl "$1" "${OURS[@]}" "${@:2}" > "$T/out" 2> "$T/err"; }  # ours only
