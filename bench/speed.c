@@ -977,44 +977,35 @@ static int ours_pkcs8_decode(uint8_t *out, size_t out_len, const uint8_t *in, si
     size_t kl;
     return vg_key_decode_private(&a, &fl, out, out_len, &kl, in, in_len);
 }
-/* in: seed || ... -> the DER PKCS#8 of the seed-form key (in_len bytes). */
-static int setup_pkcs8(uint8_t *in, size_t in_len, vg_key_alg alg, size_t seed_len)
+/* in: seed || ... -> the DER PKCS#8 (in_len bytes) of the key of the seed,
+ * in the form flags asks for (VG_KEY_DER: seed form; | VG_KEY_EXPANDED:
+ * the expandedKey). */
+static int setup_pkcs8(uint8_t *in, size_t in_len, vg_key_alg alg, size_t seed_len,
+                       unsigned flags)
 {
     uint8_t seed[64];
     size_t n;
     memcpy(seed, in, seed_len);
-    return vg_key_encode_private(in, in_len, &n, alg, VG_KEY_DER, seed, seed_len) == VG_OK &&
+    return vg_key_encode_private(in, in_len, &n, alg, flags, seed, seed_len) == VG_OK &&
                    n == in_len
                ? 0
                : -1;
 }
 static int setup_pkcs8_mlkem768(uint8_t *in, size_t in_len)
 {
-    return setup_pkcs8(in, in_len, VG_KEY_MLKEM768, 64);
+    return setup_pkcs8(in, in_len, VG_KEY_MLKEM768, 64, VG_KEY_DER);
 }
 static int setup_pkcs8_mldsa65(uint8_t *in, size_t in_len)
 {
-    return setup_pkcs8(in, in_len, VG_KEY_MLDSA65, 32);
-}
-/* in: seed || ... -> the DER PKCS#8 of the expandedKey of the seed. */
-static int setup_pkcs8_expanded(uint8_t *in, size_t in_len, vg_key_alg alg, size_t seed_len)
-{
-    uint8_t seed[64];
-    size_t n;
-    memcpy(seed, in, seed_len);
-    return vg_key_encode_private(in, in_len, &n, alg, VG_KEY_DER | VG_KEY_EXPANDED, seed,
-                                 seed_len) == VG_OK &&
-                   n == in_len
-               ? 0
-               : -1;
+    return setup_pkcs8(in, in_len, VG_KEY_MLDSA65, 32, VG_KEY_DER);
 }
 static int setup_pkcs8_mlkem768_exp(uint8_t *in, size_t in_len)
 {
-    return setup_pkcs8_expanded(in, in_len, VG_KEY_MLKEM768, 64);
+    return setup_pkcs8(in, in_len, VG_KEY_MLKEM768, 64, VG_KEY_DER | VG_KEY_EXPANDED);
 }
 static int setup_pkcs8_mldsa65_exp(uint8_t *in, size_t in_len)
 {
-    return setup_pkcs8_expanded(in, in_len, VG_KEY_MLDSA65, 32);
+    return setup_pkcs8(in, in_len, VG_KEY_MLDSA65, 32, VG_KEY_DER | VG_KEY_EXPANDED);
 }
 /* The key generation alone on the seed inside the seed-form DER (its last
  * bytes): the /components rows of the pkcs8-load rows. */
