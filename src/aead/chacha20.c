@@ -149,15 +149,11 @@ size_t vg_chacha20_poly1305_portable(uint8_t *out, const uint8_t *in, size_t len
         chacha20_vec4_core(out + 256 * g, in + 256 * g, s, &m, mac_in);
         s[12] += 4; /* may wrap only after the last blocks; then unused */
     }
-    if (!decrypting) {
-        const uint8_t *last = out + 256 * (n4 - 1);
-        for (int b = 0; b < 16; b++)
-            r64_step(m.h, vg_load64_le(last + 16 * b), vg_load64_le(last + 16 * b + 8), 1, m.r0,
-                     m.r1, m.sr1);
-    }
     st->r64.h[0] = m.h[0];
     st->r64.h[1] = m.h[1];
     st->r64.h[2] = m.h[2];
+    if (!decrypting) /* the last step's ciphertext */
+        r64_blocks(st, out + 256 * (n4 - 1), 16, 1);
     vg_wipe(s, sizeof s);
     vg_wipe(&m, sizeof m);
     return 256 * n4;
