@@ -522,6 +522,25 @@ static int ours_sha384(uint8_t *out, size_t out_len, const uint8_t *in, size_t i
 SHA384_VARIANT(portable, vg_sha512_portable_get)
 SHA384_VARIANT(avx2, vg_sha512_avx2_get)
 
+/* SHA-256 on one compression variant (the rows for CPUs without SHA-NI). */
+#define SHA256_VARIANT(tag, get)                                                           \
+    static int present_sha256_##tag(void) { return get() != NULL; }                        \
+    static int ours_sha256_##tag(uint8_t *out, size_t out_len, const uint8_t *in,          \
+                                 size_t in_len)                                            \
+    {                                                                                      \
+        vg_sha256_ctx c;                                                                   \
+        (void)out_len;                                                                     \
+        if (!get())                                                                        \
+            return -1;                                                                     \
+        vg_sha256_ctx_init_impl(&c, get());                                                \
+        vg_sha256_ctx_update(&c, in, in_len);                                              \
+        vg_sha256_ctx_final(&c, out); /* wipes c */                                        \
+        return 0;                                                                          \
+    }
+SHA256_VARIANT(portable, vg_sha256_portable_get)
+SHA256_VARIANT(shani, vg_sha256_shani_get)
+SHA256_VARIANT(avx2, vg_sha256_avx2_get)
+
 /* HMAC-SHA-256: in = key (32) || message (64), out = 32 bytes.
  * The main row keys a state once per key, as the OpenSSL column keys its
  * EVP_MAC_CTX once (issue 15: "key objects made once"): per call a copy of
@@ -1324,6 +1343,12 @@ struct speed_row {
 static const struct speed_row g_rows[] = {
     {"sha256-64", 64, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL, 0},
     {"sha256-16k", KIB16, 32, ours_sha256, vg_peer_openssl_sha256, vg_peer_sodium_sha256, NULL, 1, NULL, NULL, 0},
+    {"sha256-16k/portable", KIB16, 32, ours_sha256_portable, vg_peer_openssl_sha256,
+     vg_peer_sodium_sha256, NULL, 1, present_sha256_portable, NULL, 0},
+    {"sha256-16k/shani", KIB16, 32, ours_sha256_shani, vg_peer_openssl_sha256,
+     vg_peer_sodium_sha256, NULL, 1, present_sha256_shani, NULL, 0},
+    {"sha256-16k/avx2", KIB16, 32, ours_sha256_avx2, vg_peer_openssl_sha256,
+     vg_peer_sodium_sha256, NULL, 1, present_sha256_avx2, NULL, 0},
     {"sha512-64", 64, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL, 0},
     {"sha512-16k", KIB16, 64, ours_sha512, vg_peer_openssl_sha512, vg_peer_sodium_sha512, NULL, 1, NULL, NULL, 0},
     {"sha3-256-64", 64, 32, ours_sha3_256, vg_peer_openssl_sha3_256, NULL, NULL, 1, NULL, NULL, 0},

@@ -51,9 +51,10 @@ static void check(int ok)
 static void fuzz_sha256(const uint8_t *msg, size_t len, uint8_t seed)
 {
     uint8_t want[32], got[32];
-    const struct vg_sha256_impl *impls[2] = {vg_sha256_portable_get(), vg_sha256_shani_get()};
+    const struct vg_sha256_impl *impls[3] = {vg_sha256_portable_get(), vg_sha256_shani_get(),
+                                             vg_sha256_avx2_get()};
     check(vg_sha256(want, msg, len) == VG_OK);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         struct splitter sp = {seed};
         vg_sha256_ctx c;
         if (!impls[i])

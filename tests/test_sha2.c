@@ -500,6 +500,7 @@ static void dispatch(void)
         CHECK_MSG(n256 && strcmp(n256, "portable") == 0, "sha256 under none: %s", nn(n256));
         CHECK_MSG(n512 && strcmp(n512, "portable") == 0, "sha512 under none: %s", nn(n512));
         CHECK(vg_sha256_shani_get() == NULL);
+        CHECK(vg_sha256_avx2_get() == NULL);
         CHECK(vg_sha512_avx2_get() == NULL);
     }
 #ifdef VG_X86_64
@@ -508,11 +509,18 @@ static void dispatch(void)
         uint32_t cpu = vg_cpu_detected();
         if ((cpu & VG_CPU_SHA) == VG_CPU_SHA)
             CHECK_MSG(n256 && strcmp(n256, "shani") == 0, "sha256 picks %s", nn(n256));
+        else if ((cpu & (VG_CPU_AVX2 | VG_CPU_BMI2)) == (VG_CPU_AVX2 | VG_CPU_BMI2))
+            CHECK_MSG(n256 && strcmp(n256, "avx2") == 0, "sha256 picks %s", nn(n256));
         if ((cpu & (VG_CPU_AVX2 | VG_CPU_BMI2)) == (VG_CPU_AVX2 | VG_CPU_BMI2))
             CHECK_MSG(n512 && strcmp(n512, "avx2") == 0, "sha512 picks %s", nn(n512));
     }
+    /* Without SHA-NI, AVX2 with BMI2 gets the AVX2 schedule. */
+    if (env && strcmp(env, "avx2,bmi2,adx") == 0 &&
+        (vg_cpu_detected() & (VG_CPU_AVX2 | VG_CPU_BMI2)) == (VG_CPU_AVX2 | VG_CPU_BMI2))
+        CHECK_MSG(n256 && strcmp(n256, "avx2") == 0, "sha256 under %s: %s", env, nn(n256));
 #else
     CHECK(vg_sha256_shani_get() == NULL);
+    CHECK(vg_sha256_avx2_get() == NULL);
     CHECK(vg_sha512_avx2_get() == NULL);
 #endif
     printf("dispatch: VG_CPU_FEATURES=%s, sha256 %s, sha512 %s\n", env ? env : "(unset)",
@@ -521,7 +529,8 @@ static void dispatch(void)
 
 int main(void)
 {
-    const struct vg_sha256_impl *i256[2] = {vg_sha256_portable_get(), vg_sha256_shani_get()};
+    const struct vg_sha256_impl *i256[3] = {vg_sha256_portable_get(), vg_sha256_shani_get(),
+                                            vg_sha256_avx2_get()};
     const struct vg_sha512_impl *i512[2] = {vg_sha512_portable_get(), vg_sha512_avx2_get()};
     uint64_t rng = 0x1802f1b5;
 
@@ -531,7 +540,7 @@ int main(void)
     vgtest_randbytes(&rng, g_msg, MAXLEN);
 
     CHECK(i256[0] != NULL && i512[0] != NULL);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         if (!i256[k]) {
             printf("sha256: variant %d not available here\n", k);
             continue;

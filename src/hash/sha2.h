@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 struct vg_sha256_impl {
-    const char *name; /* "portable", "shani" */
+    const char *name; /* "portable", "shani", "avx2" */
     /* Compress nblocks 64-byte blocks into h. in need not be aligned. */
     void (*blocks)(uint32_t h[8], const uint8_t *in, size_t nblocks);
 };
@@ -32,6 +32,7 @@ extern const uint64_t vg_sha512_k[80];
 
 const struct vg_sha256_impl *vg_sha256_portable_get(void); /* never NULL */
 const struct vg_sha256_impl *vg_sha256_shani_get(void);    /* NULL unless SHA-NI */
+const struct vg_sha256_impl *vg_sha256_avx2_get(void);     /* NULL unless AVX2 and BMI2 */
 const struct vg_sha256_impl *vg_sha256_active(void);       /* the dispatch */
 
 const struct vg_sha512_impl *vg_sha512_portable_get(void); /* never NULL */

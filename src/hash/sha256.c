@@ -97,8 +97,9 @@ static const struct vg_sha256_impl g_sha256_portable = {"portable", sha256_block
 const struct vg_sha256_impl *vg_sha256_portable_get(void) { return &g_sha256_portable; }
 
 #ifndef VG_X86_64
-/* No SHA-NI code in this build (see sha256_shani.c). */
+/* No SHA-NI or AVX2 code in this build (see sha256_shani.c, sha256_avx2.c). */
 const struct vg_sha256_impl *vg_sha256_shani_get(void) { return NULL; }
+const struct vg_sha256_impl *vg_sha256_avx2_get(void) { return NULL; }
 #endif
 
 /* The dispatch, called once per hash (vg_sha256_ctx_init; the context keeps
@@ -106,7 +107,10 @@ const struct vg_sha256_impl *vg_sha256_shani_get(void) { return NULL; }
  * its own and follows vg_cpu_force in tests. */
 const struct vg_sha256_impl *vg_sha256_active(void)
 {
+    /* SHA-NI, else the AVX2 schedule with BMI2 rounds, else portable. */
     const struct vg_sha256_impl *impl = vg_sha256_shani_get();
+    if (!impl)
+        impl = vg_sha256_avx2_get();
     return impl ? impl : &g_sha256_portable;
 }
 

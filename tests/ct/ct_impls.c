@@ -53,6 +53,7 @@ size_t vg_ct_variants(uint32_t available, struct vg_ct_variant *out, size_t cap)
             vg_cpu_force(s);
             const struct vg_sha256_impl *a = vg_sha256_portable_get();
             const struct vg_sha256_impl *b = vg_sha256_shani_get();
+            const struct vg_sha256_impl *b2 = vg_sha256_avx2_get();
             const struct vg_sha512_impl *c = vg_sha512_portable_get();
             const struct vg_sha512_impl *d = vg_sha512_avx2_get();
             const struct vg_keccak_impl *e = vg_keccak_portable_get();
@@ -60,6 +61,7 @@ size_t vg_ct_variants(uint32_t available, struct vg_ct_variant *out, size_t cap)
             const struct vg_keccak_impl *g = vg_keccak_avx512_get();
             add(out, cap, &count, VG_CT_SHA256, "sha256", a ? a->name : NULL, a, s);
             add(out, cap, &count, VG_CT_SHA256, "sha256", b ? b->name : NULL, b, s);
+            add(out, cap, &count, VG_CT_SHA256, "sha256", b2 ? b2->name : NULL, b2, s);
             add(out, cap, &count, VG_CT_SHA512, "sha512", c ? c->name : NULL, c, s);
             add(out, cap, &count, VG_CT_SHA512, "sha512", d ? d->name : NULL, d, s);
             add(out, cap, &count, VG_CT_KECCAK, "keccak", e ? e->name : NULL, e, s);
