@@ -6,13 +6,21 @@
  *
  * The same names and contract as the BMI2/ADX kernels
  * (src/nist/x86_64/fe384_adx.h); curve.c includes one of the two.
- * Generic Montgomery reduction (mont_portable.h); p's low limb makes
- * m0inv = 0x0000000100000001ull.
+ * Multiplication and squaring: the product-scanning Montgomery code of
+ * mont_portable.h (vg_mont_mul_ps, vg_mont_sqr_ps) with p's limbs as
+ * constants; p's low limb makes m0inv = 0x0000000100000001ull. Addition
+ * and subtraction: one carry chain and a masked select on named limbs
+ * (the array loops of vg_mont_add had gcc build the select in vector
+ * registers through the stack).
  */
 #ifndef VG_NIST_FE384_PORTABLE_H
 #define VG_NIST_FE384_PORTABLE_H
 
 #include "mont_portable.h"
+
+#define VG_FE384_P0 0x00000000ffffffffull
+#define VG_FE384_P1 0xffffffff00000000ull
+#define VG_FE384_P2 0xfffffffffffffffeull
 
 static const uint64_t vg_fe384_portable_p[6] = {
     0x00000000ffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull, 0xffffffffffffffffull,
@@ -21,31 +29,76 @@ static const uint64_t vg_fe384_portable_p[6] = {
 /* r = a b / 2^384 mod p */
 static inline void fe384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
-    vg_mont_mul(r, a, b, vg_fe384_portable_p, 0x0000000100000001ull, 6);
+    vg_mont_mul_ps(r, a, b, vg_fe384_portable_p, 0x0000000100000001ull, 6);
 }
 
 /* r = a^2 / 2^384 mod p */
 static inline void fe384_sqr(uint64_t r[6], const uint64_t a[6])
 {
-    vg_mont_mul(r, a, a, vg_fe384_portable_p, 0x0000000100000001ull, 6);
+    vg_mont_sqr_ps(r, a, vg_fe384_portable_p, 0x0000000100000001ull, 6);
+}
+
+/* r = t - p if t >= p else t, for t = t6 2^384 + (t5 .. t0) < 2 p. */
+static inline void fe384_reduce_once(uint64_t r[6], const uint64_t t[6], uint64_t t6)
+{
+    uint64_t s0, s1, s2, s3, s4, s5, b;
+    b = vg_mont_sbb(&s0, t[0], VG_FE384_P0, 0);
+    b = vg_mont_sbb(&s1, t[1], VG_FE384_P1, b);
+    b = vg_mont_sbb(&s2, t[2], VG_FE384_P2, b);
+    b = vg_mont_sbb(&s3, t[3], ~0ull, b);
+    b = vg_mont_sbb(&s4, t[4], ~0ull, b);
+    b = vg_mont_sbb(&s5, t[5], ~0ull, b);
+    /* As fe256_reduce_once: t < 2 p makes t6 0 or 1, and t6 = 1 forces the
+     * borrow, so t6 - b is all-ones exactly when t < p, else 0. */
+    uint64_t keep = vg_barrier_u64(t6 - b);
+    r[0] = s0 ^ (keep & (s0 ^ t[0]));
+    r[1] = s1 ^ (keep & (s1 ^ t[1]));
+    r[2] = s2 ^ (keep & (s2 ^ t[2]));
+    r[3] = s3 ^ (keep & (s3 ^ t[3]));
+    r[4] = s4 ^ (keep & (s4 ^ t[4]));
+    r[5] = s5 ^ (keep & (s5 ^ t[5]));
 }
 
 /* r = a + b mod p */
 static inline void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
-    vg_mont_add(r, a, b, vg_fe384_portable_p, 6);
+    uint64_t t[6], c;
+    c = vg_mont_adc(&t[0], a[0], b[0], 0);
+    c = vg_mont_adc(&t[1], a[1], b[1], c);
+    c = vg_mont_adc(&t[2], a[2], b[2], c);
+    c = vg_mont_adc(&t[3], a[3], b[3], c);
+    c = vg_mont_adc(&t[4], a[4], b[4], c);
+    c = vg_mont_adc(&t[5], a[5], b[5], c);
+    /* a + b < 2 p */
+    fe384_reduce_once(r, t, c);
 }
 
 /* r = a - b mod p */
 static inline void fe384_sub(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
-    vg_mont_sub(r, a, b, vg_fe384_portable_p, 6);
+    uint64_t t0, t1, t2, t3, t4, t5, m, c;
+    m = vg_mont_sbb(&t0, a[0], b[0], 0);
+    m = vg_mont_sbb(&t1, a[1], b[1], m);
+    m = vg_mont_sbb(&t2, a[2], b[2], m);
+    m = vg_mont_sbb(&t3, a[3], b[3], m);
+    m = vg_mont_sbb(&t4, a[4], b[4], m);
+    m = vg_mont_sbb(&t5, a[5], b[5], m);
+    /* a - b in (-p, p): add p back exactly when it borrowed (the carry out
+     * of that addition is the 2^384 the borrow took). */
+    m = vg_barrier_u64(0 - m);
+    c = vg_mont_adc(&r[0], t0, m & VG_FE384_P0, 0);
+    c = vg_mont_adc(&r[1], t1, m & VG_FE384_P1, c);
+    c = vg_mont_adc(&r[2], t2, m & VG_FE384_P2, c);
+    c = vg_mont_adc(&r[3], t3, m, c);
+    c = vg_mont_adc(&r[4], t4, m, c);
+    (void)vg_mont_adc(&r[5], t5, m, c);
 }
 
-/* r = -a mod p */
+/* r = -a mod p (0 for a = 0) */
 static inline void fe384_neg(uint64_t r[6], const uint64_t a[6])
 {
-    vg_mont_neg(r, a, vg_fe384_portable_p, 6);
+    static const uint64_t zero[6] = {0};
+    fe384_sub(r, zero, a);
 }
 
 #endif

@@ -29,6 +29,16 @@
 
 #define VG_MONT_MAXL 6
 
+/* Full unrolling of the product-scanning loops below (constant bounds,
+ * at most 2 VG_MONT_MAXL trips): gcc does not unroll the nested loops of
+ * the 6-limb case by itself. clang takes the same pragma. */
+#if defined(__GNUC__)
+#define VG_MONT_PRAGMA(x) _Pragma(#x)
+#define VG_MONT_UNROLL VG_MONT_PRAGMA(GCC unroll 12)
+#else
+#define VG_MONT_UNROLL
+#endif
+
 #if defined(__SIZEOF_INT128__) && !defined(VG_NIST_NO_INT128)
 #define VG_MONT_INT128 1
 #endif
@@ -92,6 +102,99 @@ static inline uint64_t vg_mont_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t
 #endif
 }
 
+/* ---- A three-word accumulator for product scanning ---------------------
+ * (Comba, "Exploring the speed of compositeness tests", IBM Systems
+ * Journal 1990): a column of products is summed into s = ov 2^128 + v, then
+ * its low word is taken and s shifted down a word. With __int128, v is one
+ * unsigned __int128 and a product is added as mul, add, adc, adc $0, which
+ * gcc and clang emit for the carry test below; without it, three words.
+ * Bound: every caller keeps s < 2^192 (a column holds at most 2 n + 2 < 16
+ * terms below 2^128 plus the previous column's carry < 2^128), so ov
+ * never wraps. */
+#if defined(VG_MONT_INT128)
+typedef struct {
+    unsigned __int128 v;
+    uint64_t ov;
+} vg_acc;
+
+#define VG_ACC_INIT {0, 0}
+
+/* s += a b */
+static inline void vg_acc_mac(vg_acc *s, uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    s->v += p;
+    s->ov += (uint64_t)(s->v < p);
+}
+
+/* s += 2 a b */
+static inline void vg_acc_mac2(vg_acc *s, uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    s->v += p;
+    s->ov += (uint64_t)(s->v < p);
+    s->v += p;
+    s->ov += (uint64_t)(s->v < p);
+}
+
+/* s += hi 2^64 + lo */
+static inline void vg_acc_add2(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    unsigned __int128 p = ((unsigned __int128)hi << 64) | lo;
+    s->v += p;
+    s->ov += (uint64_t)(s->v < p);
+}
+
+/* The low word of s. */
+static inline uint64_t vg_acc_lo(const vg_acc *s) { return (uint64_t)s->v; }
+
+/* Returns the low word of s and sets s = floor(s / 2^64). */
+static inline uint64_t vg_acc_shift(vg_acc *s)
+{
+    uint64_t lo = (uint64_t)s->v;
+    s->v = (s->v >> 64) | ((unsigned __int128)s->ov << 64);
+    s->ov = 0;
+    return lo;
+}
+#else
+typedef struct {
+    uint64_t l, h, ov;
+} vg_acc;
+
+#define VG_ACC_INIT {0, 0, 0}
+
+static inline void vg_acc_add2(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    uint64_t c = vg_mont_adc(&s->l, s->l, lo, 0);
+    c = vg_mont_adc(&s->h, s->h, hi, c);
+    s->ov += c;
+}
+
+static inline void vg_acc_mac(vg_acc *s, uint64_t a, uint64_t b)
+{
+    uint64_t lo, hi = vg_mont_mac(&lo, a, b, 0, 0);
+    vg_acc_add2(s, lo, hi);
+}
+
+static inline void vg_acc_mac2(vg_acc *s, uint64_t a, uint64_t b)
+{
+    uint64_t lo, hi = vg_mont_mac(&lo, a, b, 0, 0);
+    vg_acc_add2(s, lo, hi);
+    vg_acc_add2(s, lo, hi);
+}
+
+static inline uint64_t vg_acc_lo(const vg_acc *s) { return s->l; }
+
+static inline uint64_t vg_acc_shift(vg_acc *s)
+{
+    uint64_t lo = s->l;
+    s->l = s->h;
+    s->h = s->ov;
+    s->ov = 0;
+    return lo;
+}
+#endif
+
 /* r = t - m if t >= m else t, where t = hi 2^(64 n) + t[0..n-1] < 2 m and
  * hi is 0 or 1. */
 static inline void vg_mont_reduce_once(uint64_t *r, const uint64_t *t, uint64_t hi,
@@ -131,6 +234,74 @@ static inline void vg_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b
         t[n] = t[n + 1] + c;
     }
     vg_mont_reduce_once(r, t, t[n], m, n);
+}
+
+/* The same product, a b R^-1 mod m, by product scanning (the columns of
+ * a b + q m summed one at a time in a vg_acc; the Montgomery multiplier q_k
+ * of column k is its low word times m0inv, which makes that word zero).
+ * Straight-line once inlined with n constant (the loops have constant
+ * bounds) and the modulus limbs visible to the compiler as constants.
+ * Pre: a, b < m. Post: r < m. r may alias a or b.
+ * Bound: (a b + q m) / R < (m^2 + R m) / R < 2 m, so after the last
+ * column the accumulator holds 0 or 1 above the n limbs. */
+static inline void vg_mont_mul_ps(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                                  const uint64_t *m, uint64_t m0inv, size_t n)
+{
+    uint64_t q[VG_MONT_MAXL], t[VG_MONT_MAXL];
+    vg_acc s = VG_ACC_INIT;
+    VG_MONT_UNROLL
+    for (size_t k = 0; k < n; k++) {
+        VG_MONT_UNROLL
+        for (size_t i = 0; i <= k; i++)
+            vg_acc_mac(&s, a[i], b[k - i]);
+        VG_MONT_UNROLL
+        for (size_t i = 0; i < k; i++)
+            vg_acc_mac(&s, q[i], m[k - i]);
+        q[k] = vg_acc_lo(&s) * m0inv;
+        vg_acc_mac(&s, q[k], m[0]);
+        (void)vg_acc_shift(&s); /* the low word is 0 now */
+    }
+    VG_MONT_UNROLL
+    for (size_t k = n; k < 2 * n - 1; k++) {
+        VG_MONT_UNROLL
+        for (size_t i = k - n + 1; i < n; i++) {
+            vg_acc_mac(&s, a[i], b[k - i]);
+            vg_acc_mac(&s, q[i], m[k - i]);
+        }
+        t[k - n] = vg_acc_shift(&s);
+    }
+    t[n - 1] = vg_acc_shift(&s);
+    vg_mont_reduce_once(r, t, vg_acc_lo(&s), m, n);
+}
+
+/* r = a^2 R^-1 mod m, as vg_mont_mul_ps with each a_i a_j (i != j)
+ * multiplied once and added twice. Pre: a < m. Post: r < m. */
+static inline void vg_mont_sqr_ps(uint64_t *r, const uint64_t *a, const uint64_t *m,
+                                  uint64_t m0inv, size_t n)
+{
+    uint64_t q[VG_MONT_MAXL], t[VG_MONT_MAXL];
+    vg_acc s = VG_ACC_INIT;
+    VG_MONT_UNROLL
+    for (size_t k = 0; k < 2 * n - 1; k++) {
+        size_t lo = k < n ? 0 : k - n + 1;
+        VG_MONT_UNROLL
+        for (size_t i = lo; 2 * i < k; i++)
+            vg_acc_mac2(&s, a[i], a[k - i]);
+        if (k % 2 == 0)
+            vg_acc_mac(&s, a[k / 2], a[k / 2]);
+        VG_MONT_UNROLL
+        for (size_t i = lo; i < k && i < n; i++)
+            vg_acc_mac(&s, q[i], m[k - i]);
+        if (k < n) {
+            q[k] = vg_acc_lo(&s) * m0inv;
+            vg_acc_mac(&s, q[k], m[0]);
+            (void)vg_acc_shift(&s);
+        } else {
+            t[k - n] = vg_acc_shift(&s);
+        }
+    }
+    t[n - 1] = vg_acc_shift(&s);
+    vg_mont_reduce_once(r, t, vg_acc_lo(&s), m, n);
 }
 
 /* r = a + b mod m. Pre: a, b < m. */
