@@ -43,6 +43,17 @@
 #define VG_MONT_INT128 1
 #endif
 
+/* clang's add-with-carry builtins (any target): clang turns the
+ * unsigned __int128 carry idioms below into compare-and-subtract pairs, the
+ * builtins into ADC / SBB chains. gcc 12 has no such builtin; its code from
+ * the __int128 idioms is the better of the two there (measured, see
+ * docs/benchmarks.md), so gcc keeps those. */
+#if defined(VG_MONT_INT128) && defined(__clang__) && defined(__has_builtin)
+#if __has_builtin(__builtin_addcll) && __has_builtin(__builtin_subcll)
+#define VG_MONT_ADDC 1
+#endif
+#endif
+
 /* hi:lo = a b + c + d. Cannot overflow: (2^64 - 1)^2 + 2 (2^64 - 1) = 2^128 - 1. */
 static inline uint64_t vg_mont_mac(uint64_t *lo, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
@@ -71,7 +82,11 @@ static inline uint64_t vg_mont_mac(uint64_t *lo, uint64_t a, uint64_t b, uint64_
 /* *r = a + b + cin (cin 0 or 1); returns the carry, 0 or 1. */
 static inline uint64_t vg_mont_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t cin)
 {
-#if defined(VG_MONT_INT128)
+#if defined(VG_MONT_ADDC)
+    unsigned long long c;
+    *r = __builtin_addcll(a, b, cin, &c);
+    return c;
+#elif defined(VG_MONT_INT128)
     unsigned __int128 t = (unsigned __int128)a + b + cin;
     *r = (uint64_t)t;
     return (uint64_t)(t >> 64);
@@ -88,7 +103,11 @@ static inline uint64_t vg_mont_adc(uint64_t *r, uint64_t a, uint64_t b, uint64_t
 /* *r = a - b - bin (bin 0 or 1); returns the borrow, 0 or 1. */
 static inline uint64_t vg_mont_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t bin)
 {
-#if defined(VG_MONT_INT128)
+#if defined(VG_MONT_ADDC)
+    unsigned long long c;
+    *r = __builtin_subcll(a, b, bin, &c);
+    return c;
+#elif defined(VG_MONT_INT128)
     unsigned __int128 t = (unsigned __int128)a - b - bin;
     *r = (uint64_t)t;
     return (uint64_t)(t >> 64) & 1u;
@@ -105,13 +124,52 @@ static inline uint64_t vg_mont_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t
 /* ---- A three-word accumulator for product scanning ---------------------
  * (Comba, "Exploring the speed of compositeness tests", IBM Systems
  * Journal 1990): a column of products is summed into s = ov 2^128 + v, then
- * its low word is taken and s shifted down a word. With __int128, v is one
- * unsigned __int128 and a product is added as mul, add, adc, adc $0, which
- * gcc and clang emit for the carry test below; without it, three words.
+ * its low word is taken and s shifted down a word. With __int128 (gcc), v
+ * is one unsigned __int128 and a product is added as mul, add, adc,
+ * adc $0, which gcc emits for the carry test below; with clang's carry
+ * builtins (VG_MONT_ADDC) and without __int128, three words.
  * Bound: every caller keeps s < 2^192 (a column holds at most 2 n + 2 < 16
  * terms below 2^128 plus the previous column's carry < 2^128), so ov
  * never wraps. */
-#if defined(VG_MONT_INT128)
+#if defined(VG_MONT_ADDC)
+typedef struct {
+    uint64_t l, h, ov;
+} vg_acc;
+
+#define VG_ACC_INIT {0, 0, 0}
+
+static inline void vg_acc_add2(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    unsigned long long c;
+    s->l = __builtin_addcll(s->l, lo, 0, &c);
+    s->h = __builtin_addcll(s->h, hi, c, &c);
+    s->ov += c;
+}
+
+static inline void vg_acc_mac(vg_acc *s, uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
+}
+
+static inline void vg_acc_mac2(vg_acc *s, uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
+    vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
+}
+
+static inline uint64_t vg_acc_lo(const vg_acc *s) { return s->l; }
+
+static inline uint64_t vg_acc_shift(vg_acc *s)
+{
+    uint64_t lo = s->l;
+    s->l = s->h;
+    s->h = s->ov;
+    s->ov = 0;
+    return lo;
+}
+#elif defined(VG_MONT_INT128)
 typedef struct {
     unsigned __int128 v;
     uint64_t ov;
