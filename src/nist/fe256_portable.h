@@ -135,6 +135,68 @@ static inline void fe256_sqr(uint64_t r[4], const uint64_t a[4])
                   vg_acc_mac(s, a3, a3));
 }
 
+#if defined(VG_MONT_INT128) && !defined(VG_MONT_ADDC)
+/* gcc: add and subtract in two unsigned __int128 halves, which gcc turns
+ * into ADD / ADC pairs, with the carry between the halves folded into the
+ * other operand's high half (it cannot overflow: every operand is < p, so
+ * a high half is at most floor(p / 2^128) < 2^128 - 1, and so is p's).
+ * The 64-bit limb chains of vg_mont_adc / vg_mont_sbb cost gcc three or
+ * four instructions a limb (measured, docs/benchmarks.md). Every 0 / 1
+ * carry passes a value barrier: without it gcc 12 widened a carry to
+ * __int128 by a branch. */
+typedef unsigned __int128 vg_fe256_u128;
+#define VG_FE256_W(lo, hi) (((vg_fe256_u128)(hi) << 64) | (lo))
+
+/* r = a + b mod p */
+static inline void fe256_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    const vg_fe256_u128 a0 = VG_FE256_W(a[0], a[1]), a1 = VG_FE256_W(a[2], a[3]);
+    const vg_fe256_u128 b0 = VG_FE256_W(b[0], b[1]), b1 = VG_FE256_W(b[2], b[3]);
+    const vg_fe256_u128 p0 = VG_FE256_W(VG_FE256_P0, VG_FE256_P1), p1 = VG_FE256_W(0, VG_FE256_P3);
+    /* t = a + b < 2 p: c1 is its bit 256 */
+    vg_fe256_u128 t0 = a0 + b0;
+    uint64_t c0 = vg_barrier_u64((uint64_t)(t0 < b0));
+    vg_fe256_u128 u1 = b1 + c0; /* b1 < 2^128 - 1 */
+    vg_fe256_u128 t1 = a1 + u1;
+    uint64_t c1 = (uint64_t)(t1 < u1);
+    /* s = t - p mod 2^256, d1 its borrow */
+    vg_fe256_u128 s0 = t0 - p0;
+    uint64_t d0 = vg_barrier_u64((uint64_t)(t0 < p0));
+    vg_fe256_u128 q1 = p1 + d0; /* p1 < 2^128 - 1 */
+    vg_fe256_u128 s1 = t1 - q1;
+    uint64_t d1 = (uint64_t)(t1 < q1);
+    /* As fe256_reduce_once: c1 - d1 is all-ones exactly when t < p. */
+    uint64_t keep = vg_barrier_u64(c1 - d1);
+    uint64_t w0 = (uint64_t)s0, w1 = (uint64_t)(s0 >> 64), w2 = (uint64_t)s1,
+             w3 = (uint64_t)(s1 >> 64);
+    r[0] = w0 ^ (keep & (w0 ^ (uint64_t)t0));
+    r[1] = w1 ^ (keep & (w1 ^ (uint64_t)(t0 >> 64)));
+    r[2] = w2 ^ (keep & (w2 ^ (uint64_t)t1));
+    r[3] = w3 ^ (keep & (w3 ^ (uint64_t)(t1 >> 64)));
+}
+
+/* r = a - b mod p */
+static inline void fe256_sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    const vg_fe256_u128 a0 = VG_FE256_W(a[0], a[1]), a1 = VG_FE256_W(a[2], a[3]);
+    const vg_fe256_u128 b0 = VG_FE256_W(b[0], b[1]), b1 = VG_FE256_W(b[2], b[3]);
+    vg_fe256_u128 t0 = a0 - b0;
+    uint64_t d0 = vg_barrier_u64((uint64_t)(a0 < b0));
+    vg_fe256_u128 u1 = b1 + d0; /* b1 < 2^128 - 1 */
+    vg_fe256_u128 t1 = a1 - u1;
+    /* a - b in (-p, p): add p back exactly when it borrowed (the carry out
+     * of that addition, dropped, is the 2^256 the borrow took). */
+    uint64_t m = vg_barrier_u64(0 - (uint64_t)(a1 < u1));
+    const vg_fe256_u128 m0 = VG_FE256_W(m, m & VG_FE256_P1), m1 = VG_FE256_W(0, m & VG_FE256_P3);
+    vg_fe256_u128 s0 = t0 + m0;
+    uint64_t c = vg_barrier_u64((uint64_t)(s0 < m0));
+    vg_fe256_u128 s1 = t1 + m1 + c;
+    r[0] = (uint64_t)s0;
+    r[1] = (uint64_t)(s0 >> 64);
+    r[2] = (uint64_t)s1;
+    r[3] = (uint64_t)(s1 >> 64);
+}
+#else
 /* r = a + b mod p */
 static inline void fe256_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
@@ -163,6 +225,8 @@ static inline void fe256_sub(uint64_t r[4], const uint64_t a[4], const uint64_t 
     c = vg_mont_adc(&r[2], t2, 0, c);
     (void)vg_mont_adc(&r[3], t3, m & VG_FE256_P3, c);
 }
+
+#endif
 
 /* r = -a mod p (0 for a = 0) */
 static inline void fe256_neg(uint64_t r[4], const uint64_t a[4])
