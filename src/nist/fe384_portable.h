@@ -6,9 +6,10 @@
  *
  * The same names and contract as the BMI2/ADX kernels
  * (src/nist/x86_64/fe384_adx.h); curve.c includes one of the two.
- * Multiplication and squaring: the product-scanning Montgomery code of
- * mont_portable.h (vg_mont_mul_ps, vg_mont_sqr_ps) with p's limbs as
- * constants; p's low limb makes m0inv = 0x0000000100000001ull. Addition
+ * Multiplication and squaring: product scanning with the Montgomery
+ * reduction folded into the columns and p's limbs near 2^64 turned into
+ * additions (fe384_mont below); p's low limb makes m0inv =
+ * 0x0000000100000001ull. Addition
  * and subtraction: one carry chain and a masked select on named limbs
  * (the array loops of vg_mont_add had gcc build the select in vector
  * registers through the stack).
@@ -26,16 +27,94 @@ static const uint64_t vg_fe384_portable_p[6] = {
     0x00000000ffffffffull, 0xffffffff00000000ull, 0xfffffffffffffffeull, 0xffffffffffffffffull,
     0xffffffffffffffffull, 0xffffffffffffffffull};
 
-/* r = a b / 2^384 mod p */
+/* Montgomery product a b / 2^384 mod p (sq: a = b, each a_i a_j with
+ * i != j multiplied once and added twice), by product scanning with the
+ * reduction folded into the columns as in vg_mont_mul_ps, but with p's
+ * limbs written as 2^64 - f_j: p1 = 2^64 - 2^32, p2 = 2^64 - 2,
+ * p3 = p4 = p5 = 2^64 - 1. Column k's reduction terms are then
+ *   q_k p0 + q_(k-1) p1 + (sum over j = 2..5 of q_(k-j)) (2^64 - 1) - q_(k-2)
+ * (indices of q in 0..5): with U = the sum of those four (at most four
+ * words, < 2^66), U 2^64 goes into the accumulator and U + q_(k-2) comes
+ * out, in that order, so it never goes below zero (their difference is the
+ * non-negative sum of the products q_(k-j) p_j). That is two accumulator
+ * operations where the generic code has four multiply-adds.
+ * q_k = (column k's low word) m0inv with m0inv = -p^-1 mod 2^64
+ * = 2^32 + 1, and q_k p0 then cancels that word.
+ * Bound: as vg_mont_mul_ps, the result is < 2 p, so the accumulator holds
+ * 0 or 1 above the six limbs at the end; fe384_reduce_once takes it. */
+static inline void fe384_reduce_once(uint64_t r[6], const uint64_t t[6], uint64_t t6);
+
+static inline void fe384_mont(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], int sq)
+{
+    uint64_t x[6], y[6], q[6], t[6];
+    vg_acc acc = VG_ACC_INIT, *s = &acc;
+    VG_MONT_UNROLL
+    for (int i = 0; i < 6; i++) {
+        x[i] = a[i];
+        y[i] = b[i];
+    }
+    VG_MONT_UNROLL
+    for (int k = 0; k < 11; k++) {
+        int lo = k < 6 ? 0 : k - 5, hi = k < 6 ? k : 5;
+        if (sq) {
+            VG_MONT_UNROLL
+            for (int i = lo; 2 * i < k; i++)
+                vg_acc_mac2(s, x[i], x[k - i]);
+            if (k % 2 == 0)
+                vg_acc_mac(s, x[k / 2], x[k / 2]);
+        } else {
+            VG_MONT_UNROLL
+            for (int i = lo; i <= hi; i++)
+                vg_acc_mac(s, x[i], y[k - i]);
+        }
+        if (k >= 1 && k <= 6)
+            vg_acc_mac(s, q[k - 1], VG_FE384_P1);
+        if (k >= 2) {
+            /* U = q_(k-5) + .. + q_(k-2) (those in 0..5), and U + q_(k-2) */
+            uint64_t u = 0, uh = 0, w, wh;
+            VG_MONT_UNROLL
+            for (int j = 2; j <= 5; j++)
+                if (k - j >= 0 && k - j <= 5)
+                    vg_mont_dw_add(&u, &uh, q[k - j]);
+            w = u;
+            wh = uh;
+            if (k - 2 <= 5)
+                vg_mont_dw_add(&w, &wh, q[k - 2]);
+            vg_acc_add_up(s, u, uh);
+            vg_acc_sub2(s, w, wh);
+        }
+        if (k < 6) {
+            q[k] = vg_acc_lo(s) * 0x0000000100000001ull;
+            vg_acc_mac(s, q[k], VG_FE384_P0);
+            (void)vg_acc_shift(s); /* the low word is 0 now */
+        } else {
+            t[k - 6] = vg_acc_shift(s);
+        }
+    }
+    t[5] = vg_acc_shift(s);
+    fe384_reduce_once(r, t, vg_acc_lo(s));
+}
+
+/* r = a b / 2^384 mod p. With clang's carry builtins (VG_MONT_ADDC) the
+ * generic product scanning of mont_portable.h measured faster than
+ * fe384_mont (docs/benchmarks.md), so clang builds take that. */
 static inline void fe384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
+#if defined(VG_MONT_ADDC)
     vg_mont_mul_ps(r, a, b, vg_fe384_portable_p, 0x0000000100000001ull, 6);
+#else
+    fe384_mont(r, a, b, 0);
+#endif
 }
 
 /* r = a^2 / 2^384 mod p */
 static inline void fe384_sqr(uint64_t r[6], const uint64_t a[6])
 {
+#if defined(VG_MONT_ADDC)
     vg_mont_sqr_ps(r, a, vg_fe384_portable_p, 0x0000000100000001ull, 6);
+#else
+    fe384_mont(r, a, a, 1);
+#endif
 }
 
 /* r = t - p if t >= p else t, for t = t6 2^384 + (t5 .. t0) < 2 p. */

@@ -121,6 +121,18 @@ static inline uint64_t vg_mont_sbb(uint64_t *r, uint64_t a, uint64_t b, uint64_t
 #endif
 }
 
+/* hi:lo += x (the caller keeps hi:lo < 2^128). */
+static inline void vg_mont_dw_add(uint64_t *lo, uint64_t *hi, uint64_t x)
+{
+#if defined(VG_MONT_INT128) && !defined(VG_MONT_ADDC)
+    unsigned __int128 t = (((unsigned __int128)*hi << 64) | *lo) + x;
+    *lo = (uint64_t)t;
+    *hi = (uint64_t)(t >> 64);
+#else
+    *hi += vg_mont_adc(lo, *lo, x, 0);
+#endif
+}
+
 /* ---- A three-word accumulator for product scanning ---------------------
  * (Comba, "Exploring the speed of compositeness tests", IBM Systems
  * Journal 1990): a column of products is summed into s = ov 2^128 + v, then
@@ -157,6 +169,19 @@ static inline void vg_acc_mac2(vg_acc *s, uint64_t a, uint64_t b)
     unsigned __int128 p = (unsigned __int128)a * b;
     vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
     vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
+}
+
+static inline void vg_acc_add_up(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    uint64_t c = vg_mont_adc(&s->h, s->h, lo, 0);
+    s->ov += hi + c;
+}
+
+static inline void vg_acc_sub2(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    uint64_t b = vg_mont_sbb(&s->l, s->l, lo, 0);
+    b = vg_mont_sbb(&s->h, s->h, hi, b);
+    s->ov -= b;
 }
 
 static inline uint64_t vg_acc_lo(const vg_acc *s) { return s->l; }
@@ -203,6 +228,22 @@ static inline void vg_acc_add2(vg_acc *s, uint64_t lo, uint64_t hi)
     s->ov += (uint64_t)(s->v < p);
 }
 
+/* s += (hi 2^64 + lo) 2^64 */
+static inline void vg_acc_add_up(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    unsigned __int128 x = (unsigned __int128)lo << 64;
+    s->v += x;
+    s->ov += hi + (uint64_t)(s->v < x);
+}
+
+/* s -= hi 2^64 + lo. Pre: s >= hi 2^64 + lo. */
+static inline void vg_acc_sub2(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    unsigned __int128 x = ((unsigned __int128)hi << 64) | lo, old = s->v;
+    s->v -= x;
+    s->ov -= (uint64_t)(old < x);
+}
+
 /* The low word of s. */
 static inline uint64_t vg_acc_lo(const vg_acc *s) { return (uint64_t)s->v; }
 
@@ -239,6 +280,19 @@ static inline void vg_acc_mac2(vg_acc *s, uint64_t a, uint64_t b)
     uint64_t lo, hi = vg_mont_mac(&lo, a, b, 0, 0);
     vg_acc_add2(s, lo, hi);
     vg_acc_add2(s, lo, hi);
+}
+
+static inline void vg_acc_add_up(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    uint64_t c = vg_mont_adc(&s->h, s->h, lo, 0);
+    s->ov += hi + c;
+}
+
+static inline void vg_acc_sub2(vg_acc *s, uint64_t lo, uint64_t hi)
+{
+    uint64_t b = vg_mont_sbb(&s->l, s->l, lo, 0);
+    b = vg_mont_sbb(&s->h, s->h, hi, b);
+    s->ov -= b;
 }
 
 static inline uint64_t vg_acc_lo(const vg_acc *s) { return s->l; }
