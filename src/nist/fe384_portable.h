@@ -138,6 +138,91 @@ static inline void fe384_reduce_once(uint64_t r[6], const uint64_t t[6], uint64_
     r[5] = s5 ^ (keep & (s5 ^ t[5]));
 }
 
+#if defined(VG_MONT_INT128) && !defined(VG_MONT_ADDC)
+/* gcc: add and subtract in three unsigned __int128 pieces (ADD / ADC
+ * pairs, as fe256_add). A carry c (0 or 1) into a piece x + y is folded
+ * into y only where y < 2^128 - 1 is known (p's middle piece); elsewhere
+ * it is added after x + y, and that second addition wraps exactly when
+ * its high word drops below x + y's (x + y = 2^128 - 1, c = 1; it cannot
+ * wrap when x + y did). Likewise for borrows. Every 0 / 1 carry passes a
+ * value barrier (see fe256_add). */
+typedef unsigned __int128 vg_fe384_u128;
+#define VG_FE384_W(lo, hi) (((vg_fe384_u128)(hi) << 64) | (lo))
+#define VG_FE384_HI(x) ((uint64_t)((x) >> 64))
+
+/* r = a + b mod p */
+static inline void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+{
+    const vg_fe384_u128 a0 = VG_FE384_W(a[0], a[1]), a1 = VG_FE384_W(a[2], a[3]),
+                        a2 = VG_FE384_W(a[4], a[5]);
+    const vg_fe384_u128 b0 = VG_FE384_W(b[0], b[1]), b1 = VG_FE384_W(b[2], b[3]),
+                        b2 = VG_FE384_W(b[4], b[5]);
+    const vg_fe384_u128 p0 = VG_FE384_W(VG_FE384_P0, VG_FE384_P1), p1 = VG_FE384_W(VG_FE384_P2, ~0ull),
+                        p2 = VG_FE384_W(~0ull, ~0ull);
+    /* t = a + b < 2 p, c2 its bit 384 */
+    vg_fe384_u128 t0 = a0 + b0;
+    uint64_t c0 = vg_barrier_u64((uint64_t)(t0 < b0));
+    vg_fe384_u128 x1 = a1 + b1, t1 = x1 + c0;
+    uint64_t c1 = vg_barrier_u64((uint64_t)(x1 < b1) + (uint64_t)(VG_FE384_HI(t1) < VG_FE384_HI(x1)));
+    vg_fe384_u128 x2 = a2 + b2, t2 = x2 + c1;
+    uint64_t c2 = (uint64_t)(x2 < b2) + (uint64_t)(VG_FE384_HI(t2) < VG_FE384_HI(x2));
+    /* s = t - p mod 2^384, d2 its borrow */
+    vg_fe384_u128 s0 = t0 - p0;
+    uint64_t d0 = vg_barrier_u64((uint64_t)(t0 < p0));
+    vg_fe384_u128 q1 = p1 + d0; /* p1 < 2^128 - 1 */
+    vg_fe384_u128 s1 = t1 - q1;
+    uint64_t d1 = vg_barrier_u64((uint64_t)(t1 < q1));
+    vg_fe384_u128 y2 = t2 - p2, s2 = y2 - d1;
+    uint64_t d2 = (uint64_t)(t2 < p2) + (uint64_t)(VG_FE384_HI(s2) > VG_FE384_HI(y2));
+    /* As fe384_reduce_once: c2 - d2 is all-ones exactly when t < p. */
+    uint64_t keep = vg_barrier_u64(c2 - d2);
+    uint64_t w[6] = {(uint64_t)s0, VG_FE384_HI(s0), (uint64_t)s1, VG_FE384_HI(s1), (uint64_t)s2,
+                     VG_FE384_HI(s2)};
+    uint64_t v[6] = {(uint64_t)t0, VG_FE384_HI(t0), (uint64_t)t1, VG_FE384_HI(t1), (uint64_t)t2,
+                     VG_FE384_HI(t2)};
+    r[0] = w[0] ^ (keep & (w[0] ^ v[0]));
+    r[1] = w[1] ^ (keep & (w[1] ^ v[1]));
+    r[2] = w[2] ^ (keep & (w[2] ^ v[2]));
+    r[3] = w[3] ^ (keep & (w[3] ^ v[3]));
+    r[4] = w[4] ^ (keep & (w[4] ^ v[4]));
+    r[5] = w[5] ^ (keep & (w[5] ^ v[5]));
+}
+
+/* r = a - b mod p */
+static inline void fe384_sub(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
+{
+    const vg_fe384_u128 a0 = VG_FE384_W(a[0], a[1]), a1 = VG_FE384_W(a[2], a[3]),
+                        a2 = VG_FE384_W(a[4], a[5]);
+    const vg_fe384_u128 b0 = VG_FE384_W(b[0], b[1]), b1 = VG_FE384_W(b[2], b[3]),
+                        b2 = VG_FE384_W(b[4], b[5]);
+    vg_fe384_u128 t0 = a0 - b0;
+    uint64_t d0 = vg_barrier_u64((uint64_t)(a0 < b0));
+    vg_fe384_u128 x1 = a1 - b1, t1 = x1 - d0;
+    uint64_t d1 = vg_barrier_u64((uint64_t)(a1 < b1) + (uint64_t)(VG_FE384_HI(t1) > VG_FE384_HI(x1)));
+    vg_fe384_u128 x2 = a2 - b2, t2 = x2 - d1;
+    uint64_t d2 = (uint64_t)(a2 < b2) + (uint64_t)(VG_FE384_HI(t2) > VG_FE384_HI(x2));
+    /* a - b in (-p, p): add p back exactly when it borrowed (the carry out
+     * of that addition, dropped, is the 2^384 the borrow took). */
+    uint64_t m = vg_barrier_u64(0 - d2);
+    /* mh: a copy of m the compiler cannot see is m (it built (m, m) as
+     * m (2^64 + 1) with a multiplication otherwise) */
+    uint64_t mh = vg_barrier_u64(m);
+    const vg_fe384_u128 m0 = VG_FE384_W(m & VG_FE384_P0, m & VG_FE384_P1),
+                        m1 = VG_FE384_W(m & VG_FE384_P2, mh), m2 = VG_FE384_W(m, mh);
+    vg_fe384_u128 s0 = t0 + m0;
+    uint64_t c0 = vg_barrier_u64((uint64_t)(s0 < m0));
+    vg_fe384_u128 n1 = m1 + c0; /* m1 <= p's middle piece < 2^128 - 1 */
+    vg_fe384_u128 s1 = t1 + n1;
+    uint64_t c1 = vg_barrier_u64((uint64_t)(s1 < n1));
+    vg_fe384_u128 s2 = t2 + m2 + c1;
+    r[0] = (uint64_t)s0;
+    r[1] = VG_FE384_HI(s0);
+    r[2] = (uint64_t)s1;
+    r[3] = VG_FE384_HI(s1);
+    r[4] = (uint64_t)s2;
+    r[5] = VG_FE384_HI(s2);
+}
+#else
 /* r = a + b mod p */
 static inline void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
@@ -172,6 +257,8 @@ static inline void fe384_sub(uint64_t r[6], const uint64_t a[6], const uint64_t 
     c = vg_mont_adc(&r[4], t4, m, c);
     (void)vg_mont_adc(&r[5], t5, m, c);
 }
+
+#endif
 
 /* r = -a mod p (0 for a = 0) */
 static inline void fe384_neg(uint64_t r[6], const uint64_t a[6])
