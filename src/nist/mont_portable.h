@@ -15,9 +15,11 @@
  * otherwise (or with VG_NIST_NO_INT128 defined, which the tests use to run
  * this path too) four 32 x 32 -> 64-bit products.
  *
- * Specification: Montgomery multiplication, coarsely integrated operand
- * scanning (CIOS; Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
- * multiplication algorithms", IEEE Micro 1996).
+ * Specification: Montgomery multiplication, finely integrated product
+ * scanning (FIPS; Koc, Acar, Kaliski, "Analyzing and comparing Montgomery
+ * multiplication algorithms", IEEE Micro 1996): the reduction's products
+ * q_i m_j join the columns of a b, summed one column at a time in a
+ * three-word accumulator.
  */
 #ifndef VG_NIST_MONT_PORTABLE_H
 #define VG_NIST_MONT_PORTABLE_H
@@ -323,32 +325,7 @@ static inline void vg_mont_reduce_once(uint64_t *r, const uint64_t *t, uint64_t 
         r[j] = (t[j] & keep) | (s[j] & ~keep);
 }
 
-/* r = a b R^-1 mod m. Pre: a, b < m. Post: r < m. r may alias a or b. */
-static inline void vg_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                               const uint64_t *m, uint64_t m0inv, size_t n)
-{
-    uint64_t t[VG_MONT_MAXL + 2] = {0};
-    for (size_t i = 0; i < n; i++) {
-        /* t += a b[i]; before: t < 2 m, after: t < 2 m + m 2^64 < 2^(64 n + 65),
-         * so the top limb t[n+1] is 0 or 1. */
-        uint64_t c = 0;
-        for (size_t j = 0; j < n; j++)
-            c = vg_mont_mac(&t[j], a[j], b[i], t[j], c);
-        t[n + 1] = vg_mont_adc(&t[n], t[n], c, 0);
-        /* t += q m with q = t[0] m0inv mod 2^64 makes t[0] zero; then shift
-         * down one limb. t < (2 m + m 2^64 + m 2^64) / 2^64 < 2 m + 2 m / 2^64,
-         * so t < 2 m and t[n] is 0 or 1 again. */
-        uint64_t q = t[0] * m0inv, lo;
-        c = vg_mont_mac(&lo, q, m[0], t[0], 0);
-        for (size_t j = 1; j < n; j++)
-            c = vg_mont_mac(&t[j - 1], q, m[j], t[j], c);
-        c = vg_mont_adc(&t[n - 1], t[n], c, 0);
-        t[n] = t[n + 1] + c;
-    }
-    vg_mont_reduce_once(r, t, t[n], m, n);
-}
-
-/* The same product, a b R^-1 mod m, by product scanning (the columns of
+/* r = a b R^-1 mod m by product scanning (the columns of
  * a b + q m summed one at a time in a vg_acc; the Montgomery multiplier q_k
  * of column k is its low word times m0inv, which makes that word zero).
  * Straight-line once inlined with n constant (the loops have constant
