@@ -44,7 +44,18 @@ static const uint64_t vg_fe384_portable_p[6] = {
  * 0 or 1 above the six limbs at the end; fe384_reduce_once takes it. */
 static inline void fe384_reduce_once(uint64_t r[6], const uint64_t t[6], uint64_t t6);
 
-static inline void fe384_mont(uint64_t r[6], const uint64_t a[6], const uint64_t b[6], int sq)
+#if !defined(VG_MONT_ADDC) /* clang with its carry builtins: vg_mont_mul_ps (below) */
+/* Out of line (about 700 instructions): gcc 12 inlined copies of it into
+ * the divsteps inversion and some formulas, which measured slower (the
+ * P-384 portable ECDH by about 5%, the divsteps inversion by a third;
+ * docs/benchmarks.md). */
+#if defined(__GNUC__)
+#define VG_FE384_NOINLINE __attribute__((noinline))
+#else
+#define VG_FE384_NOINLINE
+#endif
+static VG_FE384_NOINLINE void fe384_mont(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
+                                         int sq)
 {
     uint64_t x[6], y[6], q[6], t[6];
     vg_acc acc = VG_ACC_INIT, *s = &acc;
@@ -94,6 +105,7 @@ static inline void fe384_mont(uint64_t r[6], const uint64_t a[6], const uint64_t
     t[5] = vg_acc_shift(s);
     fe384_reduce_once(r, t, vg_acc_lo(s));
 }
+#endif
 
 /* r = a b / 2^384 mod p. With clang's carry builtins (VG_MONT_ADDC) the
  * generic product scanning of mont_portable.h measured faster than
