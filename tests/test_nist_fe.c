@@ -5,8 +5,9 @@
  * n384) on edge values (0, 1, 2, m - 1, m - 2, R mod m and R^2 mod m and
  * their neighbours, 2^(64 j) - 1 and m minus it, 2^k, m - 2^k) and random
  * values, for the 64-bit path (unsigned __int128, or clang's carry builtins
- * under clang) and the 32-bit-multiply path (nist_fe_twin.c); the field inversion of every backend variant and the
- * scalar inversion, against mpz_invert.
+ * under clang) and the 32-bit-multiply path (nist_fe_twin.c); the field
+ * inversion of every backend variant and the scalar inversion, against
+ * mpz_invert.
  */
 #include <gmp.h>
 

@@ -141,7 +141,7 @@ static inline void fe256_sqr(uint64_t r[4], const uint64_t a[4])
  * other operand's high half (it cannot overflow: every operand is < p, so
  * a high half is at most floor(p / 2^128) < 2^128 - 1, and so is p's).
  * The 64-bit limb chains of vg_mont_adc / vg_mont_sbb cost gcc three or
- * four instructions a limb (measured, docs/benchmarks.md). Every 0 / 1
+ * four instructions a limb, and measured slower (docs/benchmarks.md). Every 0 / 1
  * carry passes a value barrier: without it gcc 12 widened a carry to
  * __int128 by a branch. */
 typedef unsigned __int128 vg_fe256_u128;

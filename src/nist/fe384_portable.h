@@ -47,8 +47,7 @@ static inline void fe384_reduce_once(uint64_t r[6], const uint64_t t[6], uint64_
 #if !defined(VG_MONT_ADDC) /* clang with its carry builtins: vg_mont_mul_ps (below) */
 /* Out of line (about 700 instructions): gcc 12 inlined copies of it into
  * the divsteps inversion and some formulas, which measured slower (the
- * P-384 portable ECDH by about 5%, the divsteps inversion by a third;
- * docs/benchmarks.md). */
+ * figures are in docs/benchmarks.md). */
 #if defined(__GNUC__)
 #define VG_FE384_NOINLINE __attribute__((noinline))
 #else
@@ -169,13 +168,14 @@ static inline void fe384_add(uint64_t r[6], const uint64_t a[6], const uint64_t 
                         a2 = VG_FE384_W(a[4], a[5]);
     const vg_fe384_u128 b0 = VG_FE384_W(b[0], b[1]), b1 = VG_FE384_W(b[2], b[3]),
                         b2 = VG_FE384_W(b[4], b[5]);
-    const vg_fe384_u128 p0 = VG_FE384_W(VG_FE384_P0, VG_FE384_P1), p1 = VG_FE384_W(VG_FE384_P2, ~0ull),
-                        p2 = VG_FE384_W(~0ull, ~0ull);
+    const vg_fe384_u128 p0 = VG_FE384_W(VG_FE384_P0, VG_FE384_P1),
+                        p1 = VG_FE384_W(VG_FE384_P2, ~0ull), p2 = VG_FE384_W(~0ull, ~0ull);
     /* t = a + b < 2 p, c2 its bit 384 */
     vg_fe384_u128 t0 = a0 + b0;
     uint64_t c0 = vg_barrier_u64((uint64_t)(t0 < b0));
     vg_fe384_u128 x1 = a1 + b1, t1 = x1 + c0;
-    uint64_t c1 = vg_barrier_u64((uint64_t)(x1 < b1) + (uint64_t)(VG_FE384_HI(t1) < VG_FE384_HI(x1)));
+    uint64_t c1 = vg_barrier_u64((uint64_t)(x1 < b1) +
+                                 (uint64_t)(VG_FE384_HI(t1) < VG_FE384_HI(x1)));
     vg_fe384_u128 x2 = a2 + b2, t2 = x2 + c1;
     uint64_t c2 = (uint64_t)(x2 < b2) + (uint64_t)(VG_FE384_HI(t2) < VG_FE384_HI(x2));
     /* s = t - p mod 2^384, d2 its borrow */
@@ -210,7 +210,8 @@ static inline void fe384_sub(uint64_t r[6], const uint64_t a[6], const uint64_t 
     vg_fe384_u128 t0 = a0 - b0;
     uint64_t d0 = vg_barrier_u64((uint64_t)(a0 < b0));
     vg_fe384_u128 x1 = a1 - b1, t1 = x1 - d0;
-    uint64_t d1 = vg_barrier_u64((uint64_t)(a1 < b1) + (uint64_t)(VG_FE384_HI(t1) > VG_FE384_HI(x1)));
+    uint64_t d1 = vg_barrier_u64((uint64_t)(a1 < b1) +
+                                 (uint64_t)(VG_FE384_HI(t1) > VG_FE384_HI(x1)));
     vg_fe384_u128 x2 = a2 - b2, t2 = x2 - d1;
     uint64_t d2 = (uint64_t)(a2 < b2) + (uint64_t)(VG_FE384_HI(t2) > VG_FE384_HI(x2));
     /* a - b in (-p, p): add p back exactly when it borrowed (the carry out
