@@ -2,10 +2,12 @@
  * P-256 / P-384 field and scalar arithmetic against GMP: the constants of
  * src/nist/params.h recomputed from p, n and b as FIPS 186-5 gives them;
  * the Montgomery kernels mul, sqr, add, sub, neg (mod p256, p384, n256,
- * n384) on edge values (0, 1, 2, m - 1, m - 2, 2^k, m - 2^k) and random
- * values, for the __int128 path and the 32-bit-multiply path
- * (nist_fe_twin.c); the field inversion of every backend variant and the
- * scalar inversion, against mpz_invert.
+ * n384) on edge values (0, 1, 2, m - 1, m - 2, R mod m and R^2 mod m and
+ * their neighbours, 2^(64 j) - 1 and m minus it, 2^k, m - 2^k) and random
+ * values, for the 64-bit path (unsigned __int128, or clang's carry builtins
+ * under clang) and the 32-bit-multiply path (nist_fe_twin.c); the field
+ * inversion of every backend variant and the scalar inversion, against
+ * mpz_invert.
  */
 #include <gmp.h>
 
@@ -147,6 +149,22 @@ static size_t make_operands(mpz_t *v, size_t cap, const mpz_t m, size_t nl, uint
     mpz_set_ui(v[k++], 2);
     mpz_sub_ui(v[k++], m, 1);
     mpz_sub_ui(v[k++], m, 2);
+    /* R mod m (Montgomery 1), R^2 mod m and their neighbours: products with
+     * them land on the edges of the kernels' final subtraction (the result
+     * before it in [0, 2 m), see fe256_reduce_once). */
+    mpz_set_ui(v[k], 0), mpz_setbit(v[k], (mp_bitcnt_t)bits), mpz_mod(v[k], v[k], m);
+    mpz_add_ui(v[k + 1], v[k], 1), mpz_mod(v[k + 1], v[k + 1], m);
+    mpz_sub_ui(v[k + 2], v[k], 1);
+    mpz_mul(v[k + 3], v[k], v[k]), mpz_mod(v[k + 3], v[k + 3], m);
+    mpz_sub(v[k + 4], m, v[k]);
+    k += 5;
+    /* Limb-aligned runs: 2^(64 j) - 1 and m - (2^(64 j) - 1), j < nl (the
+     * carry and borrow chains run through every limb). */
+    for (size_t j = 1; j < nl; j++) {
+        mpz_set_ui(v[k], 0), mpz_setbit(v[k], (mp_bitcnt_t)(64 * j)), mpz_sub_ui(v[k], v[k], 1);
+        mpz_sub(v[k + 1], m, v[k]);
+        k += 2;
+    }
     for (size_t e = 1; e < bits && k + 2 < cap; e += 7) {
         mpz_set_ui(v[k], 0);
         mpz_setbit(v[k], (mp_bitcnt_t)e);
@@ -271,7 +289,11 @@ int main(void)
     nist_ops_int128(a);
     nist_ops_noint128(b);
     for (int i = 0; i < 4; i++) {
+#if defined(VG_MONT_ADDC)
+        check_ops(&a[i], m[i], "int128, carry builtins");
+#else
         check_ops(&a[i], m[i], "int128");
+#endif
         check_ops(&b[i], m[i], "32-bit");
     }
     const struct vg_nist_backend *v256[2] = {vg_nist_p256_portable_get(), vg_nist_p256_adx_get()};

@@ -14,11 +14,11 @@
 
 static inline void sc256_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
-    vg_mont_mul(r, a, b, vg_p256_n, VG_P256_N0INV, 4);
+    vg_mont_mul_ps(r, a, b, vg_p256_n, VG_P256_N0INV, 4);
 }
 static inline void sc256_sqr(uint64_t r[4], const uint64_t a[4])
 {
-    vg_mont_mul(r, a, a, vg_p256_n, VG_P256_N0INV, 4);
+    vg_mont_sqr_ps(r, a, vg_p256_n, VG_P256_N0INV, 4);
 }
 static inline void sc256_add(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
 {
@@ -35,11 +35,11 @@ static inline void sc256_neg(uint64_t r[4], const uint64_t a[4])
 
 static inline void sc384_mul(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
-    vg_mont_mul(r, a, b, vg_p384_n, VG_P384_N0INV, 6);
+    vg_mont_mul_ps(r, a, b, vg_p384_n, VG_P384_N0INV, 6);
 }
 static inline void sc384_sqr(uint64_t r[6], const uint64_t a[6])
 {
-    vg_mont_mul(r, a, a, vg_p384_n, VG_P384_N0INV, 6);
+    vg_mont_sqr_ps(r, a, vg_p384_n, VG_P384_N0INV, 6);
 }
 static inline void sc384_add(uint64_t r[6], const uint64_t a[6], const uint64_t b[6])
 {
