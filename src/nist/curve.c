@@ -627,6 +627,9 @@ static void jac_to_pt(pt *r, const ptj *p)
  * gamma = Y^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
  * X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta,
  * Y3 = alpha (4 beta - X3) - 8 gamma^2. r may alias p. 4M + 4S (below). */
+#if VG_NIST_BITS == 256
+/* P-256 only: on P-384 this shape measured far slower (docs/benchmarks.md,
+ * issue 16 section), not yet understood; P-384 keeps 3M + 5S below. */
 static void ptj_dbl(ptj *r, const ptj *p)
 {
     /* Arranged for fewer additions (12 instead of 16) at the price of one
@@ -658,6 +661,39 @@ static void ptj_dbl(ptj *r, const ptj *p)
     fe_copy(r->y, y3);
     fe_copy(r->z, z3);
 }
+#else
+static void ptj_dbl(ptj *r, const ptj *p)
+{
+    fe delta, gamma, beta, alpha, t, u, x3, y3, z3;
+    FE(sqr)(delta, p->z);
+    FE(sqr)(gamma, p->y);
+    FE(mul)(beta, p->x, gamma);
+    FE(sub)(t, p->x, delta);
+    FE(add)(u, p->x, delta);
+    FE(mul)(alpha, t, u);
+    FE(add)(t, alpha, alpha);
+    FE(add)(alpha, t, alpha);
+    FE(add)(t, p->y, p->z);
+    FE(sqr)(t, t);
+    FE(sub)(t, t, gamma);
+    FE(sub)(z3, t, delta);
+    FE(add)(beta, beta, beta);
+    FE(add)(beta, beta, beta); /* 4 beta */
+    FE(sqr)(x3, alpha);
+    FE(add)(u, beta, beta);
+    FE(sub)(x3, x3, u);
+    FE(sub)(t, beta, x3);
+    FE(mul)(y3, alpha, t);
+    FE(sqr)(gamma, gamma);
+    FE(add)(gamma, gamma, gamma);
+    FE(add)(gamma, gamma, gamma);
+    FE(add)(gamma, gamma, gamma); /* 8 gamma^2 */
+    FE(sub)(y3, y3, gamma);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+#endif
 
 /* r = 2^n p through Jacobian coordinates (n >= 1); r may alias p. */
 static void pt_dbl_n(pt *r, const pt *p, unsigned n)
