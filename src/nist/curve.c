@@ -8,10 +8,13 @@
  * one backend struct, vg_nist_p256_portable etc. (src/nist/nist.h).
  *
  * Points are projective (X : Y : Z), y^2 z = x^3 - 3 x z^2 + b z^3, the
- * identity (0 : 1 : 0). Every computation on a secret scalar uses the
+ * identity (0 : 1 : 0). Computations on a secret scalar have no branch:
+ * the windowed multiplications accumulate in Jacobian coordinates with
+ * formulas that can meet no exceptional case there (argued at base_mul_pt
+ * and var_mul_pt), and their last window, where one could, uses the
  * complete formulas of Renes, Costello, Batina, "Complete addition formulas
- * for prime order elliptic curves" (EUROCRYPT 2016), Algorithms 4, 5 and 6
- * (a = -3), which have no exceptional case, and so no branch.
+ * for prime order elliptic curves" (EUROCRYPT 2016), Algorithms 4 and 5
+ * (a = -3).
  */
 #include <string.h>
 
