@@ -8,10 +8,13 @@
  * one backend struct, vg_nist_p256_portable etc. (src/nist/nist.h).
  *
  * Points are projective (X : Y : Z), y^2 z = x^3 - 3 x z^2 + b z^3, the
- * identity (0 : 1 : 0). Every computation on a secret scalar uses the
+ * identity (0 : 1 : 0). Computations on a secret scalar have no branch:
+ * the windowed multiplications accumulate in Jacobian coordinates with
+ * formulas that can meet no exceptional case there (argued at base_mul_pt
+ * and var_mul_pt), and their last window, where one could, uses the
  * complete formulas of Renes, Costello, Batina, "Complete addition formulas
- * for prime order elliptic curves" (EUROCRYPT 2016), Algorithms 4, 5 and 6
- * (a = -3), which have no exceptional case, and so no branch.
+ * for prime order elliptic curves" (EUROCRYPT 2016), Algorithms 4 and 5
+ * (a = -3).
  */
 #include <string.h>
 
@@ -626,7 +629,42 @@ static void jac_to_pt(pt *r, const ptj *p)
 /* r = 2 p in Jacobian coordinates, a = -3 (dbl-2001-b): delta = Z^2,
  * gamma = Y^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
  * X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta,
- * Y3 = alpha (4 beta - X3) - 8 gamma^2. r may alias p. 3M + 5S. */
+ * Y3 = alpha (4 beta - X3) - 8 gamma^2. r may alias p. 4M + 4S (below). */
+#if VG_NIST_BITS == 256
+/* P-256 only: on P-384 this shape measured far slower (docs/benchmarks.md,
+ * issue 16 section), not yet understood; P-384 keeps 3M + 5S below. */
+static void ptj_dbl(ptj *r, const ptj *p)
+{
+    /* Arranged for fewer additions (12 instead of 16) at the price of one
+     * squaring turned into a multiplication (4M + 4S): with g2 = 2 gamma,
+     * 4 beta = 2 (X g2), 8 gamma^2 = 2 g2^2, Z3 = 2 Y Z (the same value as
+     * (Y + Z)^2 - gamma - delta). */
+    fe delta, g2, b4, alpha, t, u, x3, y3, z3;
+    FE(sqr)(delta, p->z);
+    FE(sqr)(g2, p->y);
+    FE(add)(g2, g2, g2);           /* 2 gamma */
+    FE(mul)(b4, p->x, g2);
+    FE(add)(b4, b4, b4);           /* 4 beta */
+    FE(sub)(t, p->x, delta);
+    FE(add)(u, p->x, delta);
+    FE(mul)(alpha, t, u);
+    FE(add)(t, alpha, alpha);
+    FE(add)(alpha, t, alpha);      /* 3 (X - delta)(X + delta) */
+    FE(mul)(z3, p->y, p->z);
+    FE(add)(z3, z3, z3);           /* 2 Y Z */
+    FE(sqr)(x3, alpha);
+    FE(add)(u, b4, b4);
+    FE(sub)(x3, x3, u);            /* alpha^2 - 8 beta */
+    FE(sub)(t, b4, x3);
+    FE(mul)(y3, alpha, t);
+    FE(sqr)(g2, g2);
+    FE(add)(g2, g2, g2);           /* 8 gamma^2 */
+    FE(sub)(y3, y3, g2);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+#else
 static void ptj_dbl(ptj *r, const ptj *p)
 {
     fe delta, gamma, beta, alpha, t, u, x3, y3, z3;
@@ -658,6 +696,7 @@ static void ptj_dbl(ptj *r, const ptj *p)
     fe_copy(r->y, y3);
     fe_copy(r->z, z3);
 }
+#endif
 
 /* r = 2^n p through Jacobian coordinates (n >= 1); r may alias p. */
 static void pt_dbl_n(pt *r, const pt *p, unsigned n)
@@ -675,6 +714,106 @@ static void pt_cmov(pt *r, const pt *a, uint64_t mask)
     fe_cmov(r->x, a->x, mask);
     fe_cmov(r->y, a->y, mask);
     fe_cmov(r->z, a->z, mask);
+}
+
+/* ---- Jacobian additions without exceptional cases (constant time) --------
+ * The general Jacobian formulas (add-2007-bl, madd-2007-bl of the
+ * Explicit-Formulas Database, the same as ptj_add_vt / ptj_madd_vt below
+ * without their branches) are wrong only when an input is the identity or
+ * the inputs are equal or opposite (H = 0). The windowed multiplications
+ * below call them only where none of these can happen, whatever the
+ * scalar; the argument is at each caller, and the identity is tracked by a
+ * mask beside the accumulator (then kept as (1, 1, 0), which ptj_dbl maps
+ * to itself and jac_to_pt to the projective identity). The last window of
+ * each multiplication, the only one where an exception is possible, goes
+ * through the complete formulas (RCB) instead. */
+
+static void ptj_set_identity(ptj *r)
+{
+    fe_copy(r->x, C(one_mont));
+    fe_copy(r->y, C(one_mont));
+    memset(r->z, 0, sizeof(fe));
+}
+
+static void ptj_cmov(ptj *r, const ptj *a, uint64_t mask)
+{
+    fe_cmov(r->x, a->x, mask);
+    fe_cmov(r->y, a->y, mask);
+    fe_cmov(r->z, a->z, mask);
+}
+
+/* r = p + q, Jacobian (add-2007-bl, 11M + 5S). Pre: p, q not the
+ * identity, p != +-q. r may alias p or q. */
+static void ptj_add_ct(ptj *r, const ptj *p, const ptj *q)
+{
+    fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t, x3, y3, z3;
+    FE(sqr)(z1z1, p->z);
+    FE(sqr)(z2z2, q->z);
+    FE(mul)(u1, p->x, z2z2);
+    FE(mul)(u2, q->x, z1z1);
+    FE(mul)(s1, p->y, q->z);
+    FE(mul)(s1, s1, z2z2);
+    FE(mul)(s2, q->y, p->z);
+    FE(mul)(s2, s2, z1z1);
+    FE(sub)(h, u2, u1);
+    FE(sub)(rr, s2, s1);
+    FE(add)(rr, rr, rr);
+    FE(add)(i, h, h);
+    FE(sqr)(i, i);
+    FE(mul)(j, h, i);
+    FE(mul)(v, u1, i);
+    FE(sqr)(x3, rr);
+    FE(sub)(x3, x3, j);
+    FE(add)(t, v, v);
+    FE(sub)(x3, x3, t);
+    FE(sub)(t, v, x3);
+    FE(mul)(y3, rr, t);
+    FE(mul)(t, s1, j);
+    FE(add)(t, t, t);
+    FE(sub)(y3, y3, t);
+    FE(add)(z3, p->z, q->z);
+    FE(sqr)(z3, z3);
+    FE(add)(t, z1z1, z2z2);
+    FE(sub)(z3, z3, t);
+    FE(mul)(z3, z3, h);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
+}
+
+/* r = p + q, Jacobian + affine (madd-2007-bl, 7M + 4S). Pre: p not the
+ * identity, p != +-q (q affine is never the identity). r may alias p. */
+static void ptj_madd_ct(ptj *r, const ptj *p, const pt_aff *q)
+{
+    fe z1z1, u2, s2, h, hh, i, j, rr, v, t, x3, y3, z3;
+    FE(sqr)(z1z1, p->z);
+    FE(mul)(u2, q->x, z1z1);
+    FE(mul)(s2, q->y, p->z);
+    FE(mul)(s2, s2, z1z1);
+    FE(sub)(h, u2, p->x);
+    FE(sub)(rr, s2, p->y);
+    FE(add)(rr, rr, rr);
+    FE(sqr)(hh, h);
+    FE(add)(i, hh, hh);
+    FE(add)(i, i, i);
+    FE(mul)(j, h, i);
+    FE(mul)(v, p->x, i);
+    FE(sqr)(x3, rr);
+    FE(sub)(x3, x3, j);
+    FE(add)(t, v, v);
+    FE(sub)(x3, x3, t);
+    FE(sub)(t, v, x3);
+    FE(mul)(y3, rr, t);
+    FE(mul)(t, p->y, j);
+    FE(add)(t, t, t);
+    FE(sub)(y3, y3, t);
+    FE(add)(z3, p->z, h);
+    FE(sqr)(z3, z3);
+    FE(add)(t, z1z1, hh);
+    FE(sub)(z3, z3, t);
+    fe_copy(r->x, x3);
+    fe_copy(r->y, y3);
+    fe_copy(r->z, z3);
 }
 
 /* x (and y when y != NULL) of the affine form of p; returns all-ones when
@@ -770,24 +909,52 @@ static uint64_t base_lookup(pt_aff *r, size_t i, int8_t d)
     return vg_ct_mask_eq_u64(a, 0);
 }
 
+/* [k]G = sum d[i] 2^(W i) G by one addition per window, no doubling.
+ * Windows 0 .. NWIN - 2 add into a Jacobian accumulator with ptj_madd_ct,
+ * which cannot meet an exception: before window l the accumulator is
+ * [A]G, A = sum_{i<l} d[i] 2^(W i), |A| <= 2^(W-1) (2^(W l) - 1) / (2^W - 1)
+ * < 2^(W l - 1), and the entry is [B]G, B = d[l] 2^(W l), 1 <= |d[l]| <=
+ * 2^(W-1). A = 0 as an integer exactly when every digit so far is 0 (the
+ * top nonzero digit outweighs the rest), which the mask inf tracks; when
+ * A != 0, 0 < |A| < n, so [A]G is not the identity; and 0 < |B| - |A| <=
+ * |A +- B| < 2^(W l + W - 1) + 2^(W l - 1) < n for l <= NWIN - 2 (P-256:
+ * W l + W - 1 <= 254, P-384: <= 379), so [A]G != +-[B]G. That holds for
+ * every k < 2^(8 NB), with no condition on k. The last window, where
+ * |A +- B| can reach n, goes through the complete Algorithm 5 (complete
+ * for any accumulator, the identity included). */
 static void base_mul_pt(pt *r, const uint8_t k[NB])
 {
     int8_t d[NWIN];
-    pt acc, t;
+    ptj acc, t;
+    pt accp, s;
     pt_aff q;
+    uint64_t inf = ~(uint64_t)0;
     recode_signed(d, k, W, NWIN);
-    pt_set_identity(&acc);
-    for (size_t i = 0; i < NWIN; i++) {
+    ptj_set_identity(&acc);
+    for (size_t i = 0; i + 1 < NWIN; i++) {
         uint64_t zero = base_lookup(&q, i, d[i]);
-        pt_add_mixed(&t, &acc, &q);
-        /* digit 0: keep acc (Algorithm 5 cannot add the identity). */
-        pt_cmov(&acc, &t, ~zero);
+        ptj_madd_ct(&t, &acc, &q);
+        /* acc the identity: the sum is q itself */
+        fe_cmov(t.x, q.x, inf);
+        fe_cmov(t.y, q.y, inf);
+        fe_cmov(t.z, C(one_mont), inf);
+        /* digit 0: keep acc (the identity (1, 1, 0) too) */
+        ptj_cmov(&acc, &t, ~zero);
+        inf &= zero;
     }
-    *r = acc;
+    jac_to_pt(&accp, &acc); /* the identity (1, 1, 0) becomes (0 : 1 : 0) */
+    uint64_t zero = base_lookup(&q, NWIN - 1, d[NWIN - 1]);
+    pt_add_mixed(&s, &accp, &q);
+    /* digit 0: keep acc (Algorithm 5 cannot add the identity). */
+    pt_cmov(&accp, &s, ~zero);
+    *r = accp;
     vg_wipe(d, sizeof d);
     vg_wipe(&t, sizeof t);
+    vg_wipe(&s, sizeof s);
     vg_wipe(&q, sizeof q);
     vg_wipe(&acc, sizeof acc);
+    vg_wipe(&accp, sizeof accp);
+    vg_wipe(&inf, sizeof inf);
 }
 
 static void NAME(base_mul)(uint8_t *xy, const uint8_t *k)
@@ -809,40 +976,72 @@ static void NAME(base_mul)(uint8_t *xy, const uint8_t *k)
 #define VWIN ((8 * NB + VW - 1) / VW) /* 52 (P-256), 77 (P-384): no carry out */
 #define VTSIZE (1 << (VW - 1))
 
-static void var_lookup(pt *r, const pt tab[VTSIZE], int8_t d)
+/* r = entry |d| - 1 of tab, negated when d < 0; the identity (1, 1, 0)
+ * when d == 0. Scans the whole table. Returns all-ones when d == 0. */
+static uint64_t var_lookup(ptj *r, const ptj tab[VTSIZE], int8_t d)
 {
     uint64_t neg;
     uint32_t a = digit_abs(d, &neg);
-    pt_set_identity(r); /* d == 0: the identity, which Algorithm 4 adds fine */
+    ptj_set_identity(r);
     for (size_t j = 0; j < VTSIZE; j++)
-        pt_cmov(r, &tab[j], vg_ct_mask_eq_u64(a, (uint64_t)j + 1));
+        ptj_cmov(r, &tab[j], vg_ct_mask_eq_u64(a, (uint64_t)j + 1));
     fe ny;
     FE(neg)(ny, r->y);
     fe_cmov(r->y, ny, neg);
+    return vg_ct_mask_eq_u64(a, 0);
 }
 
+/* [k]P by signed windows of VW bits from the top, in Jacobian coordinates.
+ * The table tab[j] = [j + 1]P is built by one doubling and ptj_add_ct:
+ * [j]P + P with 2 <= j <= 15 is never an exception (P has prime order
+ * n > 17, so [j]P != +-P and neither is the identity).
+ * Windows VWIN - 2 .. 1 add [d]P to acc = [A]P after the doublings, where
+ * A = sum_{i'>i} d[i'] 2^(VW (i' - i)) and A 2^(VW i) = k - L with
+ * |L| < 2^(VW i - 1) (the lower digits), so |A| < k / 2^(VW i) + 1 <= n / 32 + 1
+ * for i >= 1 and k < 2^(8 NB). A = 0 exactly when every digit so far is 0
+ * (mask inf; acc is then (1, 1, 0)); otherwise |A| >= 2^VW = 32 > 16 >= |d|,
+ * so 0 < |A| - |d| <= |A +- d| < n: [A]P is not the identity and not
+ * +-[d]P, and ptj_add_ct meets no exception, for every k. Window 0 (where
+ * A +- d can be 0 mod n, e.g. k = 2 d) goes through the complete
+ * Algorithm 4. */
 static void var_mul_pt(pt *r, const pt_aff *p, const uint8_t k[NB])
 {
-    pt tab[VTSIZE], acc, t;
+    ptj tab[VTSIZE], acc, t, s;
+    pt accp, tp;
     int8_t d[VWIN];
     fe_copy(tab[0].x, p->x);
     fe_copy(tab[0].y, p->y);
     fe_copy(tab[0].z, C(one_mont));
-    pt_dbl(&tab[1], &tab[0]);
+    ptj_dbl(&tab[1], &tab[0]);
     for (size_t j = 2; j < VTSIZE; j++)
-        pt_add(&tab[j], &tab[j - 1], &tab[0]);
+        ptj_add_ct(&tab[j], &tab[j - 1], &tab[0]);
     recode_signed(d, k, VW, VWIN);
-    var_lookup(&acc, tab, d[VWIN - 1]);
-    for (size_t i = VWIN - 1; i-- > 0;) {
-        pt_dbl_n(&acc, &acc, VW);
-        var_lookup(&t, tab, d[i]);
-        pt_add(&acc, &acc, &t);
+    uint64_t inf = var_lookup(&acc, tab, d[VWIN - 1]);
+    for (size_t i = VWIN - 1; i-- > 1;) {
+        for (unsigned b = 0; b < VW; b++)
+            ptj_dbl(&acc, &acc);
+        uint64_t zero = var_lookup(&t, tab, d[i]);
+        ptj_add_ct(&s, &acc, &t);
+        ptj_cmov(&s, &t, inf);     /* acc the identity: the sum is t */
+        ptj_cmov(&s, &acc, zero);  /* digit 0: keep acc */
+        acc = s;
+        inf &= zero;
     }
-    *r = acc;
+    for (unsigned b = 0; b < VW; b++)
+        ptj_dbl(&acc, &acc);
+    jac_to_pt(&accp, &acc); /* the identity (1, 1, 0) becomes (0 : 1 : 0) */
+    (void)var_lookup(&t, tab, d[0]);
+    jac_to_pt(&tp, &t);
+    pt_add(&accp, &accp, &tp);
+    *r = accp;
     vg_wipe(tab, sizeof tab);
     vg_wipe(&acc, sizeof acc);
     vg_wipe(&t, sizeof t);
+    vg_wipe(&s, sizeof s);
+    vg_wipe(&accp, sizeof accp);
+    vg_wipe(&tp, sizeof tp);
     vg_wipe(d, sizeof d);
+    vg_wipe(&inf, sizeof inf);
 }
 
 /* Affine xy bytes (already validated) to Montgomery form. */
@@ -924,12 +1123,6 @@ static int NAME(decode_point)(uint8_t *xy, const uint8_t *in, size_t len)
  * their exceptional cases, which the complete formulas above avoid at a
  * higher cost. The identity is any Jacobian point with Z = 0 (ptj_dbl keeps
  * Z = 0); a result that is the identity is (1, 1, 0). */
-static void ptj_set_identity(ptj *r)
-{
-    fe_copy(r->x, C(one_mont));
-    fe_copy(r->y, C(one_mont));
-    memset(r->z, 0, sizeof(fe));
-}
 
 /* r = p + q, Jacobian + Jacobian (add-2007-bl of the Explicit-Formulas
  * Database, 11M + 5S): U1 = X1 Z2^2, U2 = X2 Z1^2, S1 = Y1 Z2^3,
