@@ -165,16 +165,16 @@ static void fe64_nsqr(uint64_t h[4], const uint64_t f[4], unsigned n)
             /* lo + 38 hi < 39 * 2^256: the top word r4 ends at most 38, no carry out */
             "adoxq %[a1], %[r4]\n\t"
             "adcxq %[a1], %[r4]\n\t"
-            "imulq $38, %[r4], %[r4]\n\t" /* 38 * top <= 1444 */
+            /* one fold at bit 255, as FE64_REDUCE_512: q = 2 r4 + bit 63 of r3 <= 77 */
+            "shldq $1, %[r3], %[r4]\n\t"
+            "btrq $63, %[r3]\n\t"
+            "imulq $19, %[r4], %[r4]\n\t" /* 19 q <= 1463 */
             "addq %[r4], %[r0]\n\t"
             "adcq %[a1], %[r1]\n\t"
             "adcq %[a1], %[r2]\n\t"
+            /* < 2^255 + 1463: no carry out of r3 */
             "adcq %[a1], %[r3]\n\t"
-            /* sum < 2^256 + 1444: CF is 0 or 1; when it is 1 the wrapped value is */
-            /* below 1444, so r0 + 38 cannot carry */
-            "sbbq %[t0], %[t0]\n\t"
-            "andq $38, %[t0]\n\t"
-            "leaq (%[r0], %[t0]), %[a0]\n\t"
+            "movq %[r0], %[a0]\n\t"
             "movq %[r1], %[a1]\n\t"
             "movq %[r2], %[a2]\n\t"
             "movq %[r3], %[a3]\n\t"
@@ -431,6 +431,22 @@ static inline void fe64_mux(uint64_t h[4], const uint64_t f[4], const uint64_t g
         h[i] = f[i] ^ (mask & (f[i] ^ g[i]));
 }
 
+/* One doubling of (xd : zd), the ladder's formulas without the addition:
+ * the last three steps, where the clamped scalar's bits 2, 1, 0 are zero, so
+ * R0 is only doubled and R1 is never used again. Bounds: xd, zd below
+ * FE64_W (mul outputs or the ladder's start values) on entry and exit. */
+static inline void x25519_dbl64(struct ladder64 *st)
+{
+    fe64_addw(st->a, st->xd, st->zd); /* zd < FE64_W */
+    fe64_subw(st->b, st->xd, st->zd); /* zd < FE64_W */
+    fe64_sqr(st->aa, st->a);
+    fe64_sqr(st->bb, st->b);
+    fe64_subw(st->e, st->aa, st->bb); /* bb < FE64_W */
+    fe64_mul(st->xd, st->aa, st->bb);
+    fe64_mul121666_add(st->a, st->e, st->bb);
+    fe64_mul(st->zd, st->e, st->a);
+}
+
 static void x25519_ladder64(uint8_t out[32], const uint8_t scalar[32], const uint8_t u[32])
 {
     struct ladder64 st;
@@ -443,14 +459,18 @@ static void x25519_ladder64(uint8_t out[32], const uint8_t scalar[32], const uin
     memcpy(st.xs, st.x1, sizeof st.xs);
     memset(st.zs, 0, sizeof st.zs);
     st.zs[0] = 1;
-    for (int i = 254; i >= 0; i--) {
+    /* Bounds: xd, zd, xs, zs stay below FE64_W (1, 0, x1 < 2^255 at the
+     * start, mul and sqr outputs after each step), which is what the
+     * single-fold addw and subw need from their second operand; da, cb, aa,
+     * bb are mul and sqr outputs too. */
+    for (int i = 254; i >= 3; i--) {
         uint64_t bit = (uint64_t)(st.k[i >> 3] >> (i & 7)) & 1;
         uint64_t mask = vg_barrier_u64(0 - (bit ^ prev)); /* all-ones: double Ps */
         prev = bit;
-        fe64_add(st.a, st.xd, st.zd);
-        fe64_sub(st.b, st.xd, st.zd);
-        fe64_add(st.c, st.xs, st.zs);
-        fe64_sub(st.d, st.xs, st.zs);
+        fe64_addw(st.a, st.xd, st.zd); /* zd < FE64_W */
+        fe64_subw(st.b, st.xd, st.zd);
+        fe64_addw(st.c, st.xs, st.zs); /* zs < FE64_W */
+        fe64_subw(st.d, st.xs, st.zs);
         fe64_mux(st.s, st.a, st.c, mask);
         fe64_mux(st.t, st.b, st.d, mask);
         /* addition (DA, CB) and doubling (S^2, T^2) interleaved */
@@ -458,23 +478,26 @@ static void x25519_ladder64(uint8_t out[32], const uint8_t scalar[32], const uin
         fe64_sqr(st.aa, st.s);
         fe64_mul(st.cb, st.c, st.b);
         fe64_sqr(st.bb, st.t);
-        fe64_add(st.xs, st.da, st.cb);
-        fe64_sub(st.e, st.aa, st.bb);
-        fe64_sub(st.zs, st.da, st.cb);
-        fe64_mul121666(st.a, st.e);
+        fe64_addw(st.xs, st.da, st.cb); /* cb < FE64_W */
+        fe64_subw(st.e, st.aa, st.bb);  /* bb < FE64_W */
+        fe64_subw(st.zs, st.da, st.cb); /* cb < FE64_W */
+        /* z = E (AA + 121665 E) = E (BB + 121666 E), since AA = BB + E */
+        fe64_mul121666_add(st.a, st.e, st.bb);
         fe64_sqr(st.xs, st.xs);
-        fe64_add(st.a, st.bb, st.a);
         fe64_sqr(st.zs, st.zs);
         fe64_mul(st.xd, st.aa, st.bb);
         fe64_mul(st.zs, st.x1, st.zs);
-        /* z = E (AA + 121665 E) = E (BB + 121666 E), since AA = BB + E */
         fe64_mul(st.zd, st.e, st.a);
     }
-    uint64_t mask = vg_barrier_u64(0 - prev); /* R0 = Ps when the last bit was 1 */
-    fe64_mux(st.a, st.xd, st.xs, mask);
-    fe64_mux(st.b, st.zd, st.zs, mask);
-    fe64_invert(st.b, st.b);
-    fe64_mul(st.a, st.a, st.b);
+    uint64_t mask = vg_barrier_u64(0 - prev); /* R0 = Ps when bit 3 was 1 */
+    fe64_mux(st.xd, st.xd, st.xs, mask);
+    fe64_mux(st.zd, st.zd, st.zs, mask);
+    /* bits 2, 1, 0 of the clamped scalar are zero: R0 doubles three times */
+    x25519_dbl64(&st);
+    x25519_dbl64(&st);
+    x25519_dbl64(&st);
+    fe64_invert(st.b, st.zd);
+    fe64_mul(st.a, st.xd, st.b);
     fe64_tobytes(out, st.a);
     vg_wipe(&st, sizeof st);
     vg_wipe(&prev, sizeof prev);

@@ -8,8 +8,15 @@
  *
  * Representation: any value below 2^256 stands for its residue mod p; every
  * kernel takes any such inputs, returns a value below 2^256, and allows any
- * aliasing of h with the inputs. Each kernel opens with its C prototype, its
+ * aliasing of h with the inputs, except fe64_addw and fe64_subw, which need
+ * one operand below 2^256 - 38. Each kernel opens with its C prototype, its
  * semantics and its register use; every carry has its bound beside it.
+ *
+ * Weak bound FE64_W = 2^255 + 2^23: fe64_mul, fe64_sqr, fe64_nsqr and
+ * fe64_mul121666_add fold once at bit 255 and return values below it. Since
+ * FE64_W < 2^256 - 38, their outputs may enter the single-fold fe64_addw
+ * and fe64_subw (three instructions fewer than fe64_add and fe64_sub, and a
+ * shorter dependency chain); callers write the bound beside each use.
  */
 #ifndef VG_CURVE25519_FE64_ADX_KERNELS_H
 #define VG_CURVE25519_FE64_ADX_KERNELS_H
@@ -19,7 +26,7 @@
 /* ---- shared tail of mul and sqr: 512 -> 256 bits ---------------------------
  * In:  r0..r3 = lo, r4..r7 = hi of a 512-bit product (r7 names a register
  *      that held an input pointer; it is free by now). rdx free.
- * Out: r0..r3 = lo + 38 hi folded below 2^256, stored at [h].
+ * Out: r0..r3 = lo + 38 hi folded below 2^255 + 1463 (< FE64_W), stored at [h].
  * Clobbers: rdx, t0, t1, z, r4, flags. */
 #define FE64_REDUCE_512                                                                          \
     "movl $38, %%edx\n\t"                                                                        \
@@ -39,16 +46,16 @@
     /* r4 (high half of 38 r7, plus both pending carries) ends at most 38: no carry out. */      \
     "adoxq %[z], %[r4]\n\t"                                                                      \
     "adcxq %[z], %[r4]\n\t"                                                                      \
-    "imulq $38, %[r4], %[r4]\n\t" /* 38 * top <= 1444 */                                         \
+    /* one fold at bit 255 (2^255 = 19 mod p): q = floor(value / 2^255) = */                     \
+    /* 2 r4 + bit 63 of r3 <= 77; the value becomes (value mod 2^255) + 19 q */                  \
+    "shldq $1, %[r3], %[r4]\n\t" /* q */                                                         \
+    "btrq $63, %[r3]\n\t"                                                                        \
+    "imulq $19, %[r4], %[r4]\n\t" /* 19 q <= 1463 */                                             \
     "addq %[r4], %[r0]\n\t"                                                                      \
     "adcq %[z], %[r1]\n\t"                                                                       \
     "adcq %[z], %[r2]\n\t"                                                                       \
+    /* (value mod 2^255) + 19 q < 2^255 + 1463: no carry out of r3 */                            \
     "adcq %[z], %[r3]\n\t"                                                                       \
-    /* sum < 2^256 + 1444, so CF is 0 or 1; when it is 1 the wrapped value is */                 \
-    /* below 1444, so r0 + 38 cannot carry. */                                                   \
-    "sbbq %[t0], %[t0]\n\t"                                                                      \
-    "andq $38, %[t0]\n\t"                                                                        \
-    "addq %[t0], %[r0]\n\t"                                                                      \
     "movq %[r0], 0(%[h])\n\t"                                                                    \
     "movq %[r1], 8(%[h])\n\t"                                                                    \
     "movq %[r2], 16(%[h])\n\t"                                                                   \
@@ -76,7 +83,7 @@
     "adcxq %[z], %[" rI4 "]\n\t"
 
 /* void fe64_mul(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
- * h = f * g folded below 2^256 (congruent mod p). Inputs: any values below
+ * h = f * g folded below 2^255 + 1463 < FE64_W (congruent mod p). Inputs: any values below
  * 2^256; any aliasing (h is written last).
  * Registers: %[f], %[h] pointers; %[r7] holds the g pointer until g[3] is in
  * rdx, then the product's top word; r0..r6, t0, t1, z (zero) scratch; rdx
@@ -110,7 +117,8 @@ static inline void fe64_mul(uint64_t h[4], const uint64_t f[4], const uint64_t g
 }
 
 /* void fe64_sqr(uint64_t h[4], const uint64_t f[4]);
- * h = f^2 folded below 2^256. Input: any value below 2^256; h may alias f.
+ * h = f^2 folded below 2^255 + 1463 < FE64_W. Input: any value below 2^256;
+ * h may alias f.
  * Method: the six cross products a_i a_j (i < j) into r1..r6, doubled on the
  * CF chain while the squares a_i^2 enter on the OF chain.
  * Registers: %[r7] holds the f pointer until f[3] is in rdx, then the top
@@ -280,6 +288,113 @@ static inline void fe64_mul121666(uint64_t h[4], const uint64_t f[4])
             : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
               [t] "=&r"(t)
             : [f] "r"(f), [h] "r"(h)
+            : "rdx", "cc", "memory");
+}
+
+/* void fe64_addw(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+ * h = f + g folded below 2^256, with one fold: needs f + g < 2^257 - 38,
+ * which holds when f or g is below 2^256 - 38 (for example below FE64_W).
+ * Any aliasing. Registers: %[f], %[g], %[h] pointers; r0..r3, t scratch. */
+static inline void fe64_addw(uint64_t h[4], const uint64_t f[4], const uint64_t g[4])
+{
+    uint64_t r0, r1, r2, r3, t;
+    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
+            "movq 8(%[f]), %[r1]\n\t"
+            "movq 16(%[f]), %[r2]\n\t"
+            "movq 24(%[f]), %[r3]\n\t"
+            "addq 0(%[g]), %[r0]\n\t"
+            "adcq 8(%[g]), %[r1]\n\t"
+            "adcq 16(%[g]), %[r2]\n\t"
+            "adcq 24(%[g]), %[r3]\n\t"
+            /* f + g < 2^257 - 38: CF is 0 or 1; t = 38 CF */
+            "sbbq %[t], %[t]\n\t"
+            "andq $38, %[t]\n\t"
+            "addq %[t], %[r0]\n\t"
+            "adcq $0, %[r1]\n\t"
+            "adcq $0, %[r2]\n\t"
+            /* with CF set, (f + g - 2^256) + 38 < 2^256 by the precondition: no carry out */
+            "adcq $0, %[r3]\n\t"
+            "movq %[r0], 0(%[h])\n\t"
+            "movq %[r1], 8(%[h])\n\t"
+            "movq %[r2], 16(%[h])\n\t"
+            "movq %[r3], 24(%[h])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
+            : [f] "r"(f), [g] "r"(g), [h] "r"(h)
+            : "cc", "memory");
+}
+
+/* void fe64_subw(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+ * h = f - g brought into [0, 2^256) with one fold: needs g <= 2^256 - 38
+ * (for example g below FE64_W); f any value below 2^256. Any aliasing.
+ * Registers: %[f], %[g], %[h] pointers; r0..r3, t scratch. */
+static inline void fe64_subw(uint64_t h[4], const uint64_t f[4], const uint64_t g[4])
+{
+    uint64_t r0, r1, r2, r3, t;
+    __asm__ volatile("movq 0(%[f]), %[r0]\n\t"
+            "movq 8(%[f]), %[r1]\n\t"
+            "movq 16(%[f]), %[r2]\n\t"
+            "movq 24(%[f]), %[r3]\n\t"
+            "subq 0(%[g]), %[r0]\n\t"
+            "sbbq 8(%[g]), %[r1]\n\t"
+            "sbbq 16(%[g]), %[r2]\n\t"
+            "sbbq 24(%[g]), %[r3]\n\t"
+            /* one borrow at most; t = 38 CF */
+            "sbbq %[t], %[t]\n\t"
+            "andq $38, %[t]\n\t"
+            "subq %[t], %[r0]\n\t"
+            "sbbq $0, %[r1]\n\t"
+            "sbbq $0, %[r2]\n\t"
+            /* with a borrow, f - g + 2^256 - 38 >= 0 since g <= 2^256 - 38: no borrow out */
+            "sbbq $0, %[r3]\n\t"
+            "movq %[r0], 0(%[h])\n\t"
+            "movq %[r1], 8(%[h])\n\t"
+            "movq %[r2], 16(%[h])\n\t"
+            "movq %[r3], 24(%[h])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [t] "=&r"(t)
+            : [f] "r"(f), [g] "r"(g), [h] "r"(h)
+            : "cc", "memory");
+}
+
+/* void fe64_mul121666_add(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+ * h = 121666 f + g folded once at bit 255, below 2^255 + 2^23 = FE64_W: the
+ * ladder's z factor BB + 121666 E in one pass. Any inputs below 2^256, any
+ * aliasing (h is written last).
+ * Registers: %[f], %[g], %[h] pointers; r0..r4, t scratch; rdx = 121666. */
+static inline void fe64_mul121666_add(uint64_t h[4], const uint64_t f[4], const uint64_t g[4])
+{
+    uint64_t r0, r1, r2, r3, r4, t;
+    __asm__ volatile("movl $121666, %%edx\n\t"
+            "mulxq 0(%[f]), %[r0], %[r1]\n\t"
+            "mulxq 8(%[f]), %[t], %[r2]\n\t"
+            "addq %[t], %[r1]\n\t"
+            "mulxq 16(%[f]), %[t], %[r3]\n\t"
+            "adcq %[t], %[r2]\n\t"
+            "mulxq 24(%[f]), %[t], %[r4]\n\t"
+            "adcq %[t], %[r3]\n\t"
+            /* 121666 f < 2^273: no carry out, the top word r4 < 121666 */
+            "adcq $0, %[r4]\n\t"
+            "addq 0(%[g]), %[r0]\n\t"
+            "adcq 8(%[g]), %[r1]\n\t"
+            "adcq 16(%[g]), %[r2]\n\t"
+            "adcq 24(%[g]), %[r3]\n\t"
+            /* 121666 f + g < 121667 * 2^256: r4 <= 121666, no carry out */
+            "adcq $0, %[r4]\n\t"
+            /* q = floor(value / 2^255) = 2 r4 + bit 63 of r3 < 2^18 */
+            "shldq $1, %[r3], %[r4]\n\t"
+            "btrq $63, %[r3]\n\t"
+            "imulq $19, %[r4], %[r4]\n\t" /* 19 q < 2^23 */
+            "addq %[r4], %[r0]\n\t"
+            "adcq $0, %[r1]\n\t"
+            "adcq $0, %[r2]\n\t"
+            /* (value mod 2^255) + 19 q < 2^255 + 2^23: no carry out of r3 */
+            "adcq $0, %[r3]\n\t"
+            "movq %[r0], 0(%[h])\n\t"
+            "movq %[r1], 8(%[h])\n\t"
+            "movq %[r2], 16(%[h])\n\t"
+            "movq %[r3], 24(%[h])\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
+              [t] "=&r"(t)
+            : [f] "r"(f), [g] "r"(g), [h] "r"(h)
             : "rdx", "cc", "memory");
 }
 

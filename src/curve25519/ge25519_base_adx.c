@@ -1,6 +1,7 @@
 /*
  * Fixed-base scalar multiplication on edwards25519 over the four-word
- * BMI2/ADX field (fe64_adx.c). x86-64 only: compiled only when VG_X86_64
+ * BMI2/ADX field (fe64_adx_kernels.h, inlined; the inversion and encoding
+ * through fe64_adx.c's operation table). x86-64 only: compiled only when VG_X86_64
  * (its NULL stand-in for other builds is in ge25519_base.c), called only
  * when the CPU has BMI2 and ADX. Same method, formulas and table layout as
  * the portable variant (ge25519_base.c, which documents them); this file
@@ -21,16 +22,11 @@
 #include <emmintrin.h>
 
 #define VG_GE25519_TABLE_FE64 1
+#include "fe64_adx_kernels.h"
 #include "ge25519_base_table.h"
 
 typedef const struct vg_fe64_ops fe_ops;
 typedef uint64_t fe[4];
-
-static inline void fe_cmov(fe h, const fe f, uint64_t mask)
-{
-    for (int i = 0; i < 4; i++)
-        h[i] ^= mask & (h[i] ^ f[i]);
-}
 
 static inline void fe_cswap(fe f, fe g, uint64_t mask)
 {
@@ -49,68 +45,74 @@ typedef struct {
     fe E, F, G, H; /* completed: x = E/G, y = H/F */
 } ge_p1p1;
 
-static inline void ge_p1p1_to_p3(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
+static inline void ge_p1p1_to_p3(ge_p3 *r, const ge_p1p1 *c)
 {
-    F->mul(r->X, c->E, c->F);
-    F->mul(r->Y, c->G, c->H);
-    F->mul(r->Z, c->F, c->G);
-    F->mul(r->T, c->E, c->H);
+    fe64_mul(r->X, c->E, c->F);
+    fe64_mul(r->Y, c->G, c->H);
+    fe64_mul(r->Z, c->F, c->G);
+    fe64_mul(r->T, c->E, c->H);
 }
 
-static inline void ge_p1p1_to_p2(fe_ops *F, ge_p3 *r, const ge_p1p1 *c)
+static inline void ge_p1p1_to_p2(ge_p3 *r, const ge_p1p1 *c)
 {
-    F->mul(r->X, c->E, c->F);
-    F->mul(r->Y, c->G, c->H);
-    F->mul(r->Z, c->F, c->G);
+    fe64_mul(r->X, c->E, c->F);
+    fe64_mul(r->Y, c->G, c->H);
+    fe64_mul(r->Z, c->F, c->G);
 }
 
 /* c = p + q, q = (y + x, y - x, 2 d x y) affine (HWCD 2008 3.1, see
- * ge25519_base.c). */
-static void ge_madd(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *q, fe tmp[4])
+ * ge25519_base.c), or p - q when negmask is all-ones and the caller has
+ * swapped y + x and y - x (ge_select). Bounds: X, Y, Z, T of p are mul outputs (below FE64_W,
+ * fe64_adx_kernels.h), or the start values 0, 1, 1, 0; so are A, B, C. That
+ * is what the single-fold addw and subw need from their second operand. */
+static void ge_madd(ge_p1p1 *c, const ge_p3 *p, const vg_ge64_niels *q, uint64_t negmask,
+                    fe tmp[4])
 {
     uint64_t *a = tmp[0], *b = tmp[1], *d = tmp[2];
-    F->sub(a, p->Y, p->X);
-    F->add(b, p->Y, p->X);
-    F->mul(a, a, q->ymx);       /* A */
-    F->mul(b, b, q->ypx);       /* B */
-    F->mul(c->G, p->T, q->t2d); /* C */
-    F->add(d, p->Z, p->Z);      /* D */
-    F->sub(c->E, b, a);
-    F->add(c->H, b, a);
-    F->sub(c->F, d, c->G);
-    F->add(c->G, d, c->G);
+    fe64_subw(a, p->Y, p->X);         /* X < FE64_W */
+    fe64_addw(b, p->Y, p->X);
+    fe64_mul(a, a, q->ymx);           /* A */
+    fe64_mul(b, b, q->ypx);           /* B */
+    fe64_mul(c->G, p->T, q->t2d);     /* C */
+    fe64_addw(d, p->Z, p->Z);         /* D; Z < FE64_W */
+    fe64_subw(c->E, b, a);            /* A < FE64_W */
+    fe64_addw(c->H, b, a);
+    fe64_subw(c->F, d, c->G);         /* C < FE64_W */
+    fe64_addw(c->G, d, c->G);
+    fe_cswap(c->F, c->G, negmask);    /* q negated: -C, so D + C and D - C trade places */
 }
 
 /* c = 2 p from X, Y, Z (HWCD 2008 3.3, a = -1, see ge25519_base.c). */
-static void ge_dbl(fe_ops *F, ge_p1p1 *c, const ge_p3 *p, fe tmp[4])
+static void ge_dbl(ge_p1p1 *c, const ge_p3 *p, fe tmp[4])
 {
     uint64_t *a = tmp[0], *b = tmp[1], *zz = tmp[2], *s = tmp[3];
-    F->sqr(a, p->X);
-    F->sqr(b, p->Y);
-    F->sqr(zz, p->Z);
-    F->add(s, p->X, p->Y);
-    F->sqr(s, s);
-    F->add(c->H, a, b);     /* Y^2 + X^2 */
-    F->sub(c->E, s, c->H);  /* 2 X Y */
-    F->sub(c->G, b, a);     /* Y^2 - X^2 */
-    F->add(zz, zz, zz);
-    F->sub(c->F, zz, c->G); /* 2 Z^2 - Y^2 + X^2 */
+    fe64_sqr(a, p->X);
+    fe64_sqr(b, p->Y);
+    fe64_sqr(zz, p->Z);
+    fe64_add(s, p->X, p->Y);
+    fe64_sqr(s, s);
+    fe64_add(c->H, a, b);     /* Y^2 + X^2 */
+    fe64_sub(c->E, s, c->H);  /* 2 X Y */
+    fe64_sub(c->G, b, a);     /* Y^2 - X^2 */
+    fe64_add(zz, zz, zz);
+    fe64_sub(c->F, zz, c->G); /* 2 Z^2 - Y^2 + X^2 */
 }
 
-/* t = e B_i for a digit e in [-8, 8] (identity (1, 1, 0) for 0); reads every
- * entry of the row, the digit only becomes masks. The scan ORs each entry
- * ANDed with its mask (all-ones for the one entry |e| - 1, zero for the
- * others) into six 128-bit accumulators: SSE2, part of x86-64 itself, so it
- * needs no CPU feature beyond the variant's. */
-static void ge_select(fe_ops *F, vg_ge64_niels *t, const vg_ge64_niels row[8], int8_t e)
+/* t = |e| B_i with y + x and y - x swapped when e < 0, for a digit e in
+ * [-8, 8] (identity (1, 1, 0) for 0); returns all-ones when e < 0. The rest
+ * of the negation, -2 d x y, is left to ge_madd: it negates C, which swaps
+ * its F and G, so no subtraction is needed here. Reads every entry of the
+ * row, the digit only becomes masks. The scan ORs each entry ANDed with its
+ * mask (all-ones for the one entry |e| - 1, zero for the others) into six
+ * 128-bit accumulators and swaps in those registers: SSE2, part of x86-64
+ * itself, so it needs no CPU feature beyond the variant's. */
+static uint64_t ge_select(vg_ge64_niels *t, const vg_ge64_niels row[8], int8_t e)
 {
     uint64_t d = (uint64_t)(int64_t)e;
     uint64_t neg = d >> 63;               /* 1 when e < 0 */
     uint64_t abs = (d ^ (0 - neg)) + neg; /* |e| in [0, 8] */
     uint64_t negmask = vg_barrier_u64(0 - neg);
     uint64_t idmask = vg_ct_mask_eq_u64(abs, 0);
-    static const fe zero = {0, 0, 0, 0};
-    fe nt;
     __m128i acc[6];
     for (int w = 0; w < 6; w++)
         acc[w] = _mm_setzero_si128();
@@ -120,16 +122,20 @@ static void ge_select(fe_ops *F, vg_ge64_niels *t, const vg_ge64_niels row[8], i
         for (int w = 0; w < 6; w++)
             acc[w] = _mm_or_si128(acc[w], _mm_and_si128(m, _mm_loadu_si128(src + w)));
     }
+    /* e = 0: no entry matched, all zero; make it (1, 1, 0) */
+    __m128i one = _mm_set_epi64x(0, (long long)(idmask & 1));
+    acc[0] = _mm_or_si128(acc[0], one);
+    acc[2] = _mm_or_si128(acc[2], one);
+    __m128i nm = _mm_set1_epi64x((long long)negmask);
+    for (int w = 0; w < 2; w++) { /* swap y + x (acc 0, 1) and y - x (acc 2, 3) */
+        __m128i x = _mm_and_si128(nm, _mm_xor_si128(acc[w], acc[w + 2]));
+        acc[w] = _mm_xor_si128(acc[w], x);
+        acc[w + 2] = _mm_xor_si128(acc[w + 2], x);
+    }
     for (int w = 0; w < 6; w++)
         _mm_storeu_si128((__m128i *)(void *)t + w, acc[w]);
-    /* e = 0: no entry matched, t is all zero; make it (1, 1, 0) */
-    t->ypx[0] |= idmask & 1;
-    t->ymx[0] |= idmask & 1;
-    fe_cswap(t->ypx, t->ymx, negmask);
-    F->sub(nt, zero, t->t2d);
-    fe_cmov(t->t2d, nt, negmask);
-    vg_wipe(nt, sizeof nt);
     vg_wipe(acc, sizeof acc);
+    return negmask;
 }
 
 struct base_state {
@@ -142,29 +148,29 @@ struct base_state {
 };
 
 /* s->h = [a]B for a < 2^255 (see ge25519_base.c). */
-static void ge_scalarmult_base(fe_ops *F, struct base_state *s, const uint8_t a[32])
+static void ge_scalarmult_base(struct base_state *s, const uint8_t a[32])
 {
     vg_ge25519_recode16(s->e, a);
     memset(&s->h, 0, sizeof s->h);
     s->h.Y[0] = 1;
     s->h.Z[0] = 1;
     for (int i = 0; i < 32; i++) {
-        ge_select(F, &s->t, vg_ge25519_base_table64[i], s->e[2 * i + 1]);
-        ge_madd(F, &s->c, &s->h, &s->t, s->tmp);
-        ge_p1p1_to_p3(F, &s->h, &s->c);
+        uint64_t neg = ge_select(&s->t, vg_ge25519_base_table64[i], s->e[2 * i + 1]);
+        ge_madd(&s->c, &s->h, &s->t, neg, s->tmp);
+        ge_p1p1_to_p3(&s->h, &s->c);
     }
-    ge_dbl(F, &s->c, &s->h, s->tmp);
-    ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h, s->tmp);
-    ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h, s->tmp);
-    ge_p1p1_to_p2(F, &s->h, &s->c);
-    ge_dbl(F, &s->c, &s->h, s->tmp);
-    ge_p1p1_to_p3(F, &s->h, &s->c);
+    ge_dbl(&s->c, &s->h, s->tmp);
+    ge_p1p1_to_p2(&s->h, &s->c);
+    ge_dbl(&s->c, &s->h, s->tmp);
+    ge_p1p1_to_p2(&s->h, &s->c);
+    ge_dbl(&s->c, &s->h, s->tmp);
+    ge_p1p1_to_p2(&s->h, &s->c);
+    ge_dbl(&s->c, &s->h, s->tmp);
+    ge_p1p1_to_p3(&s->h, &s->c);
     for (int i = 0; i < 32; i++) {
-        ge_select(F, &s->t, vg_ge25519_base_table64[i], s->e[2 * i]);
-        ge_madd(F, &s->c, &s->h, &s->t, s->tmp);
-        ge_p1p1_to_p3(F, &s->h, &s->c);
+        uint64_t neg = ge_select(&s->t, vg_ge25519_base_table64[i], s->e[2 * i]);
+        ge_madd(&s->c, &s->h, &s->t, neg, s->tmp);
+        ge_p1p1_to_p3(&s->h, &s->c);
     }
 }
 
@@ -175,11 +181,11 @@ static void public_key64(uint8_t out[32], const uint8_t k[32])
     struct base_state s;
     uint8_t a[32];
     vg_x25519_clamp(a, k);
-    ge_scalarmult_base(F, &s, a);
-    F->add(s.num, s.h.Z, s.h.Y);
-    F->sub(s.den, s.h.Z, s.h.Y);
+    ge_scalarmult_base(&s, a);
+    fe64_add(s.num, s.h.Z, s.h.Y);
+    fe64_sub(s.den, s.h.Z, s.h.Y);
     F->invert(s.den, s.den);
-    F->mul(s.num, s.num, s.den);
+    fe64_mul(s.num, s.num, s.den);
     F->tobytes(out, s.num);
     vg_wipe(&s, sizeof s);
     vg_wipe(a, sizeof a);
@@ -191,11 +197,11 @@ static void ed25519_base64(uint8_t out[32], const uint8_t a[32])
     fe_ops *F = vg_fe64_adx_get();
     struct base_state s;
     uint8_t xb[32];
-    ge_scalarmult_base(F, &s, a);
+    ge_scalarmult_base(&s, a);
     F->invert(s.den, s.h.Z);
-    F->mul(s.num, s.h.X, s.den);
+    fe64_mul(s.num, s.h.X, s.den);
     F->tobytes(xb, s.num);
-    F->mul(s.num, s.h.Y, s.den);
+    fe64_mul(s.num, s.h.Y, s.den);
     F->tobytes(out, s.num);
     out[31] = (uint8_t)(out[31] | ((xb[0] & 1) << 7));
     vg_wipe(&s, sizeof s);
