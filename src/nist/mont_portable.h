@@ -145,58 +145,7 @@ static inline void vg_mont_dw_add(uint64_t *lo, uint64_t *hi, uint64_t x)
  * Bound: every caller keeps s < 2^192 (a column holds at most 2 n + 2 < 16
  * terms below 2^128 plus the previous column's carry < 2^128), so ov
  * never wraps. */
-#if defined(VG_MONT_ADDC)
-typedef struct {
-    uint64_t l, h, ov;
-} vg_acc;
-
-#define VG_ACC_INIT {0, 0, 0}
-
-static inline void vg_acc_add2(vg_acc *s, uint64_t lo, uint64_t hi)
-{
-    unsigned long long c;
-    s->l = __builtin_addcll(s->l, lo, 0, &c);
-    s->h = __builtin_addcll(s->h, hi, c, &c);
-    s->ov += c;
-}
-
-static inline void vg_acc_mac(vg_acc *s, uint64_t a, uint64_t b)
-{
-    unsigned __int128 p = (unsigned __int128)a * b;
-    vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
-}
-
-static inline void vg_acc_mac2(vg_acc *s, uint64_t a, uint64_t b)
-{
-    unsigned __int128 p = (unsigned __int128)a * b;
-    vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
-    vg_acc_add2(s, (uint64_t)p, (uint64_t)(p >> 64));
-}
-
-static inline void vg_acc_add_up(vg_acc *s, uint64_t lo, uint64_t hi)
-{
-    uint64_t c = vg_mont_adc(&s->h, s->h, lo, 0);
-    s->ov += hi + c;
-}
-
-static inline void vg_acc_sub2(vg_acc *s, uint64_t lo, uint64_t hi)
-{
-    uint64_t b = vg_mont_sbb(&s->l, s->l, lo, 0);
-    b = vg_mont_sbb(&s->h, s->h, hi, b);
-    s->ov -= b;
-}
-
-static inline uint64_t vg_acc_lo(const vg_acc *s) { return s->l; }
-
-static inline uint64_t vg_acc_shift(vg_acc *s)
-{
-    uint64_t lo = s->l;
-    s->l = s->h;
-    s->h = s->ov;
-    s->ov = 0;
-    return lo;
-}
-#elif defined(VG_MONT_INT128)
+#if defined(VG_MONT_INT128) && !defined(VG_MONT_ADDC)
 typedef struct {
     unsigned __int128 v;
     uint64_t ov;
@@ -258,6 +207,9 @@ static inline uint64_t vg_acc_shift(vg_acc *s)
     return lo;
 }
 #else
+/* Three words: clang with its carry builtins (vg_mont_adc / vg_mont_sbb are
+ * ADC / SBB there, vg_mont_mac an __int128 product) and builds without
+ * __int128. */
 typedef struct {
     uint64_t l, h, ov;
 } vg_acc;
