@@ -718,8 +718,8 @@ static void pt_cmov(pt *r, const pt *a, uint64_t mask)
 
 /* ---- Jacobian additions without exceptional cases (constant time) --------
  * The general Jacobian formulas (add-2007-bl, madd-2007-bl of the
- * Explicit-Formulas Database, the same as ptj_add_vt / ptj_madd_vt below
- * without their branches) are wrong only when an input is the identity or
+ * Explicit-Formulas Database; ptj_add_vt / ptj_madd_vt below run the same
+ * halves with their branches between them) are wrong only when an input is the identity or
  * the inputs are equal or opposite (H = 0). The windowed multiplications
  * below call them only where none of these can happen, whatever the
  * scalar; the argument is at each caller, and the identity is tracked by a
@@ -742,11 +742,13 @@ static void ptj_cmov(ptj *r, const ptj *a, uint64_t mask)
     fe_cmov(r->z, a->z, mask);
 }
 
-/* r = p + q, Jacobian (add-2007-bl, 11M + 5S). Pre: p, q not the
- * identity, p != +-q. r may alias p or q. */
-static void ptj_add_ct(ptj *r, const ptj *p, const ptj *q)
+/* add-2007-bl in two halves, so that ptj_add_vt can test H and rr between
+ * them: the head computes Z1^2, Z2^2, U1 = X1 Z2^2, S1 = Y1 Z2^3,
+ * H = U2 - U1 and rr = S2 - S1 (not yet doubled). */
+static inline void ptj_add_head(fe z1z1, fe z2z2, fe u1, fe s1, fe h, fe rr, const ptj *p,
+                                const ptj *q)
 {
-    fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t, x3, y3, z3;
+    fe u2, s2;
     FE(sqr)(z1z1, p->z);
     FE(sqr)(z2z2, q->z);
     FE(mul)(u1, p->x, z2z2);
@@ -757,6 +759,14 @@ static void ptj_add_ct(ptj *r, const ptj *p, const ptj *q)
     FE(mul)(s2, s2, z1z1);
     FE(sub)(h, u2, u1);
     FE(sub)(rr, s2, s1);
+}
+
+/* The rest of add-2007-bl from the head's values (rr is overwritten).
+ * r may alias p or q. */
+static inline void ptj_add_tail(ptj *r, const ptj *p, const ptj *q, const fe z1z1,
+                                const fe z2z2, const fe u1, const fe s1, const fe h, fe rr)
+{
+    fe i, j, v, t, x3, y3, z3;
     FE(add)(rr, rr, rr);
     FE(add)(i, h, h);
     FE(sqr)(i, i);
@@ -781,17 +791,32 @@ static void ptj_add_ct(ptj *r, const ptj *p, const ptj *q)
     fe_copy(r->z, z3);
 }
 
-/* r = p + q, Jacobian + affine (madd-2007-bl, 7M + 4S). Pre: p not the
- * identity, p != +-q (q affine is never the identity). r may alias p. */
-static void ptj_madd_ct(ptj *r, const ptj *p, const pt_aff *q)
+/* r = p + q, Jacobian (add-2007-bl, 11M + 5S). Pre: p, q not the
+ * identity, p != +-q. r may alias p or q. */
+static void ptj_add_ct(ptj *r, const ptj *p, const ptj *q)
 {
-    fe z1z1, u2, s2, h, hh, i, j, rr, v, t, x3, y3, z3;
+    fe z1z1, z2z2, u1, s1, h, rr;
+    ptj_add_head(z1z1, z2z2, u1, s1, h, rr, p, q);
+    ptj_add_tail(r, p, q, z1z1, z2z2, u1, s1, h, rr);
+}
+
+/* madd-2007-bl in two halves (as ptj_add_head / ptj_add_tail): the head
+ * computes Z1^2, H = X2 Z1^2 - X1 and rr = Y2 Z1^3 - Y1 (not yet doubled). */
+static inline void ptj_madd_head(fe z1z1, fe h, fe rr, const ptj *p, const pt_aff *q)
+{
+    fe u2, s2;
     FE(sqr)(z1z1, p->z);
     FE(mul)(u2, q->x, z1z1);
     FE(mul)(s2, q->y, p->z);
     FE(mul)(s2, s2, z1z1);
     FE(sub)(h, u2, p->x);
     FE(sub)(rr, s2, p->y);
+}
+
+/* The rest of madd-2007-bl (rr is overwritten). r may alias p. */
+static inline void ptj_madd_tail(ptj *r, const ptj *p, const fe z1z1, const fe h, fe rr)
+{
+    fe hh, i, j, v, t, x3, y3, z3;
     FE(add)(rr, rr, rr);
     FE(sqr)(hh, h);
     FE(add)(i, hh, hh);
@@ -814,6 +839,15 @@ static void ptj_madd_ct(ptj *r, const ptj *p, const pt_aff *q)
     fe_copy(r->x, x3);
     fe_copy(r->y, y3);
     fe_copy(r->z, z3);
+}
+
+/* r = p + q, Jacobian + affine (madd-2007-bl, 7M + 4S). Pre: p not the
+ * identity, p != +-q (q affine is never the identity). r may alias p. */
+static void ptj_madd_ct(ptj *r, const ptj *p, const pt_aff *q)
+{
+    fe z1z1, h, rr;
+    ptj_madd_head(z1z1, h, rr, p, q);
+    ptj_madd_tail(r, p, z1z1, h, rr);
 }
 
 /* x (and y when y != NULL) of the affine form of p; returns all-ones when
@@ -1141,17 +1175,8 @@ static void ptj_add_vt(ptj *r, const ptj *p, const ptj *q)
         *r = *p;
         return;
     }
-    fe z1z1, z2z2, u1, u2, s1, s2, h, i, j, rr, v, t, x3, y3, z3;
-    FE(sqr)(z1z1, p->z);
-    FE(sqr)(z2z2, q->z);
-    FE(mul)(u1, p->x, z2z2);
-    FE(mul)(u2, q->x, z1z1);
-    FE(mul)(s1, p->y, q->z);
-    FE(mul)(s1, s1, z2z2);
-    FE(mul)(s2, q->y, p->z);
-    FE(mul)(s2, s2, z1z1);
-    FE(sub)(h, u2, u1);
-    FE(sub)(rr, s2, s1);
+    fe z1z1, z2z2, u1, s1, h, rr;
+    ptj_add_head(z1z1, z2z2, u1, s1, h, rr, p, q);
     if (fe_is_zero(h)) {
         if (fe_is_zero(rr))
             ptj_dbl(r, p);
@@ -1159,28 +1184,7 @@ static void ptj_add_vt(ptj *r, const ptj *p, const ptj *q)
             ptj_set_identity(r);
         return;
     }
-    FE(add)(rr, rr, rr);
-    FE(add)(i, h, h);
-    FE(sqr)(i, i);
-    FE(mul)(j, h, i);
-    FE(mul)(v, u1, i);
-    FE(sqr)(x3, rr);
-    FE(sub)(x3, x3, j);
-    FE(sub)(x3, x3, v);
-    FE(sub)(x3, x3, v);
-    FE(sub)(t, v, x3);
-    FE(mul)(y3, rr, t);
-    FE(mul)(t, s1, j);
-    FE(add)(t, t, t);
-    FE(sub)(y3, y3, t);
-    FE(add)(z3, p->z, q->z);
-    FE(sqr)(z3, z3);
-    FE(sub)(z3, z3, z1z1);
-    FE(sub)(z3, z3, z2z2);
-    FE(mul)(z3, z3, h);
-    fe_copy(r->x, x3);
-    fe_copy(r->y, y3);
-    fe_copy(r->z, z3);
+    ptj_add_tail(r, p, q, z1z1, z2z2, u1, s1, h, rr);
 }
 
 /* r = p + q, Jacobian + affine (madd-2007-bl, 7M + 4S): U2 = X2 Z1^2,
@@ -1197,13 +1201,8 @@ static void ptj_madd_vt(ptj *r, const ptj *p, const pt_aff *q)
         fe_copy(r->z, C(one_mont));
         return;
     }
-    fe z1z1, u2, s2, h, hh, i, j, rr, v, t, x3, y3, z3;
-    FE(sqr)(z1z1, p->z);
-    FE(mul)(u2, q->x, z1z1);
-    FE(mul)(s2, q->y, p->z);
-    FE(mul)(s2, s2, z1z1);
-    FE(sub)(h, u2, p->x);
-    FE(sub)(rr, s2, p->y);
+    fe z1z1, h, rr;
+    ptj_madd_head(z1z1, h, rr, p, q);
     if (fe_is_zero(h)) {
         if (fe_is_zero(rr))
             ptj_dbl(r, p);
@@ -1211,30 +1210,8 @@ static void ptj_madd_vt(ptj *r, const ptj *p, const pt_aff *q)
             ptj_set_identity(r);
         return;
     }
-    FE(add)(rr, rr, rr);
-    FE(sqr)(hh, h);
-    FE(add)(i, hh, hh);
-    FE(add)(i, i, i);
-    FE(mul)(j, h, i);
-    FE(mul)(v, p->x, i);
-    FE(sqr)(x3, rr);
-    FE(sub)(x3, x3, j);
-    FE(sub)(x3, x3, v);
-    FE(sub)(x3, x3, v);
-    FE(sub)(t, v, x3);
-    FE(mul)(y3, rr, t);
-    FE(mul)(t, p->y, j);
-    FE(add)(t, t, t);
-    FE(sub)(y3, y3, t);
-    FE(add)(z3, p->z, h);
-    FE(sqr)(z3, z3);
-    FE(sub)(z3, z3, z1z1);
-    FE(sub)(z3, z3, hh);
-    fe_copy(r->x, x3);
-    fe_copy(r->y, y3);
-    fe_copy(r->z, z3);
+    ptj_madd_tail(r, p, z1z1, h, rr);
 }
-
 
 /* wNAF of k (public): k = sum naf[i] 2^i, naf[i] odd in (-2^w, 2^w) or 0,
  * nonzero digits at least w + 1 apart. Returns the length. */
