@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "sha2.h"
+#include "sha256_round.h"
 
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */
@@ -32,25 +33,9 @@ static const uint32_t g_iv256[8] = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-static inline uint32_t rotr32(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
-
-/* FIPS 180-4 (4.4)-(4.7). */
-#define BSIG0(x) (rotr32((x), 2) ^ rotr32((x), 13) ^ rotr32((x), 22))
-#define BSIG1(x) (rotr32((x), 6) ^ rotr32((x), 11) ^ rotr32((x), 25))
+/* FIPS 180-4 (4.6), (4.7); rotr32, BSIG0, BSIG1 and R256 in sha256_round.h. */
 #define SSIG0(x) (rotr32((x), 7) ^ rotr32((x), 18) ^ ((x) >> 3))
 #define SSIG1(x) (rotr32((x), 17) ^ rotr32((x), 19) ^ ((x) >> 10))
-
-/* One round of FIPS 180-4 6.2.2 step 3, with the variables renamed instead
- * of shifted. Ch(e,f,g) = ((f ^ g) & e) ^ g and Maj(a,b,c) = ((a ^ b) &
- * (b ^ c)) ^ b; `bc` carries b ^ c, which is the next round's a ^ b. */
-#define R256(a, b, c, d, e, f, g, h, wk)                                                           \
-    do {                                                                                           \
-        uint32_t t1_ = (h) + (wk) + ((((f) ^ (g)) & (e)) ^ (g)) + BSIG1(e);                        \
-        uint32_t ab_ = (a) ^ (b);                                                                  \
-        (d) += t1_;                                                                                \
-        (h) = t1_ + BSIG0(a) + ((ab_ & bc) ^ (b));                                                 \
-        bc = ab_;                                                                                  \
-    } while (0)
 
 /* W[t] for t >= 16 in a 16-word ring (FIPS 180-4 6.2.2 step 1). */
 #define SCHED256(w, t)                                                                             \

@@ -22,43 +22,22 @@
  */
 #include "common.h"
 #include "sha2.h"
+#include "sha256_round.h"
 
 #ifdef VG_X86_64
 #include <immintrin.h>
 
-static inline uint32_t rotr32(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
-
-/* FIPS 180-4 (4.4), (4.5); RORX with -mbmi2. */
-#define BSIG0(x) (rotr32((x), 2) ^ rotr32((x), 13) ^ rotr32((x), 22))
-#define BSIG1(x) (rotr32((x), 6) ^ rotr32((x), 11) ^ rotr32((x), 25))
-
-/* One round (FIPS 180-4 6.2.2 step 3), variables renamed instead of
- * shifted; `bc` carries b ^ c for Maj(a,b,c) = ((a ^ b) & (b ^ c)) ^ b and
- * Ch(e,f,g) = ((f ^ g) & e) ^ g. */
-#define R256(a, b, c, d, e, f, g, h, wk)                                                           \
+/* Four rounds t..t+3 from the table wk, the working variables named in the
+ * order of round t (the names move by four every four rounds). */
+#define R4(wk, t, a, b, c, d, e, f, g, h)                                                          \
     do {                                                                                           \
-        uint32_t t1_ = (h) + (wk) + ((((f) ^ (g)) & (e)) ^ (g)) + BSIG1(e);                        \
-        uint32_t ab_ = (a) ^ (b);                                                                  \
-        (d) += t1_;                                                                                \
-        (h) = t1_ + BSIG0(a) + ((ab_ & bc) ^ (b));                                                 \
-        bc = ab_;                                                                                  \
+        R256(a, b, c, d, e, f, g, h, (wk)[(t) + 0]);                                               \
+        R256(h, a, b, c, d, e, f, g, (wk)[(t) + 1]);                                               \
+        R256(g, h, a, b, c, d, e, f, (wk)[(t) + 2]);                                               \
+        R256(f, g, h, a, b, c, d, e, (wk)[(t) + 3]);                                               \
     } while (0)
-
-/* Four rounds t..t+3 from the table wk. */
-#define R4(wk, t)                                                                                  \
-    do {                                                                                           \
-        R256(a, b, c, d, e, f, g, hh, (wk)[(t) + 0]);                                              \
-        R256(hh, a, b, c, d, e, f, g, (wk)[(t) + 1]);                                              \
-        R256(g, hh, a, b, c, d, e, f, (wk)[(t) + 2]);                                              \
-        R256(f, g, hh, a, b, c, d, e, (wk)[(t) + 3]);                                              \
-    } while (0)
-#define R4B(wk, t)                                                                                 \
-    do {                                                                                           \
-        R256(e, f, g, hh, a, b, c, d, (wk)[(t) + 0]);                                              \
-        R256(d, e, f, g, hh, a, b, c, (wk)[(t) + 1]);                                              \
-        R256(c, d, e, f, g, hh, a, b, (wk)[(t) + 2]);                                              \
-        R256(b, c, d, e, f, g, hh, a, (wk)[(t) + 3]);                                              \
-    } while (0)
+#define R4A(wk, t) R4(wk, t, a, b, c, d, e, f, g, hh)
+#define R4B(wk, t) R4(wk, t, e, f, g, hh, a, b, c, d)
 
 /* Big-endian 32-bit words to native ones, in each 128-bit lane. */
 #define BSWAP_MASK                                                                                 \
@@ -115,11 +94,11 @@ static inline void store_wk(uint32_t wk[2][64], __m256i x, int t)
  * issued 16 rounds before round t+16+4k needs it). */
 #define A16(t)                                                                                     \
     do {                                                                                           \
-        R4(wk[0], (t) + 0);                                                                        \
+        R4A(wk[0], (t) + 0);                                                                       \
         SCHED(x[0], x[1], x[2], x[3], (t) + 16);                                                   \
         R4B(wk[0], (t) + 4);                                                                       \
         SCHED(x[1], x[2], x[3], x[0], (t) + 20);                                                   \
-        R4(wk[0], (t) + 8);                                                                        \
+        R4A(wk[0], (t) + 8);                                                                       \
         SCHED(x[2], x[3], x[0], x[1], (t) + 24);                                                   \
         R4B(wk[0], (t) + 12);                                                                      \
         SCHED(x[3], x[0], x[1], x[2], (t) + 28);                                                   \
@@ -147,9 +126,9 @@ static inline void sha256_pair(uint32_t h[8], uint32_t wk[2][64], const uint8_t 
     A16(0);
     A16(16);
     A16(32);
-    R4(wk[0], 48);
+    R4A(wk[0], 48);
     R4B(wk[0], 52);
-    R4(wk[0], 56);
+    R4A(wk[0], 56);
     R4B(wk[0], 60);
     h[0] += a;
     h[1] += b;
@@ -164,7 +143,7 @@ static inline void sha256_pair(uint32_t h[8], uint32_t wk[2][64], const uint8_t 
         a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
         bc = b ^ c;
         for (int t = 0; t < 64; t += 8) {
-            R4(wk[1], t);
+            R4A(wk[1], t);
             R4B(wk[1], t + 4);
         }
         h[0] += a;
