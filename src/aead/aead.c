@@ -82,8 +82,10 @@ static int aead_stream_xor(vg_aead_stream *s, uint8_t *out, const uint8_t *in, s
      * block here: the AD was padded, every piece so far was whole 64-byte
      * blocks. */
     size_t done = 0;
-    if (s->chacha == vg_chacha20_portable_get() && s->mac.impl == vg_poly1305_r64_get() &&
-        s->mac.buflen == 0)
+    /* r64 and mulx share the radix-2^64 state and block step
+     * (poly1305_r64.h), so the portable loop serves both. */
+    if (s->chacha == vg_chacha20_portable_get() && s->mac.buflen == 0 &&
+        (s->mac.impl == vg_poly1305_r64_get() || s->mac.impl == vg_poly1305_mulx_get()))
         done = vg_chacha20_poly1305_portable(out, in, len, s->k, s->n, s->counter, &s->mac.st,
                                              decrypting);
     s->counter += (uint32_t)(done / 64);

@@ -164,7 +164,8 @@ void vg_poly1305_final(vg_poly1305_ctx *ctx, uint8_t tag[16]);
  * when opening) absorbed as full blocks into st, an r64 state (as
  * vg_poly1305_r64_get()->blocks). Returns the bytes done: 0 where the build
  * lacks the vector extensions or __int128 (the caller then does it all the
- * usual way). Pre: as vg_chacha20_xor; st initialised by r64's init;
+ * usual way). Pre: as vg_chacha20_xor; st initialised by r64's or mulx's
+ * init (the same radix-2^64 state, poly1305_r64.h);
  * out == in or no overlap. */
 size_t vg_chacha20_poly1305_portable(uint8_t *out, const uint8_t *in, size_t len,
                                      const uint32_t key[8], const uint32_t nonce[3],
