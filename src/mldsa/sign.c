@@ -16,8 +16,10 @@
  * ctilde, c) and the phases the skeleton calls: setup (skDecode, A-hat),
  * mask_w (lines 11-16), z (lines 18, 20, 23), hints (lines 19, 21-28),
  * the hint accessor of HintBitPack and encode (the rest of sigEncode).
- * Constant time apart from the number of attempts: every rejection test is
- * computed in full and only an attempt's combined verdict is branched on.
+ * Constant time apart from the number of attempts and where an attempt was
+ * rejected: each norm check is computed in full over its polynomial, and an
+ * attempt stops at the first polynomial whose check fails (the verdicts are
+ * declassified one by one in vg_mldsa_sign_verdict; the reason below).
  */
 #include <string.h>
 
@@ -27,6 +29,21 @@
 #include "params.h"
 #include "poly.h"
 #include "small.h"
+
+/* 1 when the attempt is rejected so far. Declassify: the outcome of a norm
+ * check (z, r0, ct0) may be public; only the values checked must stay
+ * secret. A rejected attempt's candidate is discarded, and which check
+ * failed, and at which polynomial, depends on that candidate (from y, a
+ * fresh mask per attempt) as the attempt count does; the Dilithium round-3
+ * specification (section 5.5) argues that the rejection condition need not
+ * be hidden, and mldsa-native declassifies each check the same way. What
+ * stays secret: z, r0, ct0 and the hints of every attempt, and the
+ * coefficient at which a check failed. */
+static inline unsigned vg_mldsa_sign_verdict(unsigned reject)
+{
+    VG_CT_DECLASSIFY(&reject, sizeof reject);
+    return vg_barrier_u32(reject) != 0;
+}
 
 #if !VG_MLDSA_SMALL_SIGN
 /* ---- big-stack layout ---------------------------------------------------- */
@@ -194,11 +211,13 @@ static unsigned vg_mldsa_sign_z(const struct vg_mldsa_backend *be, struct vg_mld
         be->small_mul(&st->ws.z[j], &st->ws.sc, &st->ws.ss1[j]);
         if (be->sign_z_pass) {
             reject |= be->sign_z_pass(&st->ws.z[j], &st->ws.y[j], VG_MLDSA_GAMMA1 - VG_MLDSA_BETA);
-            continue;
+        } else {
+            be->add(&st->ws.z[j], &st->ws.z[j], &st->ws.y[j]);
+            be->reduce(&st->ws.z[j]);
+            reject |= be->chknorm(&st->ws.z[j], VG_MLDSA_GAMMA1 - VG_MLDSA_BETA);
         }
-        be->add(&st->ws.z[j], &st->ws.z[j], &st->ws.y[j]);
-        be->reduce(&st->ws.z[j]);
-        reject |= be->chknorm(&st->ws.z[j], VG_MLDSA_GAMMA1 - VG_MLDSA_BETA);
+        if (vg_mldsa_sign_verdict(reject))
+            break; /* z_j too long: the attempt is rejected */
     }
     /* The made-ahead entries (nonces kappa + L ..) to the front: y[0..L) is
      * not read again in this attempt. */
@@ -212,7 +231,8 @@ static unsigned vg_mldsa_sign_z(const struct vg_mldsa_backend *be, struct vg_mld
 /* Per row: r = w - <<c s2>> (lines 19, 21), ||LowBits(r)|| (line 23),
  * ct0 = <<c t0>> (line 25, check line 28), h = MakeHint(-ct0, w - cs2 +
  * ct0) (line 26) = [HighBits(w - cs2 + ct0) != HighBits(w - cs2)], into
- * ws.h. Returns the combined verdict; *nhints the number of hints. */
+ * ws.h. Returns the verdict, stopping at the first row whose r0 check
+ * fails; *nhints the number of hints. */
 static unsigned vg_mldsa_sign_hints(const struct vg_mldsa_backend *be,
                                     struct vg_mldsa_sign_state *st,
                                     const uint8_t sk[VG_MLDSA_SK_BYTES], unsigned *nhints)
@@ -230,6 +250,8 @@ static unsigned vg_mldsa_sign_hints(const struct vg_mldsa_backend *be,
             unsigned nh;
             reject |= be->sign_r_pass(&st->ws.t, &st->ws.h[i], &st->ws.w[i], VG_MLDSA_GAMMA2,
                                       VG_MLDSA_GAMMA2 - VG_MLDSA_BETA);
+            if (vg_mldsa_sign_verdict(reject))
+                break; /* r0 of row i too long */
             vg_mldsa_sign_ct0(be, st0, &st->ws.u, &st->ws.c, &st->ws.sc, &st->ws.t0[i], &st->ws.c);
             reject |= be->sign_h_pass(&st->ws.h[i], &nh, &st->ws.u, &st->ws.t, &st->ws.h[i],
                                       VG_MLDSA_GAMMA2, VG_MLDSA_GAMMA2);
@@ -241,6 +263,8 @@ static unsigned vg_mldsa_sign_hints(const struct vg_mldsa_backend *be,
         be->caddq(&st->ws.t);
         be->decompose(&st->ws.u, &st->ws.h[i], &st->ws.t, VG_MLDSA_GAMMA2); /* h[i]: scratch r0 */
         reject |= be->chknorm(&st->ws.h[i], VG_MLDSA_GAMMA2 - VG_MLDSA_BETA);
+        if (vg_mldsa_sign_verdict(reject))
+            break; /* r0 of row i too long */
         vg_mldsa_sign_ct0(be, st0, &st->ws.u, &st->ws.c, &st->ws.sc, &st->ws.t0[i], &st->ws.c);
         be->reduce(&st->ws.u); /* the range chknorm needs */
         reject |= be->chknorm(&st->ws.u, VG_MLDSA_GAMMA2);
@@ -425,6 +449,10 @@ static unsigned vg_mldsa_sign_z(const struct vg_mldsa_backend *be, struct vg_mld
             be->reduce(&st->ws.tu.t);
             reject |= be->chknorm(&st->ws.tu.t, VG_MLDSA_GAMMA1 - VG_MLDSA_BETA);
         }
+        /* A rejected attempt leaves sig partly y, partly z: the next
+         * attempt's mask_w writes all of its y there again. */
+        if (vg_mldsa_sign_verdict(reject))
+            break; /* z_j too long: the attempt is rejected */
         vg_mldsa_polyz_pack(be, zb, &st->ws.tu.t, VG_MLDSA_GAMMA1);
     }
     return reject;
@@ -432,7 +460,7 @@ static unsigned vg_mldsa_sign_z(const struct vg_mldsa_backend *be, struct vg_mld
 
 /* Per row, with ws.y[0..3] as scratch (named r, r1, r0/r1', ct0): the
  * checks and hints of lines 19, 21-28 as in the big-stack layout; the hints
- * kept as bits (ws.hbits). Returns the combined verdict; *nhints the
+ * kept as bits (ws.hbits). Returns the verdict (stopping as there); *nhints the
  * number of hints. */
 static unsigned vg_mldsa_sign_hints(const struct vg_mldsa_backend *be,
                                     struct vg_mldsa_sign_state *st,
@@ -449,7 +477,20 @@ static unsigned vg_mldsa_sign_hints(const struct vg_mldsa_backend *be,
                                       VG_MLDSA_ETA);
         be->small_ntt(&st->ws.ss, r);
         be->small_mul(r, &st->ws.sc, &st->ws.ss); /* exact, |.| <= 196 */
-        /* ct0 (ws.ss and lo are free here: scratch). */
+        if (be->sign_r_pass) {
+            reject |= be->sign_r_pass(r, r1, &st->ws.w[i], VG_MLDSA_GAMMA2,
+                                      VG_MLDSA_GAMMA2 - VG_MLDSA_BETA);
+        } else {
+            be->sub(r, &st->ws.w[i], r);
+            be->reduce(r);
+            be->caddq(r);
+            be->decompose(r1, lo, r, VG_MLDSA_GAMMA2);
+            reject |= be->chknorm(lo, VG_MLDSA_GAMMA2 - VG_MLDSA_BETA);
+        }
+        if (vg_mldsa_sign_verdict(reject))
+            break; /* r0 of row i too long */
+        /* ct0 (ws.ss and lo are free here: scratch; lo's r0 was only
+         * needed for its check). */
         vg_mldsa_polyt0_unpack(be, ct0, sk + VG_MLDSA_SK_T0 + i * VG_MLDSA_POLYT0_BYTES);
         if (st0) {
             vg_mldsa_small_t0_ntt(be, &st->ws.ss, &st->ws.tu.shi, ct0, lo);
@@ -461,16 +502,9 @@ static unsigned vg_mldsa_sign_hints(const struct vg_mldsa_backend *be,
         }
         if (be->sign_r_pass) {
             unsigned nh;
-            reject |= be->sign_r_pass(r, r1, &st->ws.w[i], VG_MLDSA_GAMMA2,
-                                      VG_MLDSA_GAMMA2 - VG_MLDSA_BETA);
             reject |= be->sign_h_pass(lo, &nh, ct0, r, r1, VG_MLDSA_GAMMA2, VG_MLDSA_GAMMA2);
             *nhints += nh;
         } else {
-            be->sub(r, &st->ws.w[i], r);
-            be->reduce(r);
-            be->caddq(r);
-            be->decompose(r1, lo, r, VG_MLDSA_GAMMA2);
-            reject |= be->chknorm(lo, VG_MLDSA_GAMMA2 - VG_MLDSA_BETA);
             be->reduce(ct0);
             reject |= be->chknorm(ct0, VG_MLDSA_GAMMA2);
             be->add(ct0, r, ct0);
@@ -562,18 +596,15 @@ static int vg_mldsa_sign_mu_core(const struct vg_mldsa_backend *be, uint8_t sig[
         }
         vg_mldsa_sign_mask_w(be, &st, sig, mu, kappa);
         reject = vg_mldsa_sign_z(be, &st, sig, sk);
-        reject |= vg_mldsa_sign_hints(be, &st, sk, &nhints);
+        if (vg_mldsa_sign_verdict(reject))
+            continue; /* z rejected: no r0, ct0 or hints for this attempt */
+        reject = vg_mldsa_sign_hints(be, &st, sk, &nhints);
         /* More than omega hints (line 28): the top bit of omega - nhints. */
         reject |= (unsigned)(VG_MLDSA_OMEGA - (int)nhints) >> (sizeof(unsigned) * 8 - 1);
-        /* Declassify: the verdict of this attempt (every norm check and
-         * the hint count folded into one bit). Whether an attempt is
-         * rejected is public by design: the number of attempts shows in
-         * the signing time, and the security argument of Fiat-Shamir with
-         * aborts covers it; the values checked (z, r0, ct0, the hints of a
-         * rejected attempt) stay secret. The one branch on secret-derived
-         * data in the loop. */
-        VG_CT_DECLASSIFY(&reject, sizeof reject);
-        if (vg_barrier_u32(reject) == 0)
+        /* Whether an attempt is rejected is public by design: the number
+         * of attempts shows in the signing time, and the security argument
+         * of Fiat-Shamir with aborts covers it (vg_mldsa_sign_verdict). */
+        if (!vg_mldsa_sign_verdict(reject))
             break;
     }
     if (attempts)
