@@ -50,19 +50,15 @@
  * builtins into ADC / SBB chains. gcc 12 has no such builtin; its code from
  * the __int128 idioms is the better of the two there (measured, see
  * docs/benchmarks.md), so gcc keeps those. */
-/* Not under MemorySanitizer: clang 14's MSan checks the operands of the
- * llvm.uadd/usub.with.overflow intrinsics these builtins become as if they
- * were branch conditions (a report for every secret operand, although the
- * code is a branch-free SUB / SETB), so the MSan build runs the __int128
- * idioms instead; the builtin code is taint-checked by valgrind in the clang
- * configuration and instruction-audited there (docs/constant-time.md). */
-#if defined(__has_feature)
-#if __has_feature(memory_sanitizer)
-#define VG_MONT_NO_ADDC 1
-#endif
-#endif
+/* Not under MemorySanitizer (VG_CT_MSAN, common.h): clang 14's MSan checks
+ * the operands of the llvm.uadd/usub.with.overflow intrinsics these
+ * builtins become as if they were branch conditions (a report for every
+ * secret operand, although the code is a branch-free SUB / SETB), so the
+ * MSan build runs the __int128 idioms instead; the builtin code is
+ * taint-checked by valgrind in the clang configuration and
+ * instruction-audited there (docs/constant-time.md). */
 #if defined(VG_MONT_INT128) && defined(__clang__) && defined(__has_builtin) &&                     \
-    !defined(VG_MONT_NO_ADDC)
+    !defined(VG_CT_MSAN)
 #if __has_builtin(__builtin_addcll) && __has_builtin(__builtin_subcll)
 #define VG_MONT_ADDC 1
 #endif
