@@ -196,7 +196,8 @@ static void vg_mldsa_sign_mask_w(const struct vg_mldsa_backend *be, struct vg_ml
 
 /* z = y + c s1 (lines 18, 20): exact, |cs1| <= 196; |y| <= gamma1, the sum
  * is reduce32'd; returns ||z|| >= gamma1 - beta (line 23). Also c for the
- * small products (line 17) and c-hat for t0 where needed. */
+ * small products (line 17); c-hat for t0, where needed, is made by the
+ * hints phase, which a rejected z skips. */
 static unsigned vg_mldsa_sign_z(const struct vg_mldsa_backend *be, struct vg_mldsa_sign_state *st,
                                 uint8_t sig[VG_MLDSA_SIG_BYTES],
                                 const uint8_t sk[VG_MLDSA_SK_BYTES])
@@ -205,8 +206,6 @@ static unsigned vg_mldsa_sign_z(const struct vg_mldsa_backend *be, struct vg_mld
     (void)sig;
     (void)sk;
     be->small_ntt(&st->ws.sc, &st->ws.c); /* |c| <= 1 */
-    if (!vg_mldsa_small_t0_ok(be))
-        be->ntt(&st->ws.c); /* else ws.c is scratch from here */
     for (unsigned j = 0; j < VG_MLDSA_L; j++) {
         be->small_mul(&st->ws.z[j], &st->ws.sc, &st->ws.ss1[j]);
         if (be->sign_z_pass) {
@@ -240,6 +239,8 @@ static unsigned vg_mldsa_sign_hints(const struct vg_mldsa_backend *be,
     const int st0 = vg_mldsa_small_t0_ok(be);
     unsigned reject = 0;
     (void)sk;
+    if (!st0)
+        be->ntt(&st->ws.c); /* c-hat for t0; else ws.c is scratch from here */
     for (unsigned i = 0; i < VG_MLDSA_K; i++) {
         /* t keeps r in [0, q). */
         be->small_mul(&st->ws.t, &st->ws.sc, &st->ws.ss2[i]); /* exact, |.| <= 196 */
