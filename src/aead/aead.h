@@ -173,6 +173,24 @@ size_t vg_chacha20_poly1305_portable(uint8_t *out, const uint8_t *in, size_t len
 
 /* ---- the AEADs (RFC 8439 2.8, draft-irtf-cfrg-xchacha-03 2.3) ---------- */
 
+/* A fused one-shot AEAD kernel: ChaCha20 from block 0 under (k, n) and
+ * Poly1305 in one schedule. out = in XOR the keystream from block 1 on
+ * (encrypting, decrypting = 0, or decrypting), and tag = the RFC 8439 2.8
+ * tag over ad and the ciphertext (out when encrypting, in when
+ * decrypting). open's caller compares the tag and zeroes out on a
+ * mismatch. Pre: 192 < len <= VG_AEAD_FUSED_MAX; ad may be NULL when
+ * ad_len == 0; out == in or no overlap. */
+#define VG_AEAD_FUSED_MAX 1216
+typedef void (*vg_aead_fused_fn)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *ad,
+                                 size_t ad_len, const uint32_t k[8], const uint32_t n[3],
+                                 int decrypting, uint8_t tag[16]);
+/* x86-64: all the keystream in one 16-block zmm pass with up to 4 more
+ * blocks in ymm rows, then the 8-lane IFMA Poly1305
+ * (src/aead/x86_64/aead_avx512.c), for the pair chacha "avx512" with poly1305
+ * "avx512ifma"; NULL unless built and AVX-512F, VL, BW, IFMA and BMI2 are
+ * active. */
+vg_aead_fused_fn vg_aead_avx512_get(void);
+
 /* RFC 8439 2.8: P_MAX = (2^32 - 1) * 64 = 2^38 - 64 bytes. */
 #define VG_AEAD_MAXLEN ((uint64_t)0x3fffffffc0ULL)
 

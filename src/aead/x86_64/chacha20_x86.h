@@ -6,7 +6,8 @@
  *   CH_PFX            prefix of the static functions made here;
  *   CH_R256(x, n)     x rotated left by n (16, 12, 8 or 7), __m256i;
  *   CH_R128(x, n)     the same on __m128i.
- * Made here:
+ * Made here (unless the includer defines CH_NO_KERNELS, for the round
+ * macros CH_QR, CH_DIAG and CH_UNDIAG alone):
  *   CH_PFX##_rows(out, in, nblocks, key, nonce, counter): any number of
  *     blocks, up to four at a time with the state rows as vectors (one
  *     block per 128-bit lane; the diagonal rounds turn rows b, c, d by
@@ -66,6 +67,9 @@
         c = SH(c, 0x4e);                                                                           \
         d = SH(d, 0x39);                                                                           \
     } while (0)
+
+/* CH_NO_KERNELS: only the round macros above (aead_avx512.c). */
+#ifndef CH_NO_KERNELS
 
 /* out = in XOR (the 64 bytes x0 || x1 || x2 || x3 of 128-bit rows). */
 static inline void CH_FN(_xor128)(uint8_t *out, const uint8_t *in, __m128i a, __m128i b,
@@ -247,3 +251,5 @@ static void CH_FN(_x8)(uint8_t *out, const uint8_t *in, const uint32_t key[8],
 #undef ADD
 #undef XOR
 }
+
+#endif /* CH_NO_KERNELS */
