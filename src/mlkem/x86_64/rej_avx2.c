@@ -103,12 +103,14 @@ unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf,
         pos += 24;
     }
     /* The last entries (fewer than 16 left to fill) and the last 24-byte
-     * group of the buffer (fewer than 32 bytes readable) go through the same
-     * vector step into a scratch buffer, of which only what fits is copied:
-     * the same candidates in the same order, no write at or beyond r[len]
-     * (see the file comment). */
+     * group of the buffer (fewer than 32 bytes readable): the same vector
+     * step, one 8-lane half at a time; a half is stored in place while 8
+     * slots are left (its 16-byte store then ends at or before r[len]),
+     * else into a scratch buffer of which only what fits is copied: the
+     * same candidates in the same order, no write at or beyond r[len] (see
+     * the file comment). Storing the halves in place avoids reading back a
+     * just-stored scratch vector for all but the last half. */
     while (ctr < len && pos + 24 <= buflen) {
-        int16_t tmp[16 + 8];
         uint8_t in[32];
         const uint8_t *p = buf + pos;
         if (pos + 32 > buflen) {
@@ -116,14 +118,27 @@ unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf,
             memset(in + 24, 0, 8);
             p = in;
         }
-        unsigned n = rej16(tmp, p, spread, mask12, q);
-        if (n > len - ctr)
-            n = len - ctr;
-        /* At most 16 entries: a plain loop (gcc made the memcpy of a
-         * variable length REP MOVSQ, whose start-up cost dominated). */
-        for (unsigned i = 0; i < n; i++)
-            r[ctr + i] = tmp[i];
-        ctr += n;
+        __m256i d = rej_decode(p, spread, mask12);
+        uint32_t m = (uint32_t)_mm256_movemask_epi8(
+            _mm256_packs_epi16(_mm256_cmpgt_epi16(q, d), _mm256_setzero_si256()));
+        for (int h = 0; h < 2 && ctr < len; h++) {
+            __m128i x = h ? _mm256_extracti128_si256(d, 1) : _mm256_castsi256_si128(d);
+            unsigned mh = (m >> (16 * h)) & 0xffu;
+            if (ctr + 8 <= len) {
+                ctr += rej_store8(r + ctr, x, mh);
+            } else {
+                int16_t tmp[8];
+                unsigned n = rej_store8(tmp, x, mh);
+                if (n > len - ctr)
+                    n = len - ctr;
+                /* At most 7 entries: a plain loop (gcc made the memcpy of
+                 * a variable length REP MOVSQ, whose start-up cost
+                 * dominated). */
+                for (unsigned i = 0; i < n; i++)
+                    r[ctr + i] = tmp[i];
+                ctr += n;
+            }
+        }
         pos += 24;
     }
     /* A buffer length not a multiple of 24: the rest by the portable loop
