@@ -190,7 +190,7 @@ void vg_mlkem_encaps_checked(const struct vg_mlkem_backend *be, uint8_t *ct,
     memcpy(ss, ws.kr, VG_MLKEM_SHAREDSECRETBYTES);
     /* Only in (m) and kr (K, r) are secret; the rows of A-hat, the row
      * generator and the job are public (from ek) or pointers and lengths,
-     * and wiping their 2-4 KiB cost about 1% of an encapsulation. */
+     * so their 2-4 KiB are not wiped (docs/benchmarks.md, issue 20). */
     vg_wipe(&ws, sizeof ws.in + sizeof ws.kr);
 }
 
@@ -251,7 +251,7 @@ int vg_mlkem_kem_decaps(const struct vg_mlkem_backend *be, uint8_t ss[32],
     /* The secrets first: in (m'), kr (K', r') and kbar (K-bar), wiped at
      * the end (VG_MLKEM_DECAPS_SECRET); H(ek), the rows of A-hat, the row
      * generator and the jobs are public (from ek) or pointers and lengths,
-     * and wiping their 4 KiB too cost about 1% of a decapsulation. The
+     * so their 4 KiB are not wiped (docs/benchmarks.md, issue 20). The
      * three arrays are bytes, so no padding lies between them. */
     struct {
         uint8_t in[2 * VG_MLKEM_SYMBYTES]; /* m' || h */

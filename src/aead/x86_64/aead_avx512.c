@@ -8,8 +8,8 @@
  *     16 .. 19 when the message needs them in one or two ymm row sets
  *     (chacha20_x86.h's rounds, VPROLD) between the same double rounds:
  *     they add their operations to the throughput-bound 16-block loop
- *     (about 15% on AMD Zen 4) instead of the separate latency-bound key
- *     block the streaming path computes first;
+ *     instead of the separate latency-bound key block the streaming path
+ *     computes first (figures in docs/benchmarks.md);
  *   - Poly1305 over AD || pad16 || ct || pad16 || le64(ad_len) ||
  *     le64(len), all full blocks (2.8): the AD through the usual IFMA /
  *     MULX code, then the N = ceil(len / 16) + 1 blocks of ct and lengths
