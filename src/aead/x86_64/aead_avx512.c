@@ -42,22 +42,6 @@
 
 #define VG_AI static inline __attribute__((always_inline))
 
-/* Lane accumulators and the lane multipliers (s = 20 r) of the group loop. */
-typedef struct {
-    __m512i h0, h1, h2;
-    __m512i r0, r1, r2, s1, s2;
-} lanes;
-
-/* One group of 8 blocks at p: H = (H + M) r^8 (poly1305_ifma.h). */
-VG_AI void lanes_group(lanes *L, const uint8_t *p)
-{
-    const __m512i hib = _mm512_set1_epi64((long long)((uint64_t)1 << 40));
-    __m512i m0, m1, m2;
-    ifma_load(&m0, &m1, &m2, p, hib);
-    ifma_mul(&L->h0, &L->h1, &L->h2, _mm512_add_epi64(L->h0, m0), _mm512_add_epi64(L->h1, m1),
-             _mm512_add_epi64(L->h2, m2), L->r0, L->r1, L->r2, L->s1, L->s2);
-}
-
 /* Two blocks from ymm rows (one block per 128-bit lane) stored to ks. */
 VG_AI void rows_store2(uint8_t *ks, __m256i a, __m256i b, __m256i c, __m256i d)
 {
@@ -90,18 +74,10 @@ VG_AI void keystream(uint8_t ks[1280], const uint32_t key[8], const uint32_t non
 #define XOR _mm256_xor_si256
     for (int i = 0; i < 10; i++) {
         Z16_DOUBLE_ROUND();
-        if (sets >= 1) {
-            CH_QR(CH_R256, a0, b0, c0, d0);
-            CH_DIAG(_mm256_shuffle_epi32, b0, c0, d0);
-            CH_QR(CH_R256, a0, b0, c0, d0);
-            CH_UNDIAG(_mm256_shuffle_epi32, b0, c0, d0);
-        }
-        if (sets == 2) {
-            CH_QR(CH_R256, a1, b1, c1, d1);
-            CH_DIAG(_mm256_shuffle_epi32, b1, c1, d1);
-            CH_QR(CH_R256, a1, b1, c1, d1);
-            CH_UNDIAG(_mm256_shuffle_epi32, b1, c1, d1);
-        }
+        if (sets >= 1)
+            CH_DR(CH_R256, _mm256_shuffle_epi32, a0, b0, c0, d0);
+        if (sets == 2)
+            CH_DR(CH_R256, _mm256_shuffle_epi32, a1, b1, c1, d1);
     }
     Z16_FEED();
     Z16_STORE(ks);
@@ -152,18 +128,11 @@ static void build_tail(uint8_t tail[128], const uint8_t *ct, size_t len, size_t 
     vg_store64_le(tail + 120, (uint64_t)len);
 }
 
-/* The AD and its pad16 (RFC 8439 2.8) into st, as poly1305_blocks_ifma. */
+/* The AD and its pad16 (RFC 8439 2.8) into st. */
 static void mac_ad(vg_poly1305_state *st, const uint8_t *ad, size_t ad_len)
 {
-    size_t nb = ad_len / 16;
-    const uint8_t *p = ad;
-    if (nb >= VEC_MIN) {
-        ifma_run(st, p, nb / 8, 1);
-        p += 128 * (nb / 8);
-        nb %= 8;
-    }
-    if (nb)
-        r64_blocks(st, p, nb, 1);
+    if (ad_len >= 16)
+        ifma_blocks(st, ad, ad_len / 16, 1);
     if (ad_len % 16) {
         uint8_t last[16] = {0}; /* AD is public: no wipe needed */
         memcpy(last, ad + (ad_len & ~(size_t)15), ad_len % 16);
@@ -178,14 +147,12 @@ static void aead_avx512(uint8_t *out, const uint8_t *in, size_t len, const uint8
     uint8_t ks[1280] __attribute__((aligned(64)));
     uint8_t tail[128] __attribute__((aligned(64)));
     vg_poly1305_state st;
-    lanes L;
     const uint8_t *ct = decrypting ? in : out;
     const size_t nstream = (len + 15) / 16 + 1;          /* N >= 14 */
     const size_t s = nstream % 8, groups = nstream / 8; /* groups >= 1 */
     const size_t tail_from = 16 * (nstream - 8);
     const size_t nblocks = 1 + (len + 63) / 64; /* 5 .. 20, block 0 included */
     const int sets = nblocks > 18 ? 2 : nblocks > 16 ? 1 : 0;
-    uint64_t l[3];
 
     if (sets == 2) /* constants, so each copy is straight-line rounds */
         keystream(ks, k, n, 2);
@@ -202,35 +169,16 @@ static void aead_avx512(uint8_t *out, const uint8_t *in, size_t len, const uint8
     if (s)
         r64_blocks(&st, ct, s, 1);
 
-    to44(l, st.r64.h);
-    L.h0 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)l[0]);
-    L.h1 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)l[1]);
-    L.h2 = _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, (long long)l[2]);
-    /* r^8 in every lane (lane 0 of the powers), s = 20 r. */
-    L.r0 = _mm512_set1_epi64((long long)st.r64.pw[0][0]);
-    L.r1 = _mm512_set1_epi64((long long)st.r64.pw[1][0]);
-    L.r2 = _mm512_set1_epi64((long long)st.r64.pw[2][0]);
-    L.s1 = _mm512_add_epi64(_mm512_slli_epi64(L.r1, 4), _mm512_slli_epi64(L.r1, 2));
-    L.s2 = _mm512_add_epi64(_mm512_slli_epi64(L.r2, 4), _mm512_slli_epi64(L.r2, 2));
-    for (size_t g = 0; g + 1 < groups; g++)
-        lanes_group(&L, ct + 16 * (s + 8 * g));
-    /* The last group: lane j times r^(8 - j). */
-    L.r0 = _mm512_loadu_si512((const void *)st.r64.pw[0]);
-    L.r1 = _mm512_loadu_si512((const void *)st.r64.pw[1]);
-    L.r2 = _mm512_loadu_si512((const void *)st.r64.pw[2]);
-    L.s1 = _mm512_add_epi64(_mm512_slli_epi64(L.r1, 4), _mm512_slli_epi64(L.r1, 2));
-    L.s2 = _mm512_add_epi64(_mm512_slli_epi64(L.r2, 4), _mm512_slli_epi64(L.r2, 2));
-    lanes_group(&L, tail);
-    ifma_fold(&st, L.h0, L.h1, L.h2);
+    /* The N - s blocks from ct + 16 s: groups - 1 groups there, the last
+     * one from tail. */
+    ifma_run_last(&st, ct + 16 * s, groups, tail, 1);
     /* open: in has been read in full; now the plaintext may overwrite it. */
     if (decrypting)
         xor_ks(out, in, ks + 64, len);
     r64_finish(&st, tag);
     wipe_zmm(ks, 1024 + 128 * (size_t)sets);
     wipe_zmm(tail, sizeof tail);
-    vg_wipe(l, sizeof l);
     vg_wipe(&st, sizeof st);
-    vg_wipe(&L, sizeof L);
 }
 
 vg_aead_fused_fn vg_aead_avx512_get(void)

@@ -7,7 +7,7 @@
  *   CH_R256(x, n)     x rotated left by n (16, 12, 8 or 7), __m256i;
  *   CH_R128(x, n)     the same on __m128i.
  * Made here (unless the includer defines CH_NO_KERNELS, for the round
- * macros CH_QR, CH_DIAG and CH_UNDIAG alone):
+ * macros CH_QR, CH_DIAG, CH_UNDIAG and CH_DR alone):
  *   CH_PFX##_rows(out, in, nblocks, key, nonce, counter): any number of
  *     blocks, up to four at a time with the state rows as vectors (one
  *     block per 128-bit lane; the diagonal rounds turn rows b, c, d by
@@ -66,6 +66,15 @@
         b = SH(b, 0x93);                                                                           \
         c = SH(c, 0x4e);                                                                           \
         d = SH(d, 0x39);                                                                           \
+    } while (0)
+
+/* One double round (2.2) of one row set: column round, diagonal round. */
+#define CH_DR(R, SH, a, b, c, d)                                                                   \
+    do {                                                                                           \
+        CH_QR(R, a, b, c, d);                                                                      \
+        CH_DIAG(SH, b, c, d);                                                                      \
+        CH_QR(R, a, b, c, d);                                                                      \
+        CH_UNDIAG(SH, b, c, d);                                                                    \
     } while (0)
 
 /* CH_NO_KERNELS: only the round macros above (aead_avx512.c). */
@@ -147,12 +156,8 @@ static void CH_FN(_rows)(uint8_t *out, const uint8_t *in, size_t nblocks, const 
     }
     if (nblocks >= 2) {
         __m256i a = ya, b = yb, c = yc, d = yd;
-        for (int i = 0; i < 10; i++) {
-            CH_QR(CH_R256, a, b, c, d);
-            CH_DIAG(_mm256_shuffle_epi32, b, c, d);
-            CH_QR(CH_R256, a, b, c, d);
-            CH_UNDIAG(_mm256_shuffle_epi32, b, c, d);
-        }
+        for (int i = 0; i < 10; i++)
+            CH_DR(CH_R256, _mm256_shuffle_epi32, a, b, c, d);
         CH_FN(_xor2)(out, in, 64, ADD(a, ya), ADD(b, yb), ADD(c, yc), ADD(d, yd));
         yd = _mm256_add_epi32(yd, two);
         in += 128;
@@ -167,12 +172,8 @@ static void CH_FN(_rows)(uint8_t *out, const uint8_t *in, size_t nblocks, const 
         /* One block: the low lane of yd is its row d. */
         const __m128i rd = _mm256_castsi256_si128(yd);
         __m128i a = ra, b = rb, c = rc, d = rd;
-        for (int i = 0; i < 10; i++) {
-            CH_QR(CH_R128, a, b, c, d);
-            CH_DIAG(_mm_shuffle_epi32, b, c, d);
-            CH_QR(CH_R128, a, b, c, d);
-            CH_UNDIAG(_mm_shuffle_epi32, b, c, d);
-        }
+        for (int i = 0; i < 10; i++)
+            CH_DR(CH_R128, _mm_shuffle_epi32, a, b, c, d);
         CH_FN(_xor128)(out, in, ADD(a, ra), ADD(b, rb), ADD(c, rc), ADD(d, rd));
 #undef ADD
 #undef XOR

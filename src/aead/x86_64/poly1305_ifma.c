@@ -13,22 +13,10 @@ static void poly1305_init_ifma(vg_poly1305_state *st, const uint8_t key[32])
     r64_init(st, key); /* ready = 0: no powers yet */
 }
 
-/* See struct vg_poly1305_impl.blocks: runs of VEC_MIN blocks or more take
- * the lanes for their whole groups of 8, the rest the scalar code. The
- * choice depends only on nblocks. */
 static void poly1305_blocks_ifma(vg_poly1305_state *st, const uint8_t *in, size_t nblocks,
                                  uint32_t hibit)
 {
-    if (nblocks >= VEC_MIN) {
-        size_t groups = nblocks / 8;
-        if (!st->r64.ready)
-            ifma_powers(st);
-        ifma_run(st, in, groups, hibit);
-        in += 128 * groups;
-        nblocks -= 8 * groups;
-    }
-    if (nblocks)
-        r64_blocks(st, in, nblocks, hibit);
+    ifma_blocks(st, in, nblocks, hibit);
 }
 
 static void poly1305_finish_ifma(vg_poly1305_state *st, uint8_t tag[16])

@@ -5,7 +5,7 @@
  * -mavx512f -mavx512vl -mavx512ifma -mbmi2 and called only when the CPU
  * has all four.
  *
- * The 8-lane loop (n = 8k blocks m_0 .. m_{n-1}, k >= 2): lane j holds the
+ * The 8-lane loop (n = 8k blocks m_0 .. m_{n-1}, k >= 1): lane j holds the
  * blocks j, j + 8, j + 16, ...; with H the lane accumulators,
  *   H = (H + M_g) r^8       for the groups g = 0 .. k - 2,
  *   H = (H + M_{k-1}) r^(8 - j) in lane j,
@@ -205,9 +205,12 @@ static inline void ifma_fold(vg_poly1305_state *st, __m512i h0, __m512i h1, __m5
     vg_wipe(s, sizeof s);
 }
 
-/* 8k blocks, k >= 2, through the lanes (see the top); h in and out in
- * radix 2^64 with h2 <= 4. */
-static inline void ifma_run(vg_poly1305_state *st, const uint8_t *in, size_t groups, uint32_t hibit)
+/* 8k blocks, k >= 1, through the lanes (see the top): groups - 1 groups of
+ * 8 blocks at in, then the last group at last (in + 128 (groups - 1) for
+ * one run; a separate copy in aead_avx512.c). h in and out in radix 2^64
+ * with h2 <= 4; the powers must be there (st->r64.ready). */
+static inline void ifma_run_last(vg_poly1305_state *st, const uint8_t *in, size_t groups,
+                                 const uint8_t *last, uint32_t hibit)
 {
     const __m512i hib = _mm512_set1_epi64((long long)((uint64_t)hibit << 40));
     __m512i p0 = _mm512_loadu_si512((const void *)st->r64.pw[0]);
@@ -235,12 +238,31 @@ static inline void ifma_run(vg_poly1305_state *st, const uint8_t *in, size_t gro
     /* The last group: lane j times r^(8 - j). */
     s1 = _mm512_add_epi64(_mm512_slli_epi64(p1, 4), _mm512_slli_epi64(p1, 2));
     s2 = _mm512_add_epi64(_mm512_slli_epi64(p2, 4), _mm512_slli_epi64(p2, 2));
-    ifma_load(&m0, &m1, &m2, in, hib);
+    ifma_load(&m0, &m1, &m2, last, hib);
     ifma_mul(&h0, &h1, &h2, _mm512_add_epi64(h0, m0), _mm512_add_epi64(h1, m1),
              _mm512_add_epi64(h2, m2), p0, p1, p2, s1, s2);
 
     ifma_fold(st, h0, h1, h2);
     vg_wipe(l, sizeof l);
+}
+
+/* struct vg_poly1305_impl.blocks of poly1305_ifma.c: runs of VEC_MIN
+ * blocks or more take the lanes for their whole groups of 8 (the powers
+ * made on first use), the rest the scalar code. The choice depends only on
+ * nblocks. */
+static inline void ifma_blocks(vg_poly1305_state *st, const uint8_t *in, size_t nblocks,
+                               uint32_t hibit)
+{
+    if (nblocks >= VEC_MIN) {
+        size_t groups = nblocks / 8;
+        if (!st->r64.ready)
+            ifma_powers(st);
+        ifma_run_last(st, in, groups, in + 128 * (groups - 1), hibit);
+        in += 128 * groups;
+        nblocks -= 8 * groups;
+    }
+    if (nblocks)
+        r64_blocks(st, in, nblocks, hibit);
 }
 
 #endif /* VG_AEAD_POLY1305_IFMA_H */
