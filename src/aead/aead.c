@@ -43,6 +43,16 @@ static void aead_key_nonce(uint32_t k[8], uint32_t n[3], int extended, const uin
     }
 }
 
+/* 1 when the computed tag want equals the received tag, compared in
+ * constant time; the verdict is declassified, since the caller learns it
+ * from the return value of open (the one declassification of the AEADs). */
+static int aead_tag_ok(const uint8_t want[16], const uint8_t tag[16])
+{
+    int ok = vg_ct_memcmp(want, tag, 16) == 0;
+    VG_CT_DECLASSIFY(&ok, sizeof ok);
+    return ok;
+}
+
 /* ---- incremental (aead.h) ----------------------------------------------- */
 
 void vg_aead_stream_init(vg_aead_stream *s, const struct vg_chacha20_impl *chacha,
@@ -136,9 +146,7 @@ int vg_aead_stream_verify(vg_aead_stream *s, const uint8_t tag[16])
     uint8_t want[16];
     int ok;
     vg_aead_stream_tag(s, want); /* wipes s */
-    ok = vg_ct_memcmp(want, tag, 16) == 0;
-    /* The verdict is public: the caller learns it from the return value. */
-    VG_CT_DECLASSIFY(&ok, sizeof ok);
+    ok = aead_tag_ok(want, tag);
     vg_wipe(want, sizeof want);
     return ok ? VG_OK : VG_ERR_VERIFY;
 }
@@ -238,9 +246,7 @@ static int aead_short_open(const struct vg_chacha20_impl *chacha,
     aead_key_nonce(k, n, extended, nonce, key);
     size_t used = aead_short_keystream(chacha, ks, len, k, n);
     aead_short_tag(poly, want, ks, ad, ad_len, ct, len, buf, &st);
-    ok = vg_ct_memcmp(want, tag, 16) == 0;
-    /* The verdict is public: the caller learns it from the return value. */
-    VG_CT_DECLASSIFY(&ok, sizeof ok);
+    ok = aead_tag_ok(want, tag);
     if (len) {
         if (ok)
             aead_short_xor(pt, ct, len, ks + 64); /* ct read before pt written */
@@ -290,9 +296,7 @@ static int aead_fused_open(vg_aead_fused_fn fused, int extended, uint8_t *pt, co
     int ok;
     aead_key_nonce(k, n, extended, nonce, key);
     fused(pt, ct, len, ad, ad_len, k, n, 1, want);
-    ok = vg_ct_memcmp(want, tag, 16) == 0;
-    /* The verdict is public: the caller learns it from the return value. */
-    VG_CT_DECLASSIFY(&ok, sizeof ok);
+    ok = aead_tag_ok(want, tag);
     if (!ok)
         vg_wipe(pt, len);
     vg_wipe(k, sizeof k);
