@@ -46,6 +46,23 @@ static inline __attribute__((always_inline)) unsigned rej_store8(int16_t *out, _
     return vg_mlkem_avx2_rej_pop[m];
 }
 
+/* The 16 candidates of the 24 bytes at p (32 readable) as rej_decode, and
+ * in *m the acceptance masks of its two 8-lane halves at bits 0-7 and
+ * 16-23: VPACKSSWB narrows each 0 / -1 lane to a byte within its 128-bit
+ * half (lanes 0-7 to bytes 0-7, lanes 8-15 to bytes 16-23, zeros
+ * elsewhere), so VPMOVMSKB gives the two 8-bit masks (was a movemask of
+ * the 16-bit lanes and four shift-or steps to drop the duplicate bits). */
+static inline __attribute__((always_inline)) __m256i rej_candidates(const uint8_t *p,
+                                                                    __m256i spread,
+                                                                    __m256i mask12, __m256i q,
+                                                                    uint32_t *m)
+{
+    __m256i d = rej_decode(p, spread, mask12);
+    __m256i good = _mm256_cmpgt_epi16(q, d); /* d < 4096: signed compare is fine */
+    *m = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(good, _mm256_setzero_si256()));
+    return d;
+}
+
 /* 16 candidates from the 24 bytes at the start of the 32 readable bytes at
  * p: packs the accepted ones, in order, to out[0..) (two 16-byte stores,
  * out[0..16 + 8) must be writable) and returns their count. */
@@ -53,14 +70,8 @@ static inline __attribute__((always_inline)) unsigned rej16(int16_t *out, const 
                                                             __m256i spread, __m256i mask12,
                                                             __m256i q)
 {
-    __m256i d = rej_decode(p, spread, mask12);
-    __m256i good = _mm256_cmpgt_epi16(q, d); /* d < 4096: signed compare is fine */
-    /* One bit per lane: VPACKSSWB narrows each 0 / -1 lane to a byte within
-     * its 128-bit half (lanes 0-7 to bytes 0-7, lanes 8-15 to bytes 16-23,
-     * zeros elsewhere), so VPMOVMSKB gives the two 8-bit masks at bits 0
-     * and 16 (was a movemask of the 16-bit lanes and four shift-or steps to
-     * drop the duplicate bits). */
-    uint32_t m = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(good, _mm256_setzero_si256()));
+    uint32_t m;
+    __m256i d = rej_candidates(p, spread, mask12, q, &m);
     unsigned n = rej_store8(out, _mm256_castsi256_si128(d), m & 0xffu);
     return n + rej_store8(out + n, _mm256_extracti128_si256(d, 1), (m >> 16) & 0xffu);
 }
@@ -118,9 +129,8 @@ unsigned vg_mlkem_rej_uniform_avx2(int16_t *r, unsigned len, const uint8_t *buf,
             memset(in + 24, 0, 8);
             p = in;
         }
-        __m256i d = rej_decode(p, spread, mask12);
-        uint32_t m = (uint32_t)_mm256_movemask_epi8(
-            _mm256_packs_epi16(_mm256_cmpgt_epi16(q, d), _mm256_setzero_si256()));
+        uint32_t m;
+        __m256i d = rej_candidates(p, spread, mask12, q, &m);
         for (int h = 0; h < 2 && ctr < len; h++) {
             __m128i x = h ? _mm256_extracti128_si256(d, 1) : _mm256_castsi256_si128(d);
             unsigned mh = (m >> (16 * h)) & 0xffu;
