@@ -135,28 +135,31 @@ void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint
 }
 
 /* ---- RejBoundedPoly (FIPS 204, Algorithm 31 with Algorithm 15) ------------
- * Per 16 bytes of buf (32 candidates, low nibble first):
+ * Per 16 bytes of buf (32 candidates, low nibble first), in two halves of
+ * 16 candidates:
  * (1) in registers, each nibble b is mapped by VPSHUFB lookups to its
  *     CoeffFromHalfByte value (eta = 2: 2 - (b mod 5) for b < 15; eta = 4:
- *     4 - b for b < 9) and to its accept bit (1 when b < 15, resp. b < 9);
+ *     4 - b for b < 9) and to its accept bit (set when b < 15, resp. b < 9);
  *     VPSHUFB's time does not depend on the indices, so this stage is
  *     constant time in the secret nibbles;
- * (2) the accept bits are declassified and turned, still in registers, into
- *     each candidate's slot: min(count of accepted candidates before it,
- *     len), by a prefix sum (four shifted adds per 16 bytes) plus the
- *     running count;
- * (3) a scalar loop stores every candidate's value at tmp[slot]. A rejected
- *     candidate's value lands in the slot the next accepted one overwrites
- *     (stores happen in candidate order), and once len values are kept every
- *     further candidate goes to the spill slot tmp[len]: exactly the stores
- *     of vg_mldsa_rej_eta_portable (one 4-byte store per candidate), whose
- *     running-count dependency chain (one per candidate) this
- *     replaces with independent stores.
- * Only the accept bits reach an address (the slot), as in the portable
- * routine; the values never do. (An earlier kernel that packed eight
- * candidates with a VPERMD table and 32-byte stores at tmp + ctr showed
- * timing following the accept pattern in test_dudect_mldsa; this one keeps
- * the portable stores.)
+ * (2) the 16 accept bits are declassified (VPMOVMSKB);
+ * (3) each group of eight candidates is packed in registers: two lookups in
+ *     a 16-entry table (64 bytes, one cache line, so which entry is read
+ *     cannot show through the cache) give the VPSHUFB control that moves
+ *     the accepted values of each half of the group to the front, the
+ *     second half's placed after the first's; the packed group
+ *     (sign-extended to eight dwords) is merged into the output at the
+ *     running count t by a rotation (VPERMD by lane - (t mod 8)) and a
+ *     blend with the pending partial block, and that block is written by an
+ *     aligned 32-byte store to block floor(t / 8) of a scratch array.
+ * Every group runs the same instructions whatever the pattern; the
+ * declassified bits reach only a table index (inside one line) and an
+ * address (an aligned block of the scratch array). Earlier kernels: one
+ * that packed with a 256-entry VPERMD table (32 lines) and unaligned
+ * 32-byte stores at tmp + ctr (line splits that depend on ctr) showed
+ * timing following the accept pattern in test_dudect_mldsa; one that
+ * stored every candidate with a scalar store at its slot had no such
+ * timing but ran about 1.3x longer than this one (docs/benchmarks.md).
  * Same results and count as vg_mldsa_rej_eta_portable on any buffer;
  * contract in poly.h (Pre: len <= 256, eta in {2, 4}). */
 
@@ -172,75 +175,101 @@ static inline void vg_mldsa_eta_nibbles(__m128i *n0, __m128i *n1, const uint8_t 
     *n1 = _mm_unpackhi_epi8(lo, hi);
 }
 
-/* Inclusive prefix sums of the 16 bytes of k (each 0 or 1: sums <= 16). */
-static inline __m128i vg_mldsa_prefix16(__m128i k)
-{
-    k = _mm_add_epi8(k, _mm_slli_si128(k, 1));
-    k = _mm_add_epi8(k, _mm_slli_si128(k, 2));
-    k = _mm_add_epi8(k, _mm_slli_si128(k, 4));
-    return _mm_add_epi8(k, _mm_slli_si128(k, 8));
-}
 
-/* Slots of 16 candidates with accept bits k (declassified), the first
- * getting slot *base when accepted: slot[i] = min(*base + accepted before
- * i, len); advances *base by the accepted count (*base may pass len; the
- * slots do not). */
-static inline void vg_mldsa_eta_slots(uint16_t slot[16], unsigned *base, __m128i k, __m256i lenv)
-{
-    __m128i incl = vg_mldsa_prefix16(k);
-    __m256i excl = _mm256_cvtepu8_epi16(_mm_sub_epi8(incl, k));
-    excl = _mm256_add_epi16(excl, _mm256_set1_epi16((short)*base));
-    _mm256_storeu_si256((__m256i *)slot, _mm256_min_epu16(excl, lenv));
-    *base += (unsigned)_mm_extract_epi8(incl, 15);
-}
+/* Entry m (a 4-bit accept mask): bytes 0..3 the indices 0..3 of m's set
+ * bits in increasing order, then 0x80 (VPSHUFB writes zero), with the count
+ * of set bits in bits 4..6 of byte 0 (VPSHUFB ignores bits 4..6 of its
+ * control bytes). */
+static const uint32_t vg_mldsa_eta_pack4[16] __attribute__((aligned(64))) = {
+    0x80808080, 0x80808010, 0x80808011, 0x80800120, 0x80808012, 0x80800220,
+    0x80800221, 0x80020130, 0x80808013, 0x80800320, 0x80800321, 0x80030130,
+    0x80800322, 0x80030230, 0x80030231, 0x03020140};
+
+/* Blocks of eight dwords in the scratch array: 32 for the 256 values, and
+ * block 32 as the spill block once 256 values are in (later stores go
+ * there; at most len <= 256 values are copied out). */
+#define VG_MLDSA_ETA_BLOCKS 33
 
 unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
                                unsigned eta)
 {
-    /* Value and accept tables indexed by the nibble (entries for rejected
-     * nibbles are never kept: 0). */
+    /* Value and accept tables indexed by the nibble (the value entries of
+     * rejected nibbles are never kept: 0; accept entries are 0x80 for the
+     * sign bit that VPMOVMSKB collects). */
     const __m128i vtab = eta == 2 ? _mm_setr_epi8(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0)
                                   : _mm_setr_epi8(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0);
-    const __m128i ktab = eta == 2 ? _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0)
-                                  : _mm_setr_epi8(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0);
-    const __m256i lenv = _mm256_set1_epi16((short)len);
+    const __m128i ktab = eta == 2 ? _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128,
+                                                  -128, -128, -128, -128, -128, -128, -128, 0)
+                                  : _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128,
+                                                  -128, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i seven = _mm256_set1_epi32(7);
     struct {
-        int32_t tmp[VG_MLDSA_N + 1];
-        int8_t v[32];
+        int32_t tmp[VG_MLDSA_ETA_BLOCKS * 8] __attribute__((aligned(32)));
         uint8_t tail[16];
     } ws;
-    uint16_t slot[32];
-    unsigned base = 0; /* accepted so far, may pass len (then slot = len) */
+    /* pending: the values of the current partial block (lanes below
+     * t mod 8); pv: t mod 8 in every lane; total: t, accepted so far. */
+    __m256i pending = _mm256_setzero_si256(), pv = _mm256_setzero_si256();
+    uint32_t total = 0;
     for (size_t pos = 0; pos < buflen; pos += 16) {
         size_t nb = buflen - pos < 16 ? buflen - pos : 16; /* public lengths */
         const uint8_t *p = buf + pos;
         if (nb < 16) {
             /* The last bytes through a copy padded with 0xff, so no load
              * passes buf + buflen: nibble 15 is rejected for both eta, so
-             * the padding candidates add nothing to the count (and they are
-             * not stored below). */
+             * the padding candidates are never kept. */
             memset(ws.tail, 0xff, sizeof ws.tail);
             memcpy(ws.tail, p, nb);
             p = ws.tail;
         }
-        __m128i n0, n1;
-        vg_mldsa_eta_nibbles(&n0, &n1, p);
-        _mm_storeu_si128((__m128i *)ws.v, _mm_shuffle_epi8(vtab, n0));
-        _mm_storeu_si128((__m128i *)(ws.v + 16), _mm_shuffle_epi8(vtab, n1));
-        __m128i k0 = _mm_shuffle_epi8(ktab, n0), k1 = _mm_shuffle_epi8(ktab, n1);
-        /* Declassify: the accept/reject bits of these candidates. Which
-         * nibbles are rejected is independent of the accepted values (each
-         * kept coefficient is uniform on [-eta, eta] whatever the pattern),
-         * so it reveals nothing about s1 or s2; it decides only where each
-         * value goes (as in vg_mldsa_rej_eta_portable). */
-        VG_CT_DECLASSIFY(&k0, sizeof k0);
-        VG_CT_DECLASSIFY(&k1, sizeof k1);
-        vg_mldsa_eta_slots(slot, &base, k0, lenv);
-        vg_mldsa_eta_slots(slot + 16, &base, k1, lenv);
-        for (unsigned n = 0; n < 2 * nb; n++)
-            ws.tmp[slot[n]] = ws.v[n]; /* slot <= len <= 256 */
+        __m128i nib[2];
+        vg_mldsa_eta_nibbles(&nib[0], &nib[1], p);
+        for (unsigned h = 0; h < 2; h++) {
+            __m128i v = _mm_shuffle_epi8(vtab, nib[h]);
+            uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_shuffle_epi8(ktab, nib[h]));
+            /* Declassify: the accept/reject bits of these candidates. Which
+             * nibbles are rejected is independent of the accepted values
+             * (each kept coefficient is uniform on [-eta, eta] whatever the
+             * pattern), so it reveals nothing about s1 or s2; it decides only
+             * where each value goes (as in vg_mldsa_rej_eta_portable). */
+            VG_CT_DECLASSIFY(&m, sizeof m);
+            for (unsigned g = 0; g < 2; g++) {
+                uint32_t el = vg_mldsa_eta_pack4[(m >> (8 * g)) & 15];
+                uint32_t eh = vg_mldsa_eta_pack4[(m >> (8 * g + 4)) & 15];
+                uint32_t clo = (el >> 4) & 7, chi = (eh >> 4) & 7; /* <= 4 each */
+                /* Control for the group's candidates (bytes 8g .. 8g+7 of
+                 * v): the low half's clo indices, then from byte clo on the
+                 * high half's (its indices + 4); bytes from clo + chi on
+                 * pick values the merge never keeps. No byte sum carries:
+                 * an index + 4 + 8 <= 15 and 0x80 | 0x70 | 15 = 0xff. */
+                uint64_t ctl = ((uint64_t)el & ((1ull << (8 * clo)) - 1)) |
+                               ((uint64_t)(eh + 0x04040404u) << (8 * clo));
+                ctl += 0x0808080808080808ull * g;
+                __m256i cv = _mm256_set1_epi32((int)(clo + chi));
+                __m128i sh = _mm_shuffle_epi8(v, _mm_cvtsi64_si128((long long)ctl));
+                __m256i nw = _mm256_cvtepi8_epi32(sh);
+                /* rot lane j = nw[(j - t) mod 8]: lanes t mod 8 .. 7 take the
+                 * first values, the lanes below t mod 8 the ones that
+                 * overflow into the next block (VPERMD uses index bits 0-2). */
+                __m256i rot = _mm256_permutevar8x32_epi32(nw, _mm256_sub_epi32(lane, pv));
+                __m256i lw = _mm256_blendv_epi8(rot, pending, _mm256_cmpgt_epi32(pv, lane));
+                uint32_t blk = total >> 3;
+                blk = blk < VG_MLDSA_ETA_BLOCKS - 1 ? blk : VG_MLDSA_ETA_BLOCKS - 1;
+                _mm256_store_si256((__m256i *)(ws.tmp + 8 * blk), lw);
+                /* Block complete (t mod 8 + count >= 8): the overflow lanes
+                 * of rot start the next partial block; else lw continues. */
+                __m256i sv = _mm256_add_epi32(pv, cv);
+                pending = _mm256_blendv_epi8(lw, rot, _mm256_cmpgt_epi32(sv, seven));
+                pv = _mm256_and_si256(sv, seven);
+                total += clo + chi;
+            }
+        }
     }
-    unsigned ctr = base < len ? base : len; /* public: a count of declassified bits */
+    uint32_t blk = total >> 3;
+    blk = blk < VG_MLDSA_ETA_BLOCKS - 1 ? blk : VG_MLDSA_ETA_BLOCKS - 1;
+    _mm256_store_si256((__m256i *)(ws.tmp + 8 * blk), pending);
+    unsigned ctr = total < len ? total : len; /* public: a count of declassified bits */
     memcpy(r, ws.tmp, ctr * sizeof ws.tmp[0]);
     vg_wipe(&ws, sizeof ws);
     return ctr;
