@@ -941,9 +941,9 @@ unsigned vg_mldsa_rej_eta_portable(int32_t *r, unsigned len, const uint8_t *buf,
 /* RejBoundedPoly over the first squeezed blocks. For eta = 2 the first
  * VG_MLDSA_ETA2_FIRST bytes (320 candidates) hold 256 acceptances except
  * with probability about 4e-17 (at least 65 rejections where 20 are
- * expected at 1/16: the binomial tail, about 2^-54), so
- * the rest of the buffer is sampled only then: the same values and count
- * as one call on the whole buffer, at about 0.6 of its sampling work. The
+ * expected at 1/16: the binomial tail, about 2^-54), so the rest of the
+ * buffer is sampled only then: the same values and count as one call on
+ * the whole buffer, at about 0.6 of its sampling work. The
  * branch is on a count of declassified accept bits (see rej_eta). eta = 4
  * (acceptance 9/16) samples the whole buffer, as before. */
 #define VG_MLDSA_ETA2_FIRST 160

@@ -175,7 +175,6 @@ static inline void vg_mldsa_eta_nibbles(__m128i *n0, __m128i *n1, const uint8_t 
     *n1 = _mm_unpackhi_epi8(lo, hi);
 }
 
-
 /* Entry m (a 4-bit accept mask): bytes 0..3 the indices 0..3 of m's set
  * bits in increasing order, then 0x80 (VPSHUFB writes zero), with the count
  * of set bits in bits 4..6 of byte 0 (VPSHUFB ignores bits 4..6 of its
@@ -189,6 +188,14 @@ static const uint32_t vg_mldsa_eta_pack4[16] __attribute__((aligned(64))) = {
  * block 32 as the spill block once 256 values are in (later stores go
  * there; at most len <= 256 values are copied out). */
 #define VG_MLDSA_ETA_BLOCKS 33
+
+/* The block that holds value number t (t accepted so far), the spill
+ * block from 256 on. */
+static inline uint32_t vg_mldsa_eta_block(uint32_t t)
+{
+    uint32_t blk = t >> 3;
+    return blk < VG_MLDSA_ETA_BLOCKS - 1 ? blk : VG_MLDSA_ETA_BLOCKS - 1;
+}
 
 unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, size_t buflen,
                                unsigned eta)
@@ -254,9 +261,7 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
                  * overflow into the next block (VPERMD uses index bits 0-2). */
                 __m256i rot = _mm256_permutevar8x32_epi32(nw, _mm256_sub_epi32(lane, pv));
                 __m256i lw = _mm256_blendv_epi8(rot, pending, _mm256_cmpgt_epi32(pv, lane));
-                uint32_t blk = total >> 3;
-                blk = blk < VG_MLDSA_ETA_BLOCKS - 1 ? blk : VG_MLDSA_ETA_BLOCKS - 1;
-                _mm256_store_si256((__m256i *)(ws.tmp + 8 * blk), lw);
+                _mm256_store_si256((__m256i *)(ws.tmp + 8 * vg_mldsa_eta_block(total)), lw);
                 /* Block complete (t mod 8 + count >= 8): the overflow lanes
                  * of rot start the next partial block; else lw continues. */
                 __m256i sv = _mm256_add_epi32(pv, cv);
@@ -266,9 +271,7 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
             }
         }
     }
-    uint32_t blk = total >> 3;
-    blk = blk < VG_MLDSA_ETA_BLOCKS - 1 ? blk : VG_MLDSA_ETA_BLOCKS - 1;
-    _mm256_store_si256((__m256i *)(ws.tmp + 8 * blk), pending);
+    _mm256_store_si256((__m256i *)(ws.tmp + 8 * vg_mldsa_eta_block(total)), pending);
     unsigned ctr = total < len ? total : len; /* public: a count of declassified bits */
     memcpy(r, ws.tmp, ctr * sizeof ws.tmp[0]);
     vg_wipe(&ws, sizeof ws);
