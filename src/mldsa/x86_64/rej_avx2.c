@@ -11,7 +11,7 @@
  * the acceptance mask (candidates are below 2^23, so signed is fine), its
  * eight sign bits (VMOVMSKPS) index a table of VPERMD indices that packs
  * the accepted lanes to the front, and the store pointer advances by the
- * mask's popcount.
+ * mask's popcount (kept in the same table entry).
  *
  * Variable time by design: the input is SHAKE128 output on the public seed
  * rho (A-hat is public, FIPS 204 section 3.6 / Algorithm 32), so the
@@ -20,13 +20,24 @@
  * Needs: AVX2 (compiled with -mavx2 -mbmi2).
  */
 #include <immintrin.h>
+#include <string.h>
 
 #include "mldsa_avx2.h"
 
 #include "rej_avx2_table.h"
 
-/* Number of set bits of a 4-bit value. */
-static const uint8_t vg_mldsa_pop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+/* One group of 8 candidates (v: their 24-bit spread form, bit 23 cleared):
+ * the accepted lanes moved to the front, *cnt set to how many. The table
+ * entry (one 8-byte load) holds the VPERMD indices and, in bits 3-6 of its
+ * byte 0, the count (rej_avx2_table.h). */
+static inline __m256i vg_mldsa_rej8(__m256i v, __m256i q, unsigned *cnt)
+{
+    unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, v)));
+    uint64_t e;
+    memcpy(&e, vg_mldsa_avx2_rej_idx[m], sizeof e);
+    *cnt = (unsigned)(e >> 3) & 15;
+    return _mm256_permutevar8x32_epi32(v, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)e)));
+}
 
 /* Post: 0 <= r[i] < q; returns the count written (<= len); the same
  * coefficients and count as the portable routine on any buffer. */
@@ -45,15 +56,46 @@ unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf,
         __m256i v = _mm256_loadu_si256((const __m256i *)(buf + pos));
         v = _mm256_permute4x64_epi64(v, 0x94); /* qwords 0, 1 | 1, 2 */
         v = _mm256_and_si256(_mm256_shuffle_epi8(v, spread), mask23);
-        __m256i good = _mm256_cmpgt_epi32(q, v);
-        unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(good));
-        __m256i idx = _mm256_cvtepu8_epi32(
-            _mm_loadl_epi64((const __m128i *)vg_mldsa_avx2_rej_idx[m]));
-        _mm256_storeu_si256((__m256i *)(r + ctr), _mm256_permutevar8x32_epi32(v, idx));
-        ctr += vg_mldsa_pop4[m & 15] + vg_mldsa_pop4[m >> 4];
+        unsigned cnt;
+        _mm256_storeu_si256((__m256i *)(r + ctr), vg_mldsa_rej8(v, q, &cnt));
+        ctr += cnt;
         pos += 24;
     }
-    /* The rest as in the portable code (same candidates, same order). */
+    /* The last groups of the buffer and of the output, still 8 candidates
+     * a step: a group whose 32-byte load would pass buf + buflen is loaded
+     * from 8 bytes earlier (qwords 1, 2 | 2, 3 of that load are the same
+     * bytes), and when fewer than 8 slots are left the step goes through a
+     * scratch block and only its first min(accepted, len - ctr) lanes are
+     * copied out. No scalar tail for the buffer sizes
+     * the samplers use (multiples of 24 bytes); nothing read past
+     * buf + buflen or written past r + len. (Replaced a scalar tail of up
+     * to 8 candidates per buffer, whose branches cost more than the
+     * vector steps.) */
+    while (ctr < len && pos + 24 <= buflen && buflen >= 32) {
+        __m256i v;
+        if (pos + 32 <= buflen)
+            v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(buf + pos)), 0x94);
+        else /* pos >= 24 here, as buflen >= 32 */
+            v = _mm256_permute4x64_epi64(
+                _mm256_loadu_si256((const __m256i *)(buf + pos - 8)), 0xe9);
+        v = _mm256_and_si256(_mm256_shuffle_epi8(v, spread), mask23);
+        unsigned cnt;
+        __m256i packed = vg_mldsa_rej8(v, q, &cnt);
+        unsigned left = len - ctr;
+        if (left >= 8) {
+            _mm256_storeu_si256((__m256i *)(r + ctr), packed);
+        } else { /* the last step of a poly: through a scratch block */
+            int32_t last[8];
+            _mm256_storeu_si256((__m256i *)last, packed);
+            cnt = cnt < left ? cnt : left;
+            for (unsigned k = 0; k < cnt; k++)
+                r[ctr + k] = last[k];
+        }
+        ctr += cnt;
+        pos += 24;
+    }
+    /* The rest (buffers shorter than 32 bytes, or not a multiple of 24) as
+     * in the portable code: same candidates, same order. */
     for (; ctr < len && pos + 3 <= buflen; pos += 3) {
         uint32_t t = (uint32_t)buf[pos] | ((uint32_t)buf[pos + 1] << 8) |
                      ((uint32_t)(buf[pos + 2] & 0x7f) << 16);
