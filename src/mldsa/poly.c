@@ -58,7 +58,7 @@ const int32_t vg_mldsa_zetas[256] = {
  * and the reduction's dependency chain is one multiply shorter. The
  * results are those of vg_mldsa_montgomery_reduce(zeta * a), bit for bit
  * (same t, same 64-bit difference). */
-static const int32_t vg_mldsa_zetas_qinv[256] = {
+const int32_t vg_mldsa_zetas_qinv[256] = {
     -513, 1830765815, -1929875198, -1927777021, 1640767044, 1477910808,
     1612161320, 1640734244, 308362795, -1815525077, -1374673747, -1091570561,
     -1929495947, 515185417, -285697463, 625853735, 1727305304, 2082316400,

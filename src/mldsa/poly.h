@@ -282,6 +282,9 @@ const struct vg_mldsa_backend *vg_mldsa_active(void);
 /* zetas[i] = 1753^BitRev8(i) * 2^32 mod q, centred; shared with the x86-64
  * backend (poly.c). */
 extern const int32_t vg_mldsa_zetas[256];
+/* zetas_qinv[i] = zetas[i] q^-1 mod 2^32 as int32 (poly.c), the second
+ * factor of each twiddle's Montgomery product; shared the same way. */
+extern const int32_t vg_mldsa_zetas_qinv[256];
 
 /* ---- scalar arithmetic -------------------------------------------------- */
 

@@ -154,50 +154,109 @@ static inline void vg_from_half(__m256i *a, __m256i *b, __m256i x, __m256i y)
     *b = _mm256_permute2x128_si256(x, y, 0x31);
 }
 
+/* Broadcast twiddle pair of zetas[m] (both factors loaded from the tables
+ * poly.c shares). */
+static inline void vg_twiddle_m(unsigned m, __m256i *z, __m256i *zq)
+{
+    *z = _mm256_set1_epi32(vg_mldsa_zetas[m]);
+    *zq = _mm256_set1_epi32(vg_mldsa_zetas_qinv[m]);
+}
+
+/* The forward NTT's layers 5-7 (len 4, 2, 1) on the four 16-coefficient
+ * groups g .. g + 3, whose halves are s[2 i], s[2 i + 1], then reduce32;
+ * stored to a + 16 g. The groups' steps alternate, so that each step's
+ * latency overlaps the other groups' (one group alone is a chain of
+ * dependent multiplies and shuffles). */
+static inline __attribute__((always_inline)) void vg_fwd_small4(int32_t *a, unsigned g,
+                                                                __m256i s[8])
+{
+    __m256i x[4], y[4];
+    for (unsigned i = 0; i < 4; i++)
+        vg_to_half(&x[i], &y[i], s[2 * i], s[2 * i + 1]);
+    for (unsigned i = 0; i < 4; i++)
+        vg_fwd_bfly(&x[i], &y[i], vg_load(vg_mldsa_avx2_fwd_small[g + i][0]),
+                    vg_load(vg_mldsa_avx2_fwd_small[g + i][3]));
+    for (unsigned i = 0; i < 4; i++)
+        vg_half_to_quart(&x[i], &y[i]);
+    for (unsigned i = 0; i < 4; i++)
+        vg_fwd_bfly(&x[i], &y[i], vg_load(vg_mldsa_avx2_fwd_small[g + i][1]),
+                    vg_load(vg_mldsa_avx2_fwd_small[g + i][4]));
+    for (unsigned i = 0; i < 4; i++)
+        vg_quart_to_pairs(&x[i], &y[i]);
+    for (unsigned i = 0; i < 4; i++)
+        vg_fwd_bfly(&x[i], &y[i], vg_load(vg_mldsa_avx2_fwd_small[g + i][2]),
+                    vg_load(vg_mldsa_avx2_fwd_small[g + i][5]));
+    for (unsigned i = 0; i < 4; i++) {
+        x[i] = vg_mldsa_reduce32_8(x[i]);
+        y[i] = vg_mldsa_reduce32_8(y[i]);
+        vg_pairs_to_quart(&x[i], &y[i]);
+        vg_half_to_quart(&x[i], &y[i]); /* back to half order */
+        __m256i lo, hi;
+        vg_from_half(&lo, &hi, x[i], y[i]);
+        vg_store(a + 16 * (g + i), lo);
+        vg_store(a + 16 * (g + i) + 8, hi);
+    }
+}
+
+/* Forward butterfly with a broadcast twiddle pair. */
+static inline void vg_fwd_bfly_bc(__m256i *x, __m256i *y, __m256i z, __m256i zq)
+{
+    __m256i t = vg_montmul_bc(*y, z, zq);
+    *y = _mm256_sub_epi32(*x, t);
+    *x = _mm256_add_epi32(*x, t);
+}
+
 /* Pre: |a| < q. Post: |a| < q (reduce32 applied: -6283009 <= a <= 6283008),
- * bit-reversed order, identical to the portable NTT.
+ * bit-reversed order, identical to the portable NTT: the same butterflies
+ * on the same values, in two passes over the array instead of one per
+ * layer. Layer l, block blk uses zetas[2^l + blk] (the portable counter).
+ * Each layer adds less than q to the bound, as in the portable code:
+ * |a| < 9q < 2^27 throughout, |zeta a| < (q/2) 9q < 2^31 q.
  * Specification: FIPS 204, Algorithm 41 (NTT). */
 void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
-    unsigned m = 0;
-    /* Layers 0-4 (len 128..8): whole registers, one twiddle per block.
-     * Each layer adds less than q to the bound, as in the portable code:
-     * |a| < 9q < 2^27 throughout, |zeta a| < (q/2) 9q < 2^31 q. */
-    for (unsigned layer = 0; layer < 5; layer++) {
-        unsigned len = 128u >> layer;
-        for (unsigned blk = 0; blk < (1u << layer); blk++) {
-            unsigned start = 2 * len * blk;
+    /* Layers 0-2 (len 128, 64, 32) on the eight registers a[j + 32 t],
+     * t < 8, for each of the four column offsets j. */
+    __m256i z1, q1, z2, q2, z3, q3;
+    vg_twiddle_m(1, &z1, &q1);
+    vg_twiddle_m(2, &z2, &q2);
+    vg_twiddle_m(3, &z3, &q3);
+    for (unsigned j = 0; j < 32; j += 8) {
+        __m256i r[8];
+        for (unsigned t = 0; t < 8; t++)
+            r[t] = vg_load(a + j + 32 * t);
+        for (unsigned t = 0; t < 4; t++)
+            vg_fwd_bfly_bc(&r[t], &r[t + 4], z1, q1);
+        vg_fwd_bfly_bc(&r[0], &r[2], z2, q2);
+        vg_fwd_bfly_bc(&r[1], &r[3], z2, q2);
+        vg_fwd_bfly_bc(&r[4], &r[6], z3, q3);
+        vg_fwd_bfly_bc(&r[5], &r[7], z3, q3);
+        for (unsigned b = 0; b < 4; b++) {
             __m256i z, zq;
-            vg_twiddle(vg_mldsa_zetas[++m], &z, &zq);
-            for (unsigned j = start; j < start + len; j += 8) {
-                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
-                __m256i t = vg_montmul_bc(y, z, zq);
-                y = _mm256_sub_epi32(x, t);
-                x = _mm256_add_epi32(x, t);
-                vg_store(a + j, x);
-                vg_store(a + j + len, y);
-            }
+            vg_twiddle_m(4 + b, &z, &zq);
+            vg_fwd_bfly_bc(&r[2 * b], &r[2 * b + 1], z, zq);
         }
+        for (unsigned t = 0; t < 8; t++)
+            vg_store(a + j + 32 * t, r[t]);
     }
-    /* Layers 5-7 (len 4, 2, 1) on each 16-coefficient group, then reduce32. */
-    for (unsigned g = 0; g < 16; g++) {
-        const int32_t(*tw)[8] = vg_mldsa_avx2_fwd_small[g];
-        __m256i x, y;
-        vg_to_half(&x, &y, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
-        vg_fwd_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]));
-        vg_half_to_quart(&x, &y);
-        vg_fwd_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]));
-        vg_quart_to_pairs(&x, &y);
-        vg_fwd_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]));
-        x = vg_mldsa_reduce32_8(x);
-        y = vg_mldsa_reduce32_8(y);
-        vg_pairs_to_quart(&x, &y);
-        vg_half_to_quart(&x, &y); /* back to half order */
-        __m256i lo, hi;
-        vg_from_half(&lo, &hi, x, y);
-        vg_store(a + 16 * g, lo);
-        vg_store(a + 16 * g + 8, hi);
+    /* Layers 3-4 (len 16, 8) on two 32-coefficient blocks' four registers
+     * each, then layers 5-7 on their four 16-coefficient groups. */
+    for (unsigned b = 0; b < 8; b += 2) {
+        int32_t *c = a + 32 * b;
+        __m256i s[8], z, zq;
+        for (unsigned t = 0; t < 8; t++)
+            s[t] = vg_load(c + 8 * t);
+        for (unsigned h = 0; h < 2; h++) {
+            vg_twiddle_m(8 + b + h, &z, &zq);
+            vg_fwd_bfly_bc(&s[4 * h], &s[4 * h + 2], z, zq);
+            vg_fwd_bfly_bc(&s[4 * h + 1], &s[4 * h + 3], z, zq);
+        }
+        for (unsigned k = 0; k < 4; k++) {
+            vg_twiddle_m(16 + 2 * b + k, &z, &zq);
+            vg_fwd_bfly_bc(&s[2 * k], &s[2 * k + 1], z, zq);
+        }
+        vg_fwd_small4(a, 2 * b, s);
     }
 }
 
@@ -205,64 +264,128 @@ void vg_mldsa_ntt_avx2(vg_mldsa_poly *p)
  * routine: the same reduction schedule (only layer 2's sums reduce32'd, the
  * last layer fused with the scaling by 41978 and 41978 (-zetas[1]) R^-1;
  * bounds proved at vg_mldsa_invntt_portable in poly.c: every layer input
- * stays < 2^29 or < 16q, every Montgomery product < 2^52 < 2^31 q).
+ * stays < 2^29 or < 16q, every Montgomery product < 2^52 < 2^31 q), in two
+ * passes over the array (layers 0-4, then 5-7) instead of one per layer.
+ * Layer l, block blk uses the twiddle -zetas[(256 >> l) - 1 - blk], as the
+ * portable loop's decreasing counter gives, applied as the portable code
+ * does: mont((y - x) zetas[k]), the same 64-bit products as
+ * mont((x - y) (-zetas[k])).
  * Specification: FIPS 204, Algorithm 42 (NTT^-1). */
-/* The inverse NTT's layers 0-2 (len 1, 2, 4) on 16-coefficient group g,
- * whose two halves the caller loaded into lo and hi (from a, or computed
- * as they are loaded), stored to a + 16 g. Layer 2's sums are reduce32'd. */
-static inline void vg_inv_small(int32_t *a, unsigned g, __m256i lo, __m256i hi)
+/* The inverse NTT's layers 0-2 (len 1, 2, 4) on the four 16-coefficient
+ * groups g .. g + 3, whose halves are in s[2 i], s[2 i + 1]; layer 2's
+ * sums are reduce32'd. The groups' steps alternate (see vg_fwd_small4). */
+static inline __attribute__((always_inline)) void vg_inv_small4(unsigned g, __m256i s[8])
 {
-    const int32_t(*tw)[8] = vg_mldsa_avx2_inv_small[g];
-    __m256i x, y;
-    vg_to_half(&x, &y, lo, hi);
-    vg_half_to_quart(&x, &y);
-    vg_quart_to_pairs(&x, &y);
-    vg_inv_bfly(&x, &y, vg_load(tw[0]), vg_load(tw[3]), 0);
-    vg_pairs_to_quart(&x, &y);
-    vg_inv_bfly(&x, &y, vg_load(tw[1]), vg_load(tw[4]), 0);
-    vg_half_to_quart(&x, &y); /* quart -> half */
-    vg_inv_bfly(&x, &y, vg_load(tw[2]), vg_load(tw[5]), 1);
-    vg_from_half(&lo, &hi, x, y);
-    vg_store(a + 16 * g, lo);
-    vg_store(a + 16 * g + 8, hi);
+    __m256i x[4], y[4];
+    for (unsigned i = 0; i < 4; i++) {
+        vg_to_half(&x[i], &y[i], s[2 * i], s[2 * i + 1]);
+        vg_half_to_quart(&x[i], &y[i]);
+        vg_quart_to_pairs(&x[i], &y[i]);
+    }
+    for (unsigned i = 0; i < 4; i++)
+        vg_inv_bfly(&x[i], &y[i], vg_load(vg_mldsa_avx2_inv_small[g + i][0]),
+                    vg_load(vg_mldsa_avx2_inv_small[g + i][3]), 0);
+    for (unsigned i = 0; i < 4; i++)
+        vg_pairs_to_quart(&x[i], &y[i]);
+    for (unsigned i = 0; i < 4; i++)
+        vg_inv_bfly(&x[i], &y[i], vg_load(vg_mldsa_avx2_inv_small[g + i][1]),
+                    vg_load(vg_mldsa_avx2_inv_small[g + i][4]), 0);
+    for (unsigned i = 0; i < 4; i++)
+        vg_half_to_quart(&x[i], &y[i]); /* quart -> half */
+    for (unsigned i = 0; i < 4; i++)
+        vg_inv_bfly(&x[i], &y[i], vg_load(vg_mldsa_avx2_inv_small[g + i][2]),
+                    vg_load(vg_mldsa_avx2_inv_small[g + i][5]), 1);
+    for (unsigned i = 0; i < 4; i++)
+        vg_from_half(&s[2 * i], &s[2 * i + 1], x[i], y[i]);
 }
 
-/* The inverse NTT's layers 3-6 (len 8..64) in place: block blk of layer l
- * uses -zetas[(256 >> l) - 1 - blk], as the portable loop's decreasing
- * counter gives; sums unreduced (bounds at vg_mldsa_invntt_portable). */
-static void vg_inv_mid(int32_t *a)
+/* Inverse butterfly of layers 3-6 (sums unreduced), twiddle pair of
+ * zetas[k]: (x, y) = (x + y, mont((y - x) zetas[k])). */
+static inline void vg_inv_bfly_bc(__m256i *x, __m256i *y, __m256i z, __m256i zq)
 {
-    for (unsigned layer = 3; layer < 7; layer++) {
-        unsigned len = 1u << layer;
-        for (unsigned blk = 0; blk < (128u >> layer); blk++) {
-            unsigned start = 2 * len * blk;
-            __m256i z, zq;
-            vg_twiddle(-vg_mldsa_zetas[(256u >> layer) - 1 - blk], &z, &zq);
-            for (unsigned j = start; j < start + len; j += 8) {
-                __m256i x = vg_load(a + j), y = vg_load(a + j + len);
-                vg_store(a + j, _mm256_add_epi32(x, y));
-                vg_store(a + j + len, vg_montmul_bc(_mm256_sub_epi32(x, y), z, zq));
-            }
+    __m256i t = *x;
+    *x = _mm256_add_epi32(t, *y);
+    *y = vg_montmul_bc(_mm256_sub_epi32(*y, t), z, zq);
+}
+
+/* Input lanes j..j+7 of verification's row (verify_row, below): acc -
+ * pointwise(c, t1). Pre |acc|, |c|, |t1| < q, so |result| < 2q < 2^27 (the
+ * inverse NTT's precondition). */
+static inline __m256i vg_vin8(const vg_mldsa_poly *acc, const vg_mldsa_poly *c,
+                              const vg_mldsa_poly *t1, unsigned j)
+{
+    __m256i x = vg_load(c->coeffs + j), y = vg_load(t1->coeffs + j);
+    __m256i p = vg_montred64(_mm256_mul_epi32(x, y), _mm256_mul_epi32(vg_odd(x), vg_odd(y)));
+    return _mm256_sub_epi32(vg_load(acc->coeffs + j), p);
+}
+
+/* First pass: layers 0-4 on two 32-coefficient blocks at a time (four
+ * groups of layers 0-2, then layers 3 and 4 on each block's four
+ * registers), the input a itself (c == NULL) or vg_vin8's, the result
+ * stored to a. */
+static inline __attribute__((always_inline)) void
+vg_inv_low(int32_t *a, const vg_mldsa_poly *acc, const vg_mldsa_poly *c, const vg_mldsa_poly *t1)
+{
+    for (unsigned b = 0; b < 8; b += 2) {
+        unsigned j = 32 * b;
+        __m256i s[8], z, zq;
+        for (unsigned t = 0; t < 8; t++)
+            s[t] = c ? vg_vin8(acc, c, t1, j + 8 * t) : vg_load(a + j + 8 * t);
+        vg_inv_small4(2 * b, s);
+        for (unsigned k = 0; k < 4; k++) {
+            vg_twiddle_m(31 - 2 * b - k, &z, &zq); /* layer 3, block 2b + k */
+            vg_inv_bfly_bc(&s[2 * k], &s[2 * k + 1], z, zq);
         }
+        for (unsigned h = 0; h < 2; h++) {
+            vg_twiddle_m(15 - b - h, &z, &zq); /* layer 4, block b + h */
+            vg_inv_bfly_bc(&s[4 * h], &s[4 * h + 2], z, zq);
+            vg_inv_bfly_bc(&s[4 * h + 1], &s[4 * h + 3], z, zq);
+        }
+        for (unsigned t = 0; t < 8; t++)
+            vg_store(a + j + 8 * t, s[t]);
+    }
+}
+
+/* Second pass, for column offset j: layers 5 and 6 (len 32, 64) on the
+ * eight registers a[j + 32 t], t < 8, then layer 7 with the scaling: sums
+ * times 41978, differences times 3975713 = 41978 (-zetas[1]) 2^-32 mod q
+ * (VG_MLDSA_INV_F / _LAST in poly.c). The results are left in r[t]
+ * (coefficient j + 32 t) for the caller to store. */
+static inline __attribute__((always_inline)) void vg_inv_high(const int32_t *a, unsigned j,
+                                                              __m256i r[8])
+{
+    __m256i z, zq;
+    for (unsigned t = 0; t < 8; t++)
+        r[t] = vg_load(a + j + 32 * t);
+    for (unsigned b = 0; b < 4; b++) {
+        vg_twiddle_m(7 - b, &z, &zq); /* layer 5, block b */
+        vg_inv_bfly_bc(&r[2 * b], &r[2 * b + 1], z, zq);
+    }
+    vg_twiddle_m(3, &z, &zq); /* layer 6, block 0 */
+    vg_inv_bfly_bc(&r[0], &r[2], z, zq);
+    vg_inv_bfly_bc(&r[1], &r[3], z, zq);
+    vg_twiddle_m(2, &z, &zq); /* layer 6, block 1 */
+    vg_inv_bfly_bc(&r[4], &r[6], z, zq);
+    vg_inv_bfly_bc(&r[5], &r[7], z, zq);
+    __m256i f, fq, cz, cq;
+    vg_twiddle(41978, &f, &fq);
+    vg_twiddle(3975713, &cz, &cq);
+    for (unsigned t = 0; t < 4; t++) {
+        __m256i x = r[t], y = r[t + 4];
+        r[t] = vg_montmul_bc(_mm256_add_epi32(x, y), f, fq);
+        r[t + 4] = vg_montmul_bc(_mm256_sub_epi32(x, y), cz, cq);
     }
 }
 
 void vg_mldsa_invntt_avx2(vg_mldsa_poly *p)
 {
     int32_t *a = p->coeffs;
-    for (unsigned g = 0; g < 16; g++)
-        vg_inv_small(a, g, vg_load(a + 16 * g), vg_load(a + 16 * g + 8));
-    vg_inv_mid(a);
-    /* Layer 7 with the scaling: sums times 41978, differences times
-     * 3975713 = 41978 (-zetas[1]) 2^-32 mod q (VG_MLDSA_INV_F / _LAST in
-     * poly.c). */
-    __m256i f, fq, c, cq;
-    vg_twiddle(41978, &f, &fq);
-    vg_twiddle(3975713, &c, &cq);
-    for (unsigned j = 0; j < VG_MLDSA_N / 2; j += 8) {
-        __m256i x = vg_load(a + j), y = vg_load(a + j + 128);
-        vg_store(a + j, vg_montmul_bc(_mm256_add_epi32(x, y), f, fq));
-        vg_store(a + j + 128, vg_montmul_bc(_mm256_sub_epi32(x, y), c, cq));
+    vg_inv_low(a, NULL, NULL, NULL);
+    for (unsigned j = 0; j < 32; j += 8) {
+        __m256i r[8];
+        vg_inv_high(a, j, r);
+        for (unsigned t = 0; t < 8; t++)
+            vg_store(a + j + 32 * t, r[t]);
     }
 }
 
@@ -469,16 +592,6 @@ void vg_mldsa_unpack_z_avx2(vg_mldsa_poly *a, const uint8_t *r, int32_t gamma1)
  * that of the unfused sequence; test_mldsa_backend compares it with the
  * portable routines run one after the other. */
 
-/* Input lanes j..j+7: acc - pointwise(c, t1). Pre |acc|, |c|, |t1| < q,
- * so |result| < 2q < 2^27 (the inverse NTT's precondition). */
-static inline __m256i vg_vin8(const vg_mldsa_poly *acc, const vg_mldsa_poly *c, const vg_mldsa_poly *t1,
-                      unsigned j)
-{
-    __m256i x = vg_load(c->coeffs + j), y = vg_load(t1->coeffs + j);
-    __m256i p = vg_montred64(_mm256_mul_epi32(x, y), _mm256_mul_epi32(vg_odd(x), vg_odd(y)));
-    return _mm256_sub_epi32(vg_load(acc->coeffs + j), p);
-}
-
 /* UseHint(h, caddq(v)) per lane (FIPS 204, Algorithm 40): where h = 1,
  * r1 + 1 when r0 > 0, else r1 - 1, modulo m = (q - 1) / (2 gamma2); the
  * same values as vg_mldsa_poly_use_hint. Pre: |v| < q, h in {0, 1}. */
@@ -503,20 +616,13 @@ void vg_mldsa_verify_row_avx2(vg_mldsa_poly *w1, const vg_mldsa_poly *acc,
                                      const vg_mldsa_poly *h, int32_t gamma2)
 {
     int32_t *a = w1->coeffs;
-    for (unsigned g = 0; g < 16; g++)
-        vg_inv_small(a, g, vg_vin8(acc, c, t1, 16 * g), vg_vin8(acc, c, t1, 16 * g + 8));
-    vg_inv_mid(a);
-    /* Layer 7 with the scaling (41978, 3975713: VG_MLDSA_INV_F / _LAST in
-     * poly.c), then caddq and UseHint. */
-    __m256i f, fq, cz, cq;
-    vg_twiddle(41978, &f, &fq);
-    vg_twiddle(3975713, &cz, &cq);
-    for (unsigned j = 0; j < VG_MLDSA_N / 2; j += 8) {
-        __m256i x = vg_load(a + j), y = vg_load(a + j + 128);
-        __m256i u = vg_montmul_bc(_mm256_add_epi32(x, y), f, fq);
-        __m256i v = vg_montmul_bc(_mm256_sub_epi32(x, y), cz, cq);
-        vg_store(a + j, vg_use_hint8(u, vg_load(h->coeffs + j), gamma2));
-        vg_store(a + j + 128, vg_use_hint8(v, vg_load(h->coeffs + j + 128), gamma2));
+    vg_inv_low(a, acc, c, t1);
+    /* Layers 5-7 with the scaling, then caddq and UseHint. */
+    for (unsigned j = 0; j < 32; j += 8) {
+        __m256i r[8];
+        vg_inv_high(a, j, r);
+        for (unsigned t = 0; t < 8; t++)
+            vg_store(a + j + 32 * t, vg_use_hint8(r[t], vg_load(h->coeffs + j + 32 * t), gamma2));
     }
 }
 
