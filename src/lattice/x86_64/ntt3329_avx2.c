@@ -94,20 +94,27 @@ static inline void vg_lattice_ntt3329_half(int16_t *out, __m256i r[8], unsigned 
                   VG_ZQB(4 + 2 * h + blk));
     for (unsigned blk = 0; blk < 4; blk++)
         VG_CT(r[2 * blk], r[2 * blk + 1], VG_ZB(8 + 4 * h + blk), VG_ZQB(8 + 4 * h + blk));
+    /* The four blocks' steps interleaved (each block alone is a chain of
+     * dependent multiplies and shuffles; four side by side overlap). */
+    __m256i x[4], y[4], u[4], v[4];
+    for (unsigned j = 0; j < 4; j++)
+        vg_split128(&x[j], &y[j], r[2 * j], r[2 * j + 1]);
+    for (unsigned j = 0; j < 4; j++)
+        VG_CT(x[j], y[j], VG_ZV(vg_ntt3329_zv, 4 * h + j, 0, 0), VG_ZV(vg_ntt3329_zv, 4 * h + j, 0, 1));
+    for (unsigned j = 0; j < 4; j++)
+        vg_split64(&u[j], &v[j], x[j], y[j]);
+    for (unsigned j = 0; j < 4; j++)
+        VG_CT(u[j], v[j], VG_ZV(vg_ntt3329_zv, 4 * h + j, 1, 0), VG_ZV(vg_ntt3329_zv, 4 * h + j, 1, 1));
+    for (unsigned j = 0; j < 4; j++)
+        vg_split32(&x[j], &y[j], u[j], v[j]);
+    for (unsigned j = 0; j < 4; j++)
+        VG_CT(x[j], y[j], VG_ZV(vg_ntt3329_zv, 4 * h + j, 2, 0), VG_ZV(vg_ntt3329_zv, 4 * h + j, 2, 1));
     for (unsigned j = 0; j < 4; j++) {
-        unsigned i = 4 * h + j; /* block index 0..7 */
-        __m256i x, y, xp, yp, u, v;
-        vg_split128(&x, &y, r[2 * j], r[2 * j + 1]);
-        VG_CT(x, y, VG_ZV(vg_ntt3329_zv, i, 0, 0), VG_ZV(vg_ntt3329_zv, i, 0, 1));
-        vg_split64(&xp, &yp, x, y);
-        VG_CT(xp, yp, VG_ZV(vg_ntt3329_zv, i, 1, 0), VG_ZV(vg_ntt3329_zv, i, 1, 1));
-        vg_split32(&u, &v, xp, yp);
-        VG_CT(u, v, VG_ZV(vg_ntt3329_zv, i, 2, 0), VG_ZV(vg_ntt3329_zv, i, 2, 1));
-        vg_split32(&xp, &yp, u, v);
-        vg_split64(&x, &y, xp, yp);
-        vg_split128(&u, &v, x, y);
-        _mm256_storeu_si256((__m256i *)(out + 32 * j), vg_lattice_q3329_barrett16(u));
-        _mm256_storeu_si256((__m256i *)(out + 32 * j + 16), vg_lattice_q3329_barrett16(v));
+        vg_split32(&u[j], &v[j], x[j], y[j]);
+        vg_split64(&x[j], &y[j], u[j], v[j]);
+        vg_split128(&u[j], &v[j], x[j], y[j]);
+        _mm256_storeu_si256((__m256i *)(out + 32 * j), vg_lattice_q3329_barrett16(u[j]));
+        _mm256_storeu_si256((__m256i *)(out + 32 * j + 16), vg_lattice_q3329_barrett16(v[j]));
     }
 }
 
@@ -139,20 +146,30 @@ void vg_lattice_ntt3329_invntt_avx2(vg_lattice_poly16 *p)
     __m256i r[16];
     /* Layers len 2, 4, 8 inside each block: every layer keeps |a| < q
      * (sums Barrett-reduced to q/2, differences < 2q through fqmul). */
-    for (unsigned i = 0; i < 8; i++) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(p->coeffs + 32 * i));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(p->coeffs + 32 * i + 16));
-        __m256i x, y, xp, yp, u, v;
-        vg_split128(&x, &y, a, b);
-        vg_split64(&xp, &yp, x, y);
-        vg_split32(&u, &v, xp, yp);
-        VG_GS(u, v, VG_ZV(vg_invntt3329_zv, i, 0, 0), VG_ZV(vg_invntt3329_zv, i, 0, 1));
-        vg_split32(&xp, &yp, u, v);
-        VG_GS(xp, yp, VG_ZV(vg_invntt3329_zv, i, 1, 0),
-              VG_ZV(vg_invntt3329_zv, i, 1, 1));
-        vg_split64(&x, &y, xp, yp);
-        VG_GS(x, y, VG_ZV(vg_invntt3329_zv, i, 2, 0), VG_ZV(vg_invntt3329_zv, i, 2, 1));
-        vg_split128(&r[2 * i], &r[2 * i + 1], x, y);
+    for (unsigned i0 = 0; i0 < 8; i0 += 4) { /* four blocks' steps interleaved */
+        __m256i x[4], y[4], u[4], v[4];
+        for (unsigned j = 0; j < 4; j++) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(p->coeffs + 32 * (i0 + j)));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(p->coeffs + 32 * (i0 + j) + 16));
+            vg_split128(&x[j], &y[j], a, b);
+            vg_split64(&u[j], &v[j], x[j], y[j]);
+            vg_split32(&x[j], &y[j], u[j], v[j]);
+        }
+        for (unsigned j = 0; j < 4; j++)
+            VG_GS(x[j], y[j], VG_ZV(vg_invntt3329_zv, i0 + j, 0, 0),
+                  VG_ZV(vg_invntt3329_zv, i0 + j, 0, 1));
+        for (unsigned j = 0; j < 4; j++)
+            vg_split32(&u[j], &v[j], x[j], y[j]);
+        for (unsigned j = 0; j < 4; j++)
+            VG_GS(u[j], v[j], VG_ZV(vg_invntt3329_zv, i0 + j, 1, 0),
+                  VG_ZV(vg_invntt3329_zv, i0 + j, 1, 1));
+        for (unsigned j = 0; j < 4; j++)
+            vg_split64(&x[j], &y[j], u[j], v[j]);
+        for (unsigned j = 0; j < 4; j++)
+            VG_GS(x[j], y[j], VG_ZV(vg_invntt3329_zv, i0 + j, 2, 0),
+                  VG_ZV(vg_invntt3329_zv, i0 + j, 2, 1));
+        for (unsigned j = 0; j < 4; j++)
+            vg_split128(&r[2 * (i0 + j)], &r[2 * (i0 + j) + 1], x[j], y[j]);
     }
     /* Layers len 16, 32, 64, 128: zeta index 2 nb - 1 - block (nb blocks). */
     for (unsigned blk = 0; blk < 8; blk++)
