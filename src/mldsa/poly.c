@@ -830,16 +830,21 @@ void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
 }
 
 /* Four entries of A-hat on the four-way Keccak: the same SHAKE128 streams
- * as vg_mldsa_poly_uniform, squeezed in the same whole blocks (5, then one
- * at a time), so the coefficients are the same. Public data (rho): the
- * number of extra blocks may vary. Post: 0 <= r[l] < q. */
-void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
-                              const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2])
+ * as vg_mldsa_poly_uniform, squeezed in whole blocks (first nb0 blocks,
+ * then nb1, then one at a time) into the caller's buffers of cap blocks
+ * per lane (cap >= nb0, nb1), so the coefficients are the same. Whole
+ * blocks of 168 bytes hold whole 3-byte candidates, so the buffers split
+ * the stream at candidate boundaries. Public data (rho): the number of
+ * extra blocks may vary. Post: 0 <= r[l] < q. */
+static inline __attribute__((always_inline)) void
+vg_mldsa_uniform_x4_in(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                       const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2],
+                       uint8_t *buf, size_t cap, size_t nb0, size_t nb1)
 {
     uint8_t in[4][VG_MLDSA_SYMBYTES + 2];
-    uint8_t buf[4][2 * VG_SHAKE128_RATE];
     unsigned ctr[4] = {0, 0, 0, 0};
     vg_keccak4x_ctx ctx;
+    const size_t lane = cap * VG_SHAKE128_RATE;
 
     for (unsigned l = 0; l < 4; l++) {
         memcpy(in[l], rho, VG_MLDSA_SYMBYTES);
@@ -847,20 +852,35 @@ void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *
         in[l][VG_MLDSA_SYMBYTES + 1] = idx[l][1];
     }
     vg_shake128x4_absorb_once(&ctx, in[0], in[1], in[2], in[3], sizeof in[0]);
-    /* Blocks 2, 2, then 1 at a time (256 coefficients need at least 768
-     * bytes, so the first five are always squeezed, as the single sampler
-     * does; two-block buffers keep the stack small for signing). Whole
-     * blocks of 168 bytes hold whole 3-byte candidates, so the buffers
-     * split the stream at candidate boundaries. */
     for (unsigned round = 0; ctr[0] < VG_MLDSA_N || ctr[1] < VG_MLDSA_N ||
                              ctr[2] < VG_MLDSA_N || ctr[3] < VG_MLDSA_N;
          round++) {
-        size_t nb = round < 2 ? 2 : 1;
-        vg_shake128x4_squeezeblocks(buf[0], buf[1], buf[2], buf[3], nb, &ctx);
+        size_t nb = round == 0 ? nb0 : round == 1 ? nb1 : 1;
+        vg_shake128x4_squeezeblocks(buf, buf + lane, buf + 2 * lane, buf + 3 * lane, nb, &ctx);
         for (unsigned l = 0; l < 4; l++)
-            ctr[l] += be->rej_uniform(r[l]->coeffs + ctr[l], VG_MLDSA_N - ctr[l], buf[l],
+            ctr[l] += be->rej_uniform(r[l]->coeffs + ctr[l], VG_MLDSA_N - ctr[l], buf + l * lane,
                                       nb * VG_SHAKE128_RATE);
     }
+}
+
+/* Five blocks first (256 coefficients need at least 768 bytes, so the
+ * first five are always squeezed, as the single sampler does): one
+ * rejection pass per entry in nearly every case. */
+void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                              const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2])
+{
+    uint8_t buf[4 * 5 * VG_SHAKE128_RATE];
+    vg_mldsa_uniform_x4_in(be, r, rho, idx, buf, 5, 5, 1);
+}
+
+/* Blocks 2, 2, then 1 at a time: 2 KiB less stack than the above (the
+ * ML-DSA-87 small-stack signer, whose set-up is on its deepest path), at
+ * the cost of three rejection passes per entry. */
+void vg_mldsa_poly_uniform_x4_small(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                                    const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2])
+{
+    uint8_t buf[4 * 2 * VG_SHAKE128_RATE];
+    vg_mldsa_uniform_x4_in(be, r, rho, idx, buf, 2, 2, 2);
 }
 
 void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r,

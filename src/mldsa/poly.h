@@ -436,6 +436,9 @@ void vg_mldsa_poly_uniform(const struct vg_mldsa_backend *be, vg_mldsa_poly *a,
  * as vg_mldsa_poly_uniform. Specification: FIPS 204, Algorithms 30, 32. */
 void vg_mldsa_poly_uniform_x4(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
                               const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2]);
+/* The same values with 2 KiB less stack (two-block buffers; slower). */
+void vg_mldsa_poly_uniform_x4_small(const struct vg_mldsa_backend *be, vg_mldsa_poly *const r[4],
+                                    const uint8_t rho[VG_MLDSA_SYMBYTES], const uint8_t idx[4][2]);
 /* n entries (any n): groups of four through uniform_x4, the remainder
  * padded or single. r[k] = RejNTTPoly(rho || idx[k][0] || idx[k][1]). */
 void vg_mldsa_poly_uniform_many(const struct vg_mldsa_backend *be, vg_mldsa_poly *const *r,

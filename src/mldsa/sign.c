@@ -377,7 +377,7 @@ static int vg_mldsa_sign_setup(const struct vg_mldsa_backend *be, struct vg_mlds
             idx[k][0] = (uint8_t)(ee % VG_MLDSA_L);
             idx[k][1] = (uint8_t)(ee / VG_MLDSA_L);
         }
-        vg_mldsa_poly_uniform_x4(be, r, st->ws.rho, (const uint8_t(*)[2])idx);
+        vg_mldsa_poly_uniform_x4_small(be, r, st->ws.rho, (const uint8_t(*)[2])idx);
         for (unsigned k = 0; k < 4 && e + k < VG_MLDSA_K * VG_MLDSA_L; k++)
             vg_mldsa_poly_pack24(be, st->ws.apk[e + k], &st->ws.y[k]);
     }

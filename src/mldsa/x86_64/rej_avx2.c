@@ -7,8 +7,8 @@
  * Technique: one VPERMQ places bytes 0-15 in the low 128-bit lane and bytes
  * 8-23 in the high one (so bytes 12-23 sit at in-lane offsets 4-15); one
  * VPSHUFB spreads the three bytes of each candidate into a 32-bit lane
- * (fourth byte zero); an AND drops bit 23. A signed compare with q gives
- * the acceptance mask (candidates are below 2^23, so signed is fine), its
+ * (fourth byte zero); an AND drops bit 23. The sign bits of v - q are
+ * the acceptance mask (candidates are below 2^23); its
  * eight sign bits (VMOVMSKPS) index a table of VPERMD indices that packs
  * the accepted lanes to the front, and the store pointer advances by the
  * mask's popcount (kept in the same table entry).
@@ -30,9 +30,10 @@
  * the accepted lanes moved to the front, *cnt set to how many. The table
  * entry (one 8-byte load) holds the VPERMD indices and, in bits 3-6 of its
  * byte 0, the count (rej_avx2_table.h). */
-static inline __m256i vg_mldsa_rej8(__m256i v, __m256i q, unsigned *cnt)
+static inline __m256i vg_mldsa_rej8(__m256i v, __m256i mq, unsigned *cnt)
 {
-    unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, v)));
+    /* v - q is negative exactly for the accepted lanes (v < 2^23). */
+    unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_add_epi32(v, mq)));
     uint64_t e;
     memcpy(&e, vg_mldsa_avx2_rej_idx[m], sizeof e);
     *cnt = (unsigned)(e >> 3) & 15;
@@ -47,19 +48,22 @@ unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf,
     const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
                                             4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1);
     const __m256i mask23 = _mm256_set1_epi32(0x7fffff);
-    const __m256i q = _mm256_set1_epi32(VG_MLDSA_Q);
+    const __m256i mq = _mm256_set1_epi32(-VG_MLDSA_Q);
     unsigned ctr = 0;
     size_t pos = 0;
     /* Each pass reads 32 bytes (uses 24) and stores 8 lanes of which the
      * accepted ones count: the store reaches r[ctr + 7] < r[len]. */
-    while (ctr + 8 <= len && pos + 32 <= buflen) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(buf + pos));
-        v = _mm256_permute4x64_epi64(v, 0x94); /* qwords 0, 1 | 1, 2 */
-        v = _mm256_and_si256(_mm256_shuffle_epi8(v, spread), mask23);
-        unsigned cnt;
-        _mm256_storeu_si256((__m256i *)(r + ctr), vg_mldsa_rej8(v, q, &cnt));
-        ctr += cnt;
-        pos += 24;
+    if (len >= 8 && buflen >= 32) {
+        const uint8_t *p = buf, *last = buf + (buflen - 32);
+        do {
+            __m256i v = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)p), 0x94);
+            v = _mm256_and_si256(_mm256_shuffle_epi8(v, spread), mask23);
+            unsigned cnt;
+            _mm256_storeu_si256((__m256i *)(r + ctr), vg_mldsa_rej8(v, mq, &cnt));
+            ctr += cnt;
+            p += 24;
+        } while (p <= last && ctr <= len - 8);
+        pos = (size_t)(p - buf);
     }
     /* The last groups of the buffer and of the output, still 8 candidates
      * a step: a group whose 32-byte load would pass buf + buflen is loaded
@@ -80,7 +84,7 @@ unsigned vg_mldsa_rej_uniform_avx2(int32_t *r, unsigned len, const uint8_t *buf,
                 _mm256_loadu_si256((const __m256i *)(buf + pos - 8)), 0xe9);
         v = _mm256_and_si256(_mm256_shuffle_epi8(v, spread), mask23);
         unsigned cnt;
-        __m256i packed = vg_mldsa_rej8(v, q, &cnt);
+        __m256i packed = vg_mldsa_rej8(v, mq, &cnt);
         unsigned left = len - ctr;
         if (left >= 8) {
             _mm256_storeu_si256((__m256i *)(r + ctr), packed);
