@@ -403,21 +403,47 @@ void vg_mldsa_pointwise_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
     }
 }
 
+/* Coefficients j .. j + 15 of pointwise_acc: two independent pairs of
+ * int64 sums. n products < q^2 < 2^46 each: |sum| < 2^49 < 2^31 q. */
+static inline __attribute__((always_inline)) void
+vg_acc_n(vg_mldsa_poly *r, const vg_mldsa_poly *a, const vg_mldsa_poly *b, unsigned n)
+{
+    for (unsigned j = 0; j < VG_MLDSA_N; j += 16) {
+        __m256i e0 = _mm256_setzero_si256(), o0 = _mm256_setzero_si256();
+        __m256i e1 = _mm256_setzero_si256(), o1 = _mm256_setzero_si256();
+        for (unsigned i = 0; i < n; i++) {
+            __m256i x0 = vg_load(a[i].coeffs + j), y0 = vg_load(b[i].coeffs + j);
+            __m256i x1 = vg_load(a[i].coeffs + j + 8), y1 = vg_load(b[i].coeffs + j + 8);
+            e0 = _mm256_add_epi64(e0, _mm256_mul_epi32(x0, y0));
+            o0 = _mm256_add_epi64(o0, _mm256_mul_epi32(vg_odd(x0), vg_odd(y0)));
+            e1 = _mm256_add_epi64(e1, _mm256_mul_epi32(x1, y1));
+            o1 = _mm256_add_epi64(o1, _mm256_mul_epi32(vg_odd(x1), vg_odd(y1)));
+        }
+        vg_store(r->coeffs + j, vg_montred64(e0, o0));
+        vg_store(r->coeffs + j + 8, vg_montred64(e1, o1));
+    }
+}
+
 /* r = R^-1 sum_{i<n} a[i] o b[i]. Pre: n <= 8, |a|, |b| < q. Post: |r| < q,
- * identical to portable (the int64 sums are the same, reduced once).
- * FIPS 204, Algorithms 45 and 48. */
+ * identical to portable (the int64 sums are the same, reduced once). The
+ * counts of key generation and verification (n = L: 4, 5, 7) get their own
+ * fully unrolled copies. FIPS 204, Algorithms 45 and 48. */
 void vg_mldsa_pointwise_acc_avx2(vg_mldsa_poly *r, const vg_mldsa_poly *a,
                                         const vg_mldsa_poly *b, unsigned n)
 {
-    for (unsigned j = 0; j < VG_MLDSA_N; j += 8) {
-        /* n products < q^2 < 2^46 each: |sum| < 2^49 < 2^31 q. */
-        __m256i e = _mm256_setzero_si256(), o = _mm256_setzero_si256();
-        for (unsigned i = 0; i < n; i++) {
-            __m256i x = vg_load(a[i].coeffs + j), y = vg_load(b[i].coeffs + j);
-            e = _mm256_add_epi64(e, _mm256_mul_epi32(x, y));
-            o = _mm256_add_epi64(o, _mm256_mul_epi32(vg_odd(x), vg_odd(y)));
-        }
-        vg_store(r->coeffs + j, vg_montred64(e, o));
+    switch (n) {
+    case 4:
+        vg_acc_n(r, a, b, 4);
+        break;
+    case 5:
+        vg_acc_n(r, a, b, 5);
+        break;
+    case 7:
+        vg_acc_n(r, a, b, 7);
+        break;
+    default:
+        vg_acc_n(r, a, b, n);
+        break;
     }
 }
 
