@@ -190,8 +190,9 @@ void vg_mldsa_ball_place_avx2(int32_t c[VG_MLDSA_N], const uint8_t pos[64], uint
  *     constant time in the secret nibbles;
  * (2) the 16 accept bits are declassified (VPMOVMSKB);
  * (3) each group of eight candidates is packed in registers: two lookups in
- *     a 16-entry table (64 bytes, one cache line, so which entry is read
- *     cannot show through the cache) give the VPSHUFB control that moves
+ *     two 16-entry tables (64 bytes each, one cache line each, both read for
+ *     every group, so which entry is read cannot show through the cache)
+ *     give the VPSHUFB control that moves
  *     the accepted values of each half of the group to the front, the
  *     second half's placed after the first's; the packed group
  *     (sign-extended to eight dwords) is merged into the output at the
@@ -221,14 +222,21 @@ static inline void vg_mldsa_eta_nibbles(__m128i *n0, __m128i *n1, const uint8_t 
     *n1 = _mm_unpackhi_epi8(lo, hi);
 }
 
-/* Entry m (a 4-bit accept mask): bytes 0..3 the indices 0..3 of m's set
- * bits in increasing order, then 0x80 (VPSHUFB writes zero), with the count
- * of set bits in bits 4..6 of byte 0 (VPSHUFB ignores bits 4..6 of its
- * control bytes). */
-static const uint32_t vg_mldsa_eta_pack4[16] __attribute__((aligned(64))) = {
-    0x80808080, 0x80808010, 0x80808011, 0x80800120, 0x80808012, 0x80800220,
-    0x80800221, 0x80020130, 0x80808013, 0x80800320, 0x80800321, 0x80030130,
-    0x80800322, 0x80030230, 0x80030231, 0x03020140};
+/* Entry m (a 4-bit accept mask) of the low table: bytes 0..3 the indices
+ * 0..3 of m's set bits in increasing order, then zero bytes; of the high
+ * table: the same indices plus 4, then 0x84 (VPSHUFB writes zero). Byte 0
+ * holds the count of set bits in bits 4..6 (VPSHUFB ignores bits 4..6 of
+ * its control bytes). A group's control is low | high << (8 * count_low):
+ * the zero padding of the low entry lets the OR place the high entry
+ * without a mask. One cache line each; every group reads both. */
+static const uint32_t vg_mldsa_eta_lo4[16] __attribute__((aligned(64))) = {
+    0x00000000, 0x00000010, 0x00000011, 0x00000120, 0x00000012, 0x00000220,
+    0x00000221, 0x00020130, 0x00000013, 0x00000320, 0x00000321, 0x00030130,
+    0x00000322, 0x00030230, 0x00030231, 0x03020140};
+static const uint32_t vg_mldsa_eta_hi4[16] __attribute__((aligned(64))) = {
+    0x84848484, 0x84848414, 0x84848415, 0x84840524, 0x84848416, 0x84840624,
+    0x84840625, 0x84060534, 0x84848417, 0x84840724, 0x84840725, 0x84070534,
+    0x84840726, 0x84070634, 0x84070635, 0x07060544};
 
 /* Blocks of eight dwords in the scratch array: 32 for the 256 values, and
  * block 32 as the spill block once 256 values are in (later stores go
@@ -288,16 +296,16 @@ unsigned vg_mldsa_rej_eta_avx2(int32_t *r, unsigned len, const uint8_t *buf, siz
              * where each value goes (as in vg_mldsa_rej_eta_portable). */
             VG_CT_DECLASSIFY(&m, sizeof m);
             for (unsigned g = 0; g < 2; g++) {
-                uint32_t el = vg_mldsa_eta_pack4[(m >> (8 * g)) & 15];
-                uint32_t eh = vg_mldsa_eta_pack4[(m >> (8 * g + 4)) & 15];
+                uint32_t el = vg_mldsa_eta_lo4[(m >> (8 * g)) & 15];
+                uint32_t eh = vg_mldsa_eta_hi4[(m >> (8 * g + 4)) & 15];
                 uint32_t clo = (el >> 4) & 7, chi = (eh >> 4) & 7; /* <= 4 each */
                 /* Control for the group's candidates (bytes 8g .. 8g+7 of
                  * v): the low half's clo indices, then from byte clo on the
                  * high half's (its indices + 4); bytes from clo + chi on
                  * pick values the merge never keeps. No byte sum carries:
-                 * an index + 4 + 8 <= 15 and 0x80 | 0x70 | 15 = 0xff. */
-                uint64_t ctl = ((uint64_t)el & ((1ull << (8 * clo)) - 1)) |
-                               ((uint64_t)(eh + 0x04040404u) << (8 * clo));
+                 * an index + 8 <= 15 (bits 4..6 hold at most the count 4)
+                 * and 0x84 + 8 keeps bit 7. */
+                uint64_t ctl = (uint64_t)el | ((uint64_t)eh << (8 * clo));
                 ctl += 0x0808080808080808ull * g;
                 __m256i cv = _mm256_set1_epi32((int)(clo + chi));
                 __m128i sh = _mm_shuffle_epi8(v, _mm_cvtsi64_si128((long long)ctl));
